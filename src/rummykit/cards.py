@@ -1,0 +1,168 @@
+"""Cards as small ints, hands as bitmasks.
+
+Every physical card is an int ``card = copy * 54 + face``:
+
+* ``face`` 0..51 is ``suit * 13 + rank`` with suits in the order clubs,
+  diamonds, hearts, spades and ranks ace (0) to king (12);
+* faces 52 and 53 are the two jokers of a deck (both print as ``JK``);
+* ``copy`` is 0 for the first deck and 1 for the second.
+
+So a one-deck game without jokers uses exactly the ids 0..51, and two
+physical copies of the same face (``7H`` from deck one and deck two) stay
+distinct ints, which is what conservation checks need.  A hand is an int
+bitmask with bit ``card`` set for each card held; the engine's hot paths only
+ever see these ints.  Parsing and formatting live here, at the edge.
+
+>>> parse_card("QD"), parse_card("10H"), parse_card("th")
+(24, 35, 35)
+>>> format_cards(parse_cards("AS 10H JK"))
+'AS TH JK'
+>>> format_cards(parse_cards("AS 10H JK"), unicode=True)
+'A♠ T♥ 🃏'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+SUITS = "CDHS"
+RANKS = "A23456789TJQK"
+UNICODE_SUITS = "♣♦♥♠"
+UNICODE_JOKER = "🃏"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANK_NAMES = (
+    "ace", "two", "three", "four", "five", "six", "seven",
+    "eight", "nine", "ten", "jack", "queen", "king",
+)  # fmt: skip
+
+FACES_PER_DECK = 54
+JOKER = 52
+"""The face shared by every joker."""
+NUM_FACES = 53
+"""Distinct faces: 52 suited faces plus the joker."""
+MAX_CARDS = 2 * FACES_PER_DECK
+
+ALL_FACES_MASK = (1 << 52) - 1
+
+
+def face_of(card: int) -> int:
+    """The face of a physical card: 0..51, or :data:`JOKER`."""
+    f = card % FACES_PER_DECK
+    return JOKER if f >= JOKER else f
+
+
+def suit_of(face: int) -> int:
+    return face // 13
+
+
+def rank_of(face: int) -> int:
+    return face % 13
+
+
+def make_face(suit: int, rank: int) -> int:
+    return suit * 13 + rank
+
+
+def is_joker(card: int) -> bool:
+    return card % FACES_PER_DECK >= JOKER
+
+
+def deck(decks: int = 1, jokers: int = 0) -> list[int]:
+    """The physical cards of ``decks`` decks with ``jokers`` jokers each.
+
+    >>> len(deck()), len(deck(2, 2))
+    (52, 108)
+    """
+    return [c * FACES_PER_DECK + f for c in range(decks) for f in range(52 + jokers)]
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+class CardParseError(ValueError):
+    """A card or list of cards that is not in the notation."""
+
+
+def parse_face(text: str) -> int:
+    """Parse one face such as ``AS``, ``10H``, ``Th``, ``7♥`` or ``JK``."""
+    t = text.strip().upper()
+    if t in ("JK", "JOKER", "*", UNICODE_JOKER):
+        return JOKER
+    if len(t) < 2:
+        raise CardParseError(f"not a card: {text!r}")
+    rank_text, suit_text = t[:-1], t[-1]
+    if rank_text == "10":
+        rank_text = "T"
+    if len(rank_text) != 1 or rank_text not in RANKS:
+        raise CardParseError(f"bad rank in {text!r}: expected one of A 2-9 T/10 J Q K")
+    suit = SUITS.find(suit_text)
+    if suit < 0:
+        suit = UNICODE_SUITS.find(suit_text)
+    if suit < 0:
+        raise CardParseError(f"bad suit in {text!r}: expected one of C D H S or ♣ ♦ ♥ ♠")
+    return make_face(suit, RANKS.index(rank_text))
+
+
+def parse_card(text: str) -> int:
+    """Parse one card as the first physical copy of its face."""
+    return parse_face(text)
+
+
+def parse_cards(text: str) -> list[int]:
+    """Parse a space- or comma-separated list of cards into distinct physical cards.
+
+    Repeated faces take the next physical copy, so ``"7H 7H JK JK JK"`` gives two
+    different sevens and three different jokers.
+
+    >>> parse_cards("7H 7H JK JK")
+    [32, 86, 52, 53]
+    """
+    taken: set[int] = set()
+    out: list[int] = []
+    for tok in text.replace(",", " ").split():
+        face = parse_face(tok)
+        options = (
+            [c * FACES_PER_DECK + j for c in range(2) for j in (52, 53)]
+            if face == JOKER
+            else [face, face + FACES_PER_DECK]
+        )
+        for card in options:
+            if card not in taken:
+                taken.add(card)
+                out.append(card)
+                break
+        else:
+            raise CardParseError(f"too many copies of {tok!r}")
+    return out
+
+
+def format_face(face: int, unicode: bool = False) -> str:
+    if face >= JOKER:
+        return UNICODE_JOKER if unicode else "JK"
+    suits = UNICODE_SUITS if unicode else SUITS
+    return RANKS[face % 13] + suits[face // 13]
+
+
+def format_card(card: int, unicode: bool = False) -> str:
+    return format_face(face_of(card), unicode)
+
+
+def format_cards(cards: Iterable[int], unicode: bool = False) -> str:
+    return " ".join(format_card(c, unicode) for c in cards)
+
+
+def format_mask(mask: int, unicode: bool = False) -> str:
+    """Format a hand bitmask, sorted by suit then rank."""
+    return format_cards(sorted(bits(mask), key=lambda c: (face_of(c), c)), unicode)

@@ -1,0 +1,267 @@
+"""Meld shapes: every meld the rules allow, numbered once, found in a hand fast.
+
+A *shape* is a meld described by faces, not physical cards: "hearts run from 5 to 8
+with a joker standing for the 7", or "set of kings: clubs, hearts, joker as spades".
+:class:`MeldTable` enumerates every shape the rules allow, in a fixed order, so a
+shape's index is a stable action number.  Finding the shapes a hand can make is the
+hot path of move generation, so it works on bitmasks:
+
+* runs live inside one suit, so the hand's 13-bit suit mask (plus a 14th bit for a
+  high ace) indexes a memo of the runs it contains;
+* sets live inside one rank, so only ranks with enough cards (jokers included) are
+  looked at.
+
+Positions in a run are 0..12 for ace..king and 13 for an ace played high.
+
+>>> from rummykit.rules import Rules
+>>> from rummykit.cards import parse_cards, mask_of
+>>> t = MeldTable(Rules.preset("basic"))
+>>> len(t.shapes)
+329
+>>> hand = HandCounts.of(mask_of(parse_cards("3H 4H 5H 6H 9S 9C 9D")))
+>>> [t.describe(i) for i in t.shapes_in(hand)]
+['3H 4H 5H', '3H 4H 5H 6H', '4H 5H 6H', '9C 9D 9S']
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+from typing import NamedTuple
+
+from .cards import FACES_PER_DECK, format_face, make_face
+from .rules import Ace, Rules, SetSuits
+
+RUN = 0
+SET = 1
+ACE_HIGH = 13
+"""Run position of an ace played above the king."""
+
+SUIT_BITS = 0x1FFF
+
+
+def pos_rank(pos: int) -> int:
+    return 0 if pos == ACE_HIGH else pos
+
+
+def meld_value(kind: int, pos_or_rank: int) -> int:
+    """A card's value inside a meld, used for the opening minimum (seed 003).
+
+    An ace counts 1 before a two, 11 after a king or in a set; faces count 10.
+
+    >>> meld_value(RUN, 0), meld_value(RUN, 13), meld_value(SET, 0), meld_value(RUN, 11)
+    (1, 11, 11, 10)
+    """
+    if kind == RUN:
+        if pos_or_rank == 0:
+            return 1
+        if pos_or_rank == ACE_HIGH:
+            return 11
+    elif pos_or_rank == 0:
+        return 11
+    return 10 if pos_or_rank >= 9 else pos_or_rank + 1
+
+
+class Shape(NamedTuple):
+    """One meld by faces.  ``cells`` are the represented faces in order (runs low to
+    high, sets by suit); ``joker_cells`` is a bitmask of the cells filled by jokers.
+
+    ``positions`` are run positions (0..13) for runs and the rank for every cell of a set.
+    """
+
+    kind: int
+    key: int
+    """The suit of a run, the rank of a set."""
+    positions: tuple[int, ...]
+    cells: tuple[int, ...]
+    joker_cells: int
+    naturals: tuple[int, ...]
+    """The natural faces needed, sorted, repeated for a face needed twice."""
+    njokers: int
+    points: int
+
+
+class HandCounts(NamedTuple):
+    """What meld search needs of a hand: faces held once or more, twice, and jokers."""
+
+    have1: int
+    have2: int
+    jokers: int
+
+    @staticmethod
+    def of(mask: int) -> HandCounts:
+        first = mask & ((1 << FACES_PER_DECK) - 1)
+        second = mask >> FACES_PER_DECK
+        faces1 = first & ((1 << 52) - 1)
+        faces2 = second & ((1 << 52) - 1)
+        jokers = (first >> 52).bit_count() + (second >> 52).bit_count()
+        return HandCounts(faces1 | faces2, faces1 & faces2, jokers)
+
+
+class MeldTable:
+    """Every meld shape the rules allow, with fast lookup from a hand.
+
+    Built once per rules object and shared by every state of a match (clones too).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.k = rules.jokers_per_meld if rules.jokers else 0
+        self.high_ace = rules.ace is Ace.HIGH_OR_LOW
+        self.any_suits = rules.set_suits is SetSuits.ANY
+        self.copies = rules.decks
+        self.shapes: list[Shape] = []
+        self.index: dict[tuple[int, int, tuple[int, ...], int], int] = {}
+        # runs: identical local structure per suit
+        self._run_windows: list[tuple[int, int, list[tuple[int, int]]]] = []
+        local_runs: list[tuple[int, int, int]] = []  # (lo, hi, joker position mask)
+        top = ACE_HIGH if self.high_ace else 12
+        for lo in range(top + 1):
+            for hi in range(lo + 2, top + 1):
+                if lo == 0 and hi == ACE_HIGH:
+                    continue  # seed 003: an ace is never high and low in one meld
+                window = list(range(lo, hi + 1))
+                entries: list[tuple[int, int]] = []
+                for nj in range(min(self.k, len(window) - 1) + 1):
+                    for js in combinations(window, nj):
+                        jm = sum(1 << p for p in js)
+                        entries.append((len(local_runs), jm))
+                        local_runs.append((lo, hi, jm))
+                wmask = sum(1 << p for p in window)
+                self._run_windows.append((wmask, lo, entries))
+        self.runs_per_suit = len(local_runs)
+        for suit in range(4):
+            for lo, hi, jm in local_runs:
+                positions = tuple(range(lo, hi + 1))
+                self._add(RUN, suit, positions, jm >> lo)  # position bits -> cell bits
+        self.set_base = len(self.shapes)
+        # sets: natural suit multiset + joker suit multiset per rank
+        local_sets: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        max_copy = self.copies if self.any_suits else 1
+        for counts in product(range(max_copy + 1), repeat=4):
+            size = sum(counts)
+            if not 3 <= size <= 4 * max_copy:
+                continue
+            suits = tuple(s for s in range(4) for _ in range(counts[s]))
+            for nj in range(min(self.k, size - 1) + 1):
+                for jidx in sorted(set(combinations(range(size), nj))):
+                    jsuits = tuple(suits[i] for i in jidx)
+                    natural = list(suits)
+                    for s in jsuits:
+                        natural.remove(s)
+                    key = (tuple(natural), jsuits)
+                    if key not in local_sets:
+                        local_sets.append(key)
+        self.sets_per_rank = len(local_sets)
+        self._local_sets = local_sets
+        for rank in range(13):
+            for nat, js in local_sets:
+                suits = tuple(sorted(nat + js))
+                jm = 0
+                remaining = list(js)
+                for i, s in enumerate(suits):
+                    if s in remaining:
+                        # fill jokers into the last cells of each suit
+                        later = suits[i + 1 :].count(s)
+                        if later < remaining.count(s):
+                            jm |= 1 << i
+                            remaining.remove(s)
+                self._add(SET, rank, suits, jm)
+        self._run_memo: dict[int, tuple[tuple[int, int], ...]] = {}
+        self._set_memo: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+
+    def _add(self, kind: int, key: int, positions: tuple[int, ...], jm: int) -> None:
+        if kind == RUN:
+            cells = tuple(make_face(key, pos_rank(p)) for p in positions)
+            points = sum(meld_value(RUN, p) for p in positions)
+            shape_positions = positions
+        else:
+            cells = tuple(make_face(s, key) for s in positions)  # positions = suits here
+            points = meld_value(SET, key) * len(positions)
+            shape_positions = (key,) * len(positions)
+        naturals = tuple(sorted(c for i, c in enumerate(cells) if not jm >> i & 1))
+        shape = Shape(kind, key, shape_positions, cells, jm, naturals, jm.bit_count(), points)
+        self.index[(kind, key, cells, jm)] = len(self.shapes)
+        self.shapes.append(shape)
+
+    # -- lookup -----------------------------------------------------------------------
+    def find(self, kind: int, key: int, cells: tuple[int, ...], joker_cells: int) -> int:
+        """The index of a shape, or -1."""
+        return self.index.get((kind, key, cells, joker_cells), -1)
+
+    def _runs_for(self, m: int) -> tuple[tuple[int, int], ...]:
+        """(local run index, jokers needed) for every run a 14-bit suit mask allows."""
+        out: list[tuple[int, int]] = []
+        k = self.k
+        for wmask, _lo, entries in self._run_windows:
+            holes = wmask & ~m
+            if holes.bit_count() > k:
+                continue
+            for local, jm in entries:
+                if holes & ~jm == 0:
+                    out.append((local, jm.bit_count()))
+        res = tuple(out)
+        self._run_memo[m] = res
+        return res
+
+    def _sets_for(self, counts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        out: list[tuple[int, int]] = []
+        for local, (nat, js) in enumerate(self._local_sets):
+            if all(nat.count(s) <= counts[s] for s in range(4)):
+                out.append((local, len(js)))
+        res = tuple(out)
+        self._set_memo[counts] = res
+        return res
+
+    def shapes_in(self, hand: HandCounts) -> list[int]:
+        """Indices of every shape the hand can lay down, in index order."""
+        have1, have2, nj = hand
+        out: list[int] = []
+        per = self.runs_per_suit
+        high = self.high_ace
+        memo = self._run_memo
+        for suit in range(4):
+            m = (have1 >> (13 * suit)) & SUIT_BITS
+            if not m:
+                continue
+            if high and m & 1:
+                m |= 1 << ACE_HIGH
+            entries = memo.get(m)
+            if entries is None:
+                entries = self._runs_for(m)
+            base = suit * per
+            for local, need in entries:
+                if need <= nj:
+                    out.append(base + local)
+        jmin = min(nj, self.k)
+        smemo = self._set_memo
+        sbase = self.set_base
+        sper = self.sets_per_rank
+        for rank in range(13):
+            c0 = have1 >> rank & 1
+            c1 = have1 >> (rank + 13) & 1
+            c2 = have1 >> (rank + 26) & 1
+            c3 = have1 >> (rank + 39) & 1
+            if c0 + c1 + c2 + c3 + jmin < 3:
+                continue
+            if self.any_suits:
+                c0 += have2 >> rank & 1
+                c1 += have2 >> (rank + 13) & 1
+                c2 += have2 >> (rank + 26) & 1
+                c3 += have2 >> (rank + 39) & 1
+            key = (c0, c1, c2, c3)
+            sentries = smemo.get(key)
+            if sentries is None:
+                sentries = self._sets_for(key)
+            base = sbase + rank * sper
+            for local, need in sentries:
+                if need <= nj:
+                    out.append(base + local)
+        return out
+
+    def describe(self, index: int) -> str:
+        """The shape in card notation; jokers as ``JK=7H``."""
+        s = self.shapes[index]
+        return " ".join(
+            ("JK=" + format_face(c)) if s.joker_cells >> i & 1 else format_face(c)
+            for i, c in enumerate(s.cells)
+        )

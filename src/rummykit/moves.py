@@ -1,0 +1,112 @@
+"""Moves: frozen records with a stable int encoding for action masks.
+
+Moves name faces, not physical copies: with two decks, the two 7♥ are the same to
+the player, so ``legal_moves()`` lists each choice once and the engine picks the copy
+(the card with an obligation first, then the lowest id).
+
+A move is a small named tuple ``(kind, a, b, c)``:
+
+============  =================================  ==========================
+kind          a                                   b, c
+============  =================================  ==========================
+DRAW_STOCK    -                                   -
+DRAW_DISCARD  -                                   -
+DISCARD       face                                -
+MELD          shape index (see :mod:`melds`)      -
+LAYOFF        table meld number                   cell code, 1 if a joker
+SWAP          table meld number                   face given for the joker
+TAKE          table meld number                   cell code of the card taken
+============  =================================  ==========================
+
+A *cell code* is ``suit * 14 + position``: the run position (0..13, 13 is a high
+ace) or, in a set, the rank.
+
+>>> m = Move(DISCARD, 12)
+>>> ActionSpace(meld_shapes=329, max_table=17).encode(m)
+14
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import NUM_FACES
+
+DRAW_STOCK = 0
+DRAW_DISCARD = 1
+DISCARD = 2
+MELD = 3
+LAYOFF = 4
+SWAP = 5
+TAKE = 6
+
+KIND_NAMES = ("draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take")
+CELL_CODES = 56
+
+
+class Move(NamedTuple):
+    kind: int
+    a: int = 0
+    b: int = 0
+    c: int = 0
+
+
+def cell_code(suit: int, pos: int) -> int:
+    return suit * 14 + pos
+
+
+def code_suit_pos(code: int) -> tuple[int, int]:
+    return divmod(code, 14)
+
+
+class ActionSpace:
+    """The bijection between moves and ints ``0 <= a < size`` for one rules object.
+
+    Layout: draw stock, draw discard, 53 discards (faces, joker last), one action per
+    meld shape, then lay-offs, swaps and takes per table meld slot.
+    """
+
+    def __init__(self, meld_shapes: int, max_table: int) -> None:
+        self.meld_base = 2 + NUM_FACES
+        self.layoff_base = self.meld_base + meld_shapes
+        self.swap_base = self.layoff_base + max_table * CELL_CODES * 2
+        self.take_base = self.swap_base + max_table * 52
+        self.size = self.take_base + max_table * CELL_CODES
+        self.meld_shapes = meld_shapes
+        self.max_table = max_table
+
+    def encode(self, m: Move) -> int:
+        kind = m.kind
+        if kind == DRAW_STOCK:
+            return 0
+        if kind == DRAW_DISCARD:
+            return 1
+        if kind == DISCARD:
+            return 2 + m.a
+        if kind == MELD:
+            return self.meld_base + m.a
+        if kind == LAYOFF:
+            return self.layoff_base + (m.a * CELL_CODES + m.b) * 2 + m.c
+        if kind == SWAP:
+            return self.swap_base + m.a * 52 + m.b
+        return self.take_base + m.a * CELL_CODES + m.b
+
+    def decode(self, action: int) -> Move:
+        if not 0 <= action < self.size:
+            raise ValueError(f"action {action} outside 0..{self.size - 1}")
+        if action == 0:
+            return Move(DRAW_STOCK)
+        if action == 1:
+            return Move(DRAW_DISCARD)
+        if action < self.meld_base:
+            return Move(DISCARD, action - 2)
+        if action < self.layoff_base:
+            return Move(MELD, action - self.meld_base)
+        if action < self.swap_base:
+            slot, rest = divmod(action - self.layoff_base, CELL_CODES * 2)
+            return Move(LAYOFF, slot, rest >> 1, rest & 1)
+        if action < self.take_base:
+            slot, face = divmod(action - self.swap_base, 52)
+            return Move(SWAP, slot, face)
+        slot, code = divmod(action - self.take_base, CELL_CODES)
+        return Move(TAKE, slot, code)

@@ -1,0 +1,468 @@
+"""The rules: one frozen options object, named presets, and a small spec language.
+
+Every rule of the four seed documents is a field of :class:`Rules`, and every
+preset is just a value of it.  House rules are the same fields changed, so any
+house rule works with any preset:
+
+>>> r = Rules.parse("basic(multiple_melds=true, ace=high_or_low)")
+>>> r.multiple_melds, r.ace.value, r.ace_points
+(True, 'high_or_low', 15)
+>>> Rules.parse("rami51").opening_minimum
+51
+>>> Rules.parse("basic(players=9)")
+Traceback (most recent call last):
+...
+rummykit.errors.RulesError: unknown option 'players' (known: ace, ace_points, ...)
+
+The field docs say which seed passage or reference each default follows;
+``docs/rules.md`` collects every interpretation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+from .errors import RulesError
+
+
+class Ace(StrEnum):
+    LOW = "low"
+    """Ace is low only: A-2-3 is a run, Q-K-A is not (seed 001, seed 002)."""
+    HIGH_OR_LOW = "high_or_low"
+    """A-2-3 and Q-K-A are runs, K-A-2 is not (seed 003; seed 001's house rule)."""
+
+
+class Scoring(StrEnum):
+    WINNER_COLLECTS = "winner_collects"
+    """The player who goes out scores the others' hands; highest total wins (seed 001, 002)."""
+    PENALTY = "penalty"
+    """Each loser adds their own hand to their score; lowest total wins (seed 000, 003)."""
+
+
+class Restock(StrEnum):
+    TURN_OVER = "turn_over"
+    """The discard pile is turned over, not shuffled, to form the stock (seed 001)."""
+    SHUFFLE = "shuffle"
+    """The whole discard pile is shuffled into a new stock and a new upcard turned (seed 000)."""
+    SHUFFLE_KEEP_TOP = "shuffle_keep_top"
+    """All but the top discard are shuffled into a new stock (seed 002, seed 003)."""
+
+
+class RummyBonus(StrEnum):
+    NONE = "none"
+    DOUBLE = "double"
+    """Going rummy doubles the round's score (seed 002; seed 001 house rule)."""
+    PLUS_TEN = "plus_ten"
+    """Going rummy adds ten points (seed 001 house rule)."""
+
+
+class SetSuits(StrEnum):
+    DISTINCT = "distinct"
+    """A set's cards have distinct suits, so at most 4 cards (French Rami; RULES-NOTES 2)."""
+    ANY = "any"
+    """With two decks a set may repeat suits (Kalooki; RULES-NOTES 2)."""
+
+
+class SwappedJoker(StrEnum):
+    KEEP = "keep"
+    """A joker freed by a swap goes to the hand with no obligation."""
+    MUST_MELD = "must_meld"
+    """A freed joker must be used in a new meld in the same turn (RULES-NOTES 4)."""
+
+
+class DiscardPickup(StrEnum):
+    FREE = "free"
+    """The top discard may be taken and kept; it just cannot be discarded the same turn."""
+    MUST_USE = "must_use"
+    """The taken discard must be melded or laid off in the same turn (Rami; RULES-NOTES 7)."""
+
+
+class OpeningScope(StrEnum):
+    EACH_PLAYER = "each_player"
+    """Each player's first meld(s) must reach the minimum (most references)."""
+    FIRST_MELD = "first_meld"
+    """Only the first meld of the round must reach it (seed 003's literal wording)."""
+
+
+_STANDARD_HAND_SIZES = ((2, 10), (4, 7), (6, 6))
+"""Seed 002: 10 cards for two players, 7 for three or four, 6 for five or six."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule of a rummy game.  Build one with :meth:`preset` or :meth:`parse`."""
+
+    name: str = "basic"
+    """The preset this was derived from (informational)."""
+
+    # -- cards and deal -----------------------------------------------------------
+    decks: int = 1
+    """Number of 52-card decks (seed 003: two)."""
+    jokers: int = 0
+    """Jokers per deck (seed 003: two per 54-card deck)."""
+    min_players: int = 2
+    max_players: int = 6
+    """Seed 001/002: two to six players; seed 003: two to five."""
+    hand_size: int | None = None
+    """Cards dealt to each player; ``None`` means 10/7/6 by player count (seed 002)."""
+
+    # -- melds --------------------------------------------------------------------
+    ace: Ace = Ace.LOW
+    set_suits: SetSuits = SetSuits.DISTINCT
+    jokers_per_meld: int = 1
+    """At most this many jokers in one meld (seed 003: one)."""
+
+    # -- the turn -----------------------------------------------------------------
+    multiple_melds: bool = False
+    """False: one meld per turn (seed 000, seed 001 standard); True: any number (house rule)."""
+    layoff_after_own_meld: bool = False
+    """Lay off only after having melded yourself (seed 001 house rule; Rami opening)."""
+    final_discard: bool = False
+    """Going out requires discarding the last card (seed 001 house rule)."""
+    discard_pickup: DiscardPickup = DiscardPickup.FREE
+    joker_swap: bool = False
+    """A player who has opened may take a table joker by giving the card it stands for."""
+    swapped_joker: SwappedJoker = SwappedJoker.KEEP
+    take_from_meld: bool = False
+    """Take a card from a table meld of more than three cards for a new meld (seed 003)."""
+    opening_minimum: int = 0
+    """Points the opening melds must total, by meld values (seed 003: 51)."""
+    opening_applies: OpeningScope = OpeningScope.EACH_PLAYER
+    opening_pure_run: bool = False
+    """The opening must include a run without a joker (some French sources)."""
+
+    # -- the stock ----------------------------------------------------------------
+    restock: Restock = Restock.TURN_OVER
+    max_restocks: int | None = None
+    """Stop the round once the discard pile was reused this often (seed 001 house rule)."""
+    max_turns: int = 1000
+    """Guard: a round still going after this many turns ends and is scored as blocked."""
+
+    # -- scoring ------------------------------------------------------------------
+    scoring: Scoring = Scoring.WINNER_COLLECTS
+    ace_points: int = 1
+    """Value of an ace left in hand (1; 15 under seed 001's high-or-low rule; 11 in Rami)."""
+    joker_points: int = 20
+    """Value of a joker left in hand (seed 003: 20)."""
+    rummy_bonus: RummyBonus = RummyBonus.NONE
+    never_melded_penalty: int = 0
+    """Added to a player who never melded in the round (seed 003: 100)."""
+    one_turn_out_bonus: int = 0
+    """Added to a player who goes out in one turn before anyone else melded (seed 003: -200)."""
+    target_score: int | None = 100
+    """The match ends once a score reaches this; ``None`` to play a number of deals."""
+    deals: int | None = None
+    """The match ends after this many deals, when no target score is set."""
+
+    # ------------------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        self._check()
+
+    def _check(self) -> None:
+        if self.decks not in (1, 2):
+            raise RulesError(f"decks must be 1 or 2, not {self.decks}")
+        if not 0 <= self.jokers <= 2:
+            raise RulesError(f"jokers per deck must be 0, 1 or 2, not {self.jokers}")
+        if self.min_players < 2 or self.max_players < self.min_players:
+            raise RulesError(f"player range {self.min_players}..{self.max_players} is impossible")
+        if self.hand_size is not None and self.hand_size < 1:
+            raise RulesError(f"hand_size must be positive, not {self.hand_size}")
+        if self.jokers_per_meld < 0 or self.jokers_per_meld > 2:
+            raise RulesError("jokers_per_meld must be 0, 1 or 2")
+        if self.set_suits is SetSuits.ANY and self.decks == 1:
+            raise RulesError("set_suits=any needs two decks: one deck has no repeated faces")
+        if (self.target_score is None) == (self.deals is None):
+            raise RulesError("set exactly one of target_score and deals")
+        if self.deals is not None and self.deals < 1:
+            raise RulesError("deals must be at least 1")
+        if self.target_score is not None and self.target_score < 1:
+            raise RulesError("target_score must be positive")
+        if self.max_restocks is not None and self.max_restocks < 0:
+            raise RulesError("max_restocks must be zero or more")
+        if self.max_turns < 4:
+            raise RulesError("max_turns must be at least 4")
+        if self.opening_minimum < 0:
+            raise RulesError("opening_minimum must be zero or more")
+        for n in range(self.min_players, self.max_players + 1):
+            need = n * self.cards_per_player(n) + 2
+            if need > self.deck_size:
+                raise RulesError(
+                    f"{n} players need {need} cards ({self.cards_per_player(n)} each, an "
+                    f"upcard and a stock) but the deck has {self.deck_size}; "
+                    f"lower max_players or hand_size"
+                )
+
+    # -- derived --------------------------------------------------------------------
+    @property
+    def deck_size(self) -> int:
+        return self.decks * (52 + self.jokers)
+
+    def cards_per_player(self, players: int) -> int:
+        if self.hand_size is not None:
+            return self.hand_size
+        for limit, size in _STANDARD_HAND_SIZES:
+            if players <= limit:
+                return size
+        return 6
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+
+    # -- building ----------------------------------------------------------------------
+    @staticmethod
+    def preset(name: str) -> Rules:
+        try:
+            return PRESETS[name.strip().lower()]
+        except KeyError:
+            raise RulesError(
+                f"unknown preset {name!r} (known: {', '.join(sorted(PRESETS))})"
+            ) from None
+
+    def with_options(self, **options: Any) -> Rules:
+        """A copy with ``options`` changed; values may be strings as in the spec language.
+
+        Setting ``ace=high_or_low`` on a game with ace worth 1 also makes the ace worth
+        15, as seed 001's house rule says, unless ``ace_points`` is given too.
+        """
+        known = {f.name: f for f in fields(self) if not f.name.startswith("_")}
+        changes: dict[str, Any] = {}
+        for key, raw in options.items():
+            if key not in known or key == "name":
+                raise RulesError(
+                    f"unknown option {key!r} (known: "
+                    f"{', '.join(sorted(k for k in known if k != 'name'))})"
+                )
+            changes[key] = _coerce(key, known[key].type, raw)
+        if (
+            changes.get("ace") is Ace.HIGH_OR_LOW
+            and "ace_points" not in changes
+            and self.ace_points == 1
+        ):
+            changes["ace_points"] = 15
+        if "deals" in changes and changes["deals"] is not None and "target_score" not in changes:
+            changes["target_score"] = None
+        if (
+            "target_score" in changes
+            and changes["target_score"] is not None
+            and "deals" not in changes
+        ):
+            changes["deals"] = None
+        try:
+            return dataclasses.replace(self, **changes)
+        except TypeError as exc:  # pragma: no cover - guarded by the name check above
+            raise RulesError(str(exc)) from exc
+
+    @staticmethod
+    def parse(spec: str) -> Rules:
+        """Parse ``preset`` or ``preset(key=value, ...)``; JSON objects are accepted too."""
+        text = spec.strip()
+        if text.startswith("{"):
+            return Rules.from_json(text)
+        m = _SPEC_RE.fullmatch(text)
+        if not m:
+            raise RulesError(f"malformed rules spec {spec!r}: expected preset(key=value, ...)")
+        rules = Rules.preset(m.group(1))
+        body = (m.group(2) or "").strip()
+        options: dict[str, str] = {}
+        if body:
+            for part in body.split(","):
+                if "=" not in part:
+                    raise RulesError(f"malformed option {part.strip()!r}: expected key=value")
+                key, _, value = part.partition("=")
+                key = key.strip()
+                if key in options:
+                    raise RulesError(f"option {key!r} given twice")
+                options[key] = value.strip()
+        return rules.with_options(**options)
+
+    @staticmethod
+    def from_mapping(data: Mapping[str, Any]) -> Rules:
+        """Build from a mapping: an optional ``preset`` key plus options."""
+        opts = dict(data)
+        name = opts.pop("preset", opts.pop("name", "basic"))
+        if not isinstance(name, str):
+            raise RulesError("preset must be a string")
+        return Rules.preset(name).with_options(**opts)
+
+    @staticmethod
+    def from_json(text: str) -> Rules:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RulesError(f"bad rules JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise RulesError("rules JSON must be an object")
+        return Rules.from_mapping(data)
+
+    @staticmethod
+    def from_toml(text: str) -> Rules:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesError(f"bad rules TOML: {exc}") from exc
+        table = data.get("rules", data)
+        if not isinstance(table, dict):
+            raise RulesError("[rules] must be a table")
+        return Rules.from_mapping(table)
+
+    def options(self) -> dict[str, Any]:
+        """Every option as JSON-ready values (enum values as strings)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name.startswith("_") or f.name == "name":
+                continue
+            v = getattr(self, f.name)
+            out[f.name] = v.value if isinstance(v, StrEnum) else v
+        return out
+
+    def changed_options(self) -> dict[str, Any]:
+        """The options that differ from this rules' preset."""
+        base = Rules.preset(self.name).options() if self.name in PRESETS else {}
+        return {k: v for k, v in self.options().items() if base.get(k, object()) != v}
+
+    def spec(self) -> str:
+        """The spec string that :meth:`parse` turns back into these rules.
+
+        >>> Rules.parse("basic(multiple_melds=true)").spec()
+        'basic(multiple_melds=true)'
+        """
+        changed = self.changed_options()
+        if not changed:
+            return self.name
+        return f"{self.name}({', '.join(f'{k}={_render(v)}' for k, v in changed.items())})"
+
+    def to_json(self) -> str:
+        return json.dumps({"preset": self.name, **self.changed_options()}, sort_keys=True)
+
+
+_SPEC_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", re.S)
+
+
+def _render(v: Any) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _coerce(key: str, annotation: Any, raw: Any) -> Any:
+    """Turn a spec/JSON/TOML value into the field's type, or raise RulesError."""
+    ann = str(annotation)
+    enum_types: dict[str, type[StrEnum]] = {
+        e.__name__: e
+        for e in (Ace, Scoring, Restock, RummyBonus, SetSuits, SwappedJoker, DiscardPickup,
+                  OpeningScope)
+    }  # fmt: skip
+    text = raw.strip().strip("'\"").lower() if isinstance(raw, str) else None
+    if ann in enum_types:
+        enum = enum_types[ann]
+        value = raw.value if isinstance(raw, StrEnum) else text
+        try:
+            return enum(str(value))
+        except ValueError:
+            raise RulesError(
+                f"bad value {raw!r} for {key}: expected one of {', '.join(e.value for e in enum)}"
+            ) from None
+    if ann == "bool":
+        if isinstance(raw, bool):
+            return raw
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        raise RulesError(f"bad value {raw!r} for {key}: expected true or false")
+    optional = "None" in ann
+    if optional and (raw is None or text in ("none", "null", "")):
+        return None
+    if "int" in ann:
+        if isinstance(raw, bool):
+            raise RulesError(f"bad value {raw!r} for {key}: expected an integer")
+        if isinstance(raw, int):
+            return raw
+        try:
+            return int(text if text is not None else raw)
+        except (TypeError, ValueError):
+            raise RulesError(
+                f"bad value {raw!r} for {key}: expected an integer"
+                + (" or none" if optional else "")
+            ) from None
+    raise RulesError(f"option {key!r} cannot be set")  # pragma: no cover
+
+
+BASIC = Rules()
+"""Seed 001, standard rules: one deck, ace low and worth 1, one meld per turn, lay off
+freely, going out without a discard, the discard pile turned over without shuffling,
+the winner collects the others' hands."""
+
+CLASSIC = Rules(
+    name="classic",
+    restock=Restock.SHUFFLE,
+    scoring=Scoring.PENALTY,
+)
+"""Seed 000: one meld per turn, lay-offs, the discard pile shuffled when the stock runs
+out, losers' hands added to their own totals, lowest total wins once someone reaches
+the target."""
+
+CG101 = Rules(
+    name="cg101",
+    multiple_melds=True,
+    restock=Restock.SHUFFLE_KEEP_TOP,
+    rummy_bonus=RummyBonus.DOUBLE,
+    target_score=150,
+)
+"""Seed 002: played to 150, any number of melds, going rummy doubles the score, the
+discard pile reshuffled except its top card."""
+
+RAMI51 = Rules(
+    name="rami51",
+    decks=2,
+    jokers=2,
+    max_players=5,
+    hand_size=13,
+    ace=Ace.HIGH_OR_LOW,
+    jokers_per_meld=1,
+    multiple_melds=True,
+    layoff_after_own_meld=True,
+    final_discard=True,
+    discard_pickup=DiscardPickup.MUST_USE,
+    joker_swap=True,
+    swapped_joker=SwappedJoker.MUST_MELD,
+    take_from_meld=True,
+    opening_minimum=51,
+    restock=Restock.SHUFFLE_KEEP_TOP,
+    scoring=Scoring.PENALTY,
+    ace_points=11,
+    joker_points=20,
+    never_melded_penalty=100,
+    one_turn_out_bonus=-200,
+    target_score=500,
+)
+"""Seed 003: two 54-card decks, 13 cards, 2-5 players, one joker per meld, a 51-point
+opening, joker swaps, taking from melds of more than three cards, penalty scoring with
+ace 11 and joker 20, +100 for never melding, -200 for going out in one turn first."""
+
+PRESETS: dict[str, Rules] = {
+    "basic": BASIC,
+    "classic": CLASSIC,
+    "cg101": CG101,
+    "rami51": RAMI51,
+}
+
+PRESET_SOURCES: dict[str, str] = {
+    "basic": "seed 001 'Rules For Rummy', standard rules; every 'Variation' is an option",
+    "classic": "seed 000, the classic penalty-scored rules",
+    "cg101": "seed 002 'Card Game 101 #4: Rummy', played to 150 with rummy doubling",
+    "rami51": "seed 003, French Rami with two decks, jokers and a 51-point opening",
+}

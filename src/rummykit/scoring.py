@@ -1,0 +1,156 @@
+"""Scoring a round and deciding a match.
+
+Two schemes cover the seeds:
+
+* **winner collects** (seed 001, seed 002): the player who goes out scores the total
+  of the cards left in the other hands; the highest total wins the match;
+* **penalty** (seed 000, seed 003): every other player adds their own hand to their
+  score, plus seed 003's +100 for never melding, and the lowest total wins.
+
+A round that ends with nobody out (the restock limit of seed 001's house rule, or the
+turn guard) is *blocked*.  Under penalty scoring every player adds their hand.  Under
+winner-collects scoring the seed says "the players add up their points": the player
+with the lowest hand, if unique, scores the difference to each other hand, as in a
+Gin knock; on a tie nobody scores.
+
+>>> from rummykit.rules import Rules
+>>> from rummykit.cards import parse_cards
+>>> hand_value(Rules.preset("rami51"), parse_cards("AS KD JK 7C"))
+48
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .cards import JOKER, face_of
+from .rules import Rules, RummyBonus, Scoring
+
+
+def card_value(rules: Rules, card: int) -> int:
+    """A card's value left in hand: ace ``rules.ace_points``, faces 10, joker
+    ``rules.joker_points``, others their number."""
+    face = face_of(card)
+    if face == JOKER:
+        return rules.joker_points
+    rank = face % 13
+    if rank == 0:
+        return rules.ace_points
+    return 10 if rank >= 9 else rank + 1
+
+
+def hand_value(rules: Rules, cards: Iterable[int]) -> int:
+    return sum(card_value(rules, c) for c in cards)
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """One player's part of a round's scoring, itemised for display."""
+
+    cards: tuple[int, ...]
+    """Cards left in hand."""
+    hand_points: int
+    """Their value."""
+    delta: int
+    """What the round adds to this player's match score."""
+    notes: tuple[str, ...] = ()
+    """Bonuses and penalties, in words."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    round_no: int
+    dealer: int
+    winner: int | None
+    """The player who went out, or the low hand of a blocked round, or None."""
+    went_out: bool
+    """True when someone went out; False for a blocked round."""
+    reason: str
+    """'out', 'restock_limit', 'no_draw' or 'turn_limit'."""
+    rummy: bool
+    """The winner went out in one turn having laid down nothing before."""
+    players: tuple[PlayerScore, ...] = field(default=())
+
+    @property
+    def deltas(self) -> tuple[int, ...]:
+        return tuple(p.delta for p in self.players)
+
+
+def score_round(
+    rules: Rules,
+    round_no: int,
+    dealer: int,
+    hands: list[list[int]],
+    winner: int | None,
+    reason: str,
+    rummy: bool,
+    melded: list[bool],
+) -> RoundResult:
+    """Score a finished round.  ``winner`` is the player who went out, or None if blocked.
+
+    ``rummy`` says the winner went out in one turn without having laid down any card
+    before; ``melded`` says which players laid down at least one meld this round.
+    """
+    n = len(hands)
+    values = [hand_value(rules, h) for h in hands]
+    notes: list[list[str]] = [[] for _ in range(n)]
+    deltas = [0] * n
+    went_out = winner is not None
+    if rules.scoring is Scoring.WINNER_COLLECTS:
+        if winner is None:
+            low = min(values)
+            if values.count(low) == 1:
+                winner = values.index(low)
+                deltas[winner] = sum(v - low for v in values)
+                notes[winner].append("lowest hand of a blocked round")
+        else:
+            total = sum(values)
+            if rummy and rules.rummy_bonus is RummyBonus.DOUBLE:
+                total *= 2
+                notes[winner].append("rummy: score doubled")
+            elif rummy and rules.rummy_bonus is RummyBonus.PLUS_TEN:
+                total += 10
+                notes[winner].append("rummy: +10")
+            deltas[winner] = total
+    else:
+        for p in range(n):
+            if p == winner:
+                continue
+            d = values[p]
+            if rummy and rules.rummy_bonus is RummyBonus.DOUBLE:
+                d *= 2
+                notes[p].append("opponent went rummy: doubled")
+            elif rummy and rules.rummy_bonus is RummyBonus.PLUS_TEN:
+                d += 10
+                notes[p].append("opponent went rummy: +10")
+            if rules.never_melded_penalty and not melded[p]:
+                d += rules.never_melded_penalty
+                notes[p].append(f"never melded: +{rules.never_melded_penalty}")
+            deltas[p] = d
+        if (
+            winner is not None
+            and rules.one_turn_out_bonus
+            and rummy
+            and not any(melded[p] for p in range(n) if p != winner)
+        ):
+            deltas[winner] += rules.one_turn_out_bonus
+            notes[winner].append(
+                f"out in one turn before anyone melded: {rules.one_turn_out_bonus:+d}"
+            )
+    players = tuple(
+        PlayerScore(tuple(hands[p]), values[p], deltas[p], tuple(notes[p])) for p in range(n)
+    )
+    return RoundResult(round_no, dealer, winner, went_out, reason, rummy and went_out, players)
+
+
+def match_winners(rules: Rules, scores: list[int]) -> tuple[int, ...]:
+    """The seats with the best total: highest when the winner collects, else lowest."""
+    best = max(scores) if rules.scoring is Scoring.WINNER_COLLECTS else min(scores)
+    return tuple(p for p, s in enumerate(scores) if s == best)
+
+
+def standings(rules: Rules, scores: list[int]) -> tuple[int, ...]:
+    """Seats from first place to last."""
+    sign = -1 if rules.scoring is Scoring.WINNER_COLLECTS else 1
+    return tuple(sorted(range(len(scores)), key=lambda p: (sign * scores[p], p)))

@@ -1,0 +1,862 @@
+"""The game state machine: a whole match, from the cut for dealer to the final standings.
+
+>>> from rummykit import new_game
+>>> g = new_game("basic", players=2, seed=7)
+>>> g.phase.name, len(g.hands), g.hand_size(0), g.hand_size(1), len(g.stock)
+('DRAW', 2, 10, 10, 31)
+>>> g.apply(Move(DRAW_STOCK))
+>>> g.phase.name, g.hand_size(g.current)
+('PLAY', 11)
+
+Chance (the cut, the shuffle and the deal, restocking) is resolved by the state's
+own seeded :class:`random.Random`, so the same seed and the same moves always give
+the same game.  Players act through :meth:`GameState.apply` or
+:meth:`GameState.apply_action`; :meth:`GameState.legal_moves` lists exactly the moves
+that ``apply`` accepts.
+
+Turn structure (seed 000, 001, 002, 003): draw from the stock or the discard pile,
+then any melds, lay-offs, joker swaps and takes the rules allow, then a discard that
+ends the turn.  Emptying the hand ends the round at once.
+
+*Obligations.*  Some moves oblige the player to do something later in the same turn:
+a card taken from the discard pile under ``discard_pickup=must_use``, a card taken
+from a table meld, a joker freed under ``swapped_joker=must_meld``, or an opening
+begun but still under the minimum.  A move is legal only if the turn can still be
+finished legally afterwards (the engine searches the player's own options to check
+this), so no sequence of legal moves can leave a player stuck.  While a card is
+pending, the player's next move must use it (RULES-NOTES 9: "immediately").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from .cards import JOKER, bits, deck, face_of, is_joker
+from .errors import IllegalMoveError, RulesError
+from .melds import RUN, HandCounts, MeldTable
+from .moves import (
+    DISCARD,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    LAYOFF,
+    MELD,
+    SWAP,
+    TAKE,
+    ActionSpace,
+    Move,
+)
+from .rules import DiscardPickup, OpeningScope, Restock, Rules, SwappedJoker
+from .scoring import RoundResult, match_winners, score_round, standings
+from .table import (
+    TableMeld,
+    cell_index,
+    grown_shape,
+    joker_cells,
+    layoff_cells,
+    shrunk_shape,
+)
+
+if TYPE_CHECKING:
+    from .view import PlayerView
+
+NO_CARD = -1
+PENDING_MELD = 1
+"""The pending card must go into a new meld (taken from a meld, freed joker)."""
+PENDING_USE = 2
+"""The pending card must be melded or laid off (taken discard under must_use)."""
+
+
+class Phase(IntEnum):
+    DRAW = 0
+    PLAY = 1
+    OVER = 2
+
+
+class Game:
+    """What every state of one match shares: the rules, the meld catalogue and the
+    action space.  Immutable after construction."""
+
+    def __init__(self, rules: Rules, num_players: int) -> None:
+        rules.check_players(num_players)
+        self.rules = rules
+        self.num_players = num_players
+        self.melds = MeldTable(rules)
+        self.max_table = rules.deck_size // 3
+        self.actions = ActionSpace(len(self.melds.shapes), self.max_table)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    scores: tuple[int, ...]
+    standings: tuple[int, ...]
+    """Seats from first to last."""
+    winners: tuple[int, ...]
+    """Every seat sharing the best total."""
+    rounds: int
+
+
+class GameState:
+    """A match in progress.  Mutable; :meth:`clone` is cheap."""
+
+    game: Game
+    rules: Rules
+    names: list[str]
+    rng: random.Random
+    scores: list[int]
+    round_no: int
+    dealer: int
+    phase: Phase
+    current: int
+    hands: list[int]
+    stock: list[int]
+    discard: list[int]
+    table: list[TableMeld]
+    melded: list[bool]
+    opened: list[bool]
+    laid: list[bool]
+    known: list[int]
+    taken: int
+    pending: int
+    pending_kind: int
+    melds_this_turn: int
+    open_points: int
+    open_pure: bool
+    turn_start_laid: bool
+    turn: int
+    restocks: int
+    results: list[RoundResult]
+    history: list[int]
+    events: list[tuple[str, int, tuple[int, ...]]]
+    _legal: list[Move] | None
+
+    # -- construction -----------------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | str,
+        players: int | list[str] = 2,
+        seed: int | None = 0,
+        *,
+        dealer: int | None = None,
+    ) -> GameState:
+        """A new match.  ``dealer=None`` cuts for the deal (seed 002): high card deals,
+        ace 1 and king 13, ties cut again; the cuts are recorded in :attr:`events`."""
+        if isinstance(rules, str):
+            rules = Rules.parse(rules)
+        names = (
+            [f"Player {i + 1}" for i in range(players)]
+            if isinstance(players, int)
+            else [str(p) for p in players]
+        )
+        game = Game(rules, len(names))
+        s = cls.__new__(cls)
+        s.game = game
+        s.rules = rules
+        s.names = names
+        s.rng = random.Random(seed)
+        n = len(names)
+        s.scores = [0] * n
+        s.round_no = 0
+        s.results = []
+        s.history = []
+        s.events = []
+        if dealer is None:
+            dealer = s._cut_for_deal()
+        elif not 0 <= dealer < n:
+            raise RulesError(f"dealer must be a seat 0..{n - 1}")
+        s.dealer = dealer
+        s._start_round()
+        return s
+
+    def _cut_for_deal(self) -> int:
+        n = len(self.names)
+        contenders = list(range(n))
+        pack = [c for c in deck(self.rules.decks, self.rules.jokers) if not is_joker(c)]
+        self.rng.shuffle(pack)
+        while True:
+            cuts: dict[int, int] = {}
+            for p in contenders:
+                if not pack:  # pragma: no cover - needs an absurd run of ties
+                    pack = [c for c in deck(self.rules.decks) if not is_joker(c)]
+                    self.rng.shuffle(pack)
+                card = pack.pop()
+                cuts[p] = face_of(card) % 13 + 1
+                self.events.append(("cut", p, (card,)))
+            best = max(cuts.values())
+            contenders = [p for p in contenders if cuts[p] == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    def _start_round(self) -> None:
+        rules = self.rules
+        n = len(self.names)
+        self.round_no += 1
+        cards = deck(rules.decks, rules.jokers)
+        self.rng.shuffle(cards)
+        size = rules.cards_per_player(n)
+        hands = [0] * n
+        for _ in range(size):
+            for k in range(n):
+                hands[(self.dealer + 1 + k) % n] |= 1 << cards.pop()
+        self.hands = hands
+        self.discard = [cards.pop()]
+        self.stock = cards
+        self.table = []
+        self.melded = [False] * n
+        self.opened = [False] * n
+        self.laid = [False] * n
+        self.known = [0] * n
+        self.restocks = 0
+        self.turn = 0
+        self.events.append(("deal", self.dealer, ()))
+        self._begin_turn((self.dealer + 1) % n)
+
+    def _begin_turn(self, player: int) -> None:
+        self.current = player
+        self.phase = Phase.DRAW
+        self.taken = NO_CARD
+        self.pending = NO_CARD
+        self.pending_kind = 0
+        self.melds_this_turn = 0
+        self.open_points = 0
+        self.open_pure = False
+        self.turn_start_laid = self.laid[player]
+        self.turn += 1
+        self._legal = None
+        rules = self.rules
+        if self.turn > rules.max_turns:
+            self._finish_round(None, "turn_limit")
+        elif (
+            not self.stock
+            and rules.max_restocks is not None
+            and self.restocks >= rules.max_restocks
+        ):
+            self._finish_round(None, "restock_limit")
+        elif not self.legal_moves():
+            self._finish_round(None, "no_draw")
+
+    # -- copying ----------------------------------------------------------------------
+    def clone(self) -> GameState:
+        s = GameState.__new__(GameState)
+        d = s.__dict__
+        d.update(self.__dict__)
+        for name in (
+            "names", "scores", "hands", "stock", "discard", "table", "melded", "opened",
+            "laid", "known", "results", "history", "events",
+        ):  # fmt: skip
+            d[name] = list(d[name])
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        s.rng = rng
+        s._legal = None
+        return s
+
+    def _turn_copy(self) -> GameState:
+        """A copy for searching the current turn: it shares the stock, RNG and history,
+        which no move inside a turn touches (the draw is searched only from the pile)."""
+        s = GameState.__new__(GameState)
+        d = s.__dict__
+        d.update(self.__dict__)
+        d["hands"] = list(self.hands)
+        d["discard"] = list(self.discard)
+        d["table"] = list(self.table)
+        d["melded"] = list(self.melded)
+        d["opened"] = list(self.opened)
+        d["laid"] = list(self.laid)
+        d["known"] = list(self.known)
+        s._legal = None
+        return s
+
+    # -- basic queries ----------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return len(self.names)
+
+    def hand(self, player: int) -> list[int]:
+        return list(bits(self.hands[player]))
+
+    def hand_size(self, player: int) -> int:
+        return self.hands[player].bit_count()
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def result(self) -> MatchResult:
+        if self.phase is not Phase.OVER:
+            raise RulesError("the match is not over")
+        return MatchResult(
+            tuple(self.scores),
+            standings(self.rules, self.scores),
+            match_winners(self.rules, self.scores),
+            len(self.results),
+        )
+
+    def needs_opening(self, player: int) -> bool:
+        """Whether ``player``'s next melds are still subject to the opening minimum."""
+        r = self.rules
+        if r.opening_minimum <= 0 or self.opened[player]:
+            return False
+        return r.opening_applies is OpeningScope.EACH_PLAYER or not any(self.opened)
+
+    def opening_in_progress(self) -> bool:
+        return self.melds_this_turn > 0 and self.needs_opening(self.current)
+
+    # -- legal moves ------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for the player to act, and nothing else."""
+        legal = self._legal
+        if legal is None:
+            legal = self._generate()
+            self._legal = legal
+        return list(legal)
+
+    def legal_actions(self) -> list[int]:
+        enc = self.game.actions.encode
+        return [enc(m) for m in self.legal_moves()]
+
+    def action_mask(self) -> list[bool]:
+        mask = [False] * self.game.actions.size
+        for a in self.legal_actions():
+            mask[a] = True
+        return mask
+
+    def _generate(self) -> list[Move]:
+        if self.phase is Phase.DRAW:
+            return self._draw_moves()
+        if self.phase is Phase.PLAY:
+            out: list[Move] = []
+            memo: dict[Any, bool] = {}
+            for m in self._candidates():
+                if m.kind == DISCARD or self._keeps_turn_finishable(m, memo):
+                    out.append(m)
+            return out
+        return []
+
+    def _draw_moves(self) -> list[Move]:
+        out: list[Move] = []
+        if self.stock or self._restock_size() > 0:
+            out.append(Move(DRAW_STOCK))
+        if self.discard:
+            m = Move(DRAW_DISCARD)
+            if self.rules.discard_pickup is DiscardPickup.FREE:
+                out.append(m)
+            else:
+                t = self._turn_copy()
+                t._do(m)
+                if t._finishable({}):
+                    out.append(m)
+        return out
+
+    def _restock_size(self) -> int:
+        r = self.rules
+        if r.max_restocks is not None and self.restocks >= r.max_restocks:
+            return 0
+        if r.restock is Restock.SHUFFLE_KEEP_TOP:
+            return max(0, len(self.discard) - 1)
+        return len(self.discard)
+
+    def _candidates(self) -> Iterable[Move]:
+        """Moves the rules allow now, before checking the turn can still be finished."""
+        p = self.current
+        rules = self.rules
+        t = self.game.melds
+        hand = self.hands[p]
+        pending = self.pending
+        may_meld = rules.multiple_melds or self.melds_this_turn == 0
+        opened = self.opened[p]
+        may_layoff = not rules.layoff_after_own_meld or opened
+        if pending != NO_CARD:
+            pface = face_of(pending)
+            if may_meld:
+                for i in t.shapes_in(HandCounts.of(hand)):
+                    sh = t.shapes[i]
+                    if sh.njokers if pface == JOKER else pface in sh.naturals:
+                        yield Move(MELD, i)
+            if self.pending_kind == PENDING_USE and may_layoff:
+                yield from self._layoffs(1 << pending)
+            return
+        if may_meld:
+            for i in t.shapes_in(HandCounts.of(hand)):
+                yield Move(MELD, i)
+        if may_layoff:
+            yield from self._layoffs(hand)
+        if opened and rules.joker_swap:
+            for slot, tm in enumerate(self.table):
+                for _idx, face in joker_cells(t, tm):
+                    if _has_face(hand, face):
+                        yield Move(SWAP, slot, face)
+        if opened and may_meld and rules.take_from_meld:
+            for slot, tm in enumerate(self.table):
+                if len(tm.cards) <= 3:
+                    continue
+                sh = t.shapes[tm.shape]
+                seen: set[int] = set()
+                for idx, card in enumerate(tm.cards):
+                    if is_joker(card):
+                        continue
+                    code = (
+                        sh.key * 14 + sh.positions[idx]
+                        if sh.kind == RUN
+                        else ((face_of(card) // 13) * 14 + sh.key)
+                    )
+                    if code in seen or shrunk_shape(t, tm, idx) < 0:
+                        continue
+                    seen.add(code)
+                    yield Move(TAKE, slot, code)
+        if not self.opening_in_progress():
+            taken = self.taken
+            seen_faces = 0
+            for c in bits(hand):
+                f = face_of(c)
+                if c != taken and not seen_faces >> f & 1:
+                    seen_faces |= 1 << f
+                    yield Move(DISCARD, f)
+
+    def _layoffs(self, cards: int) -> Iterable[Move]:
+        """Lay-offs of any card in the mask ``cards`` onto any table meld."""
+        t = self.game.melds
+        njok = sum(1 for c in bits(cards) if is_joker(c))
+        for slot, tm in enumerate(self.table):
+            for code, face, index in layoff_cells(t, tm):
+                if _has_face(cards, face) and grown_shape(t, tm, face, index, False)[0] >= 0:
+                    yield Move(LAYOFF, slot, code, 0)
+                if njok and grown_shape(t, tm, face, index, True)[0] >= 0:
+                    yield Move(LAYOFF, slot, code, 1)
+
+    # -- the "can this turn still end legally" check ------------------------------------
+    def _turn_can_end(self) -> bool:
+        if self.pending != NO_CARD or self.opening_in_progress():
+            return False
+        hand = self.hands[self.current]
+        if hand == 0:
+            return not self.rules.final_discard
+        return hand & ~(1 << self.taken if self.taken >= 0 else 0) != 0
+
+    def _keeps_turn_finishable(self, m: Move, memo: dict[Any, bool]) -> bool:
+        """Whether after ``m`` the player can still end the turn legally."""
+        if self.pending == NO_CARD and not self.needs_opening(self.current):
+            # Fast path for the common case: no obligation before or after the move.
+            kind = m.kind
+            if kind == SWAP and self.rules.swapped_joker is SwappedJoker.KEEP:
+                return True
+            if kind in (MELD, LAYOFF):
+                used = len(self.game.melds.shapes[m.a].cells) if kind == MELD else 1
+                left = self.hands[self.current].bit_count() - used
+                if left >= 2:
+                    return True
+                if left == 0:
+                    return not self.rules.final_discard
+        t = self._turn_copy()
+        t._do(m)
+        return t._finishable(memo)
+
+    def _finishable(self, memo: dict[Any, bool]) -> bool:
+        if self._turn_can_end():
+            return True
+        p = self.current
+        if self.hands[p] == 0:
+            return False
+        key = (
+            self.hands[p], self.pending, self.pending_kind, self.melds_this_turn,
+            self.open_points, self.open_pure, self.opened[p], tuple(self.table),
+        )  # fmt: skip
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        memo[key] = False
+        ok = False
+        for m in self._candidates():
+            if m.kind == DISCARD:
+                continue
+            t = self._turn_copy()
+            t._do(m)
+            if t._finishable(memo):
+                ok = True
+                break
+        memo[key] = ok
+        return ok
+
+    # -- applying moves -----------------------------------------------------------------
+    def apply(self, move: Move) -> None:
+        """Apply a legal move; raise :class:`IllegalMoveError` and change nothing if not."""
+        if move not in self.legal_moves():
+            raise self._diagnose(move)
+        self.history.append(self.game.actions.encode(move))
+        self._do(move)
+        self._settle()
+
+    def apply_action(self, action: int) -> None:
+        try:
+            move = self.game.actions.decode(action)
+        except ValueError as exc:
+            raise IllegalMoveError("unknown_action", str(exc)) from None
+        self.apply(move)
+
+    def _settle(self) -> None:
+        """After a move: end the round if a hand is empty, or pass the turn after a discard."""
+        p = self.current
+        if self.phase is Phase.PLAY and self.hands[p] == 0:
+            self._finish_round(p, "out")
+        elif self.phase is Phase.DRAW:  # a discard ended the turn
+            self._begin_turn((p + 1) % len(self.names))
+        else:
+            self._legal = None
+
+    def _pick(self, hand: int, face: int, avoid: int = 0) -> int:
+        """The physical copy of ``face`` to use: the pending card, then the card taken
+        from the discard pile, then the lowest id; never a card in ``avoid``."""
+        if face == JOKER:
+            options = [c for c in bits(hand & ~avoid) if is_joker(c)]
+        else:
+            options = [c for c in (face, face + 54) if (hand & ~avoid) >> c & 1]
+        for preferred in (self.pending, self.taken):
+            if preferred in options:
+                return preferred
+        return options[0]
+
+    def _do(self, m: Move) -> None:
+        """Carry out a move already known to be legal (no round-end handling)."""
+        p = self.current
+        kind = m.kind
+        self._legal = None
+        if kind == DRAW_STOCK:
+            if not self.stock:
+                self._restock()
+            self.hands[p] |= 1 << self.stock.pop()
+            self.phase = Phase.PLAY
+        elif kind == DRAW_DISCARD:
+            card = self.discard.pop()
+            self.hands[p] |= 1 << card
+            self.known[p] |= 1 << card
+            self.taken = card
+            if self.rules.discard_pickup is DiscardPickup.MUST_USE:
+                self.pending = card
+                self.pending_kind = PENDING_USE
+            self.phase = Phase.PLAY
+        elif kind == DISCARD:
+            hand = self.hands[p]
+            avoid = 1 << self.taken if self.taken >= 0 else 0
+            card = self._pick(hand, m.a, avoid)
+            self.hands[p] = hand & ~(1 << card)
+            self.known[p] &= self.hands[p]
+            self.discard.append(card)
+            if self.hands[p]:
+                self.phase = Phase.DRAW
+        elif kind == MELD:
+            self._meld(p, m.a)
+        elif kind == LAYOFF:
+            self._layoff(p, m)
+        elif kind == SWAP:
+            self._swap(p, m)
+        else:
+            self._take(p, m)
+        if self.pending != NO_CARD and not self.hands[p] >> self.pending & 1:
+            self.pending = NO_CARD
+            self.pending_kind = 0
+
+    def _meld(self, p: int, index: int) -> None:
+        t = self.game.melds
+        sh = t.shapes[index]
+        hand = self.hands[p]
+        used = 0
+        cards: list[int] = []
+        for i, face in enumerate(sh.cells):
+            card = self._pick(hand, JOKER if sh.joker_cells >> i & 1 else face, used)
+            used |= 1 << card
+            cards.append(card)
+        self.hands[p] = hand & ~used
+        self.known[p] &= self.hands[p]
+        self.table.append(TableMeld(p, index, tuple(cards)))
+        self.melded[p] = True
+        self.laid[p] = True
+        if self.needs_opening(p):
+            self.open_points += sh.points
+            self.open_pure = self.open_pure or (sh.kind == RUN and sh.njokers == 0)
+            if self.open_points >= self.rules.opening_minimum and (
+                self.open_pure or not self.rules.opening_pure_run
+            ):
+                self.opened[p] = True
+        else:
+            self.opened[p] = True
+        self.melds_this_turn += 1
+
+    def _layoff(self, p: int, m: Move) -> None:
+        t = self.game.melds
+        tm = self.table[m.a]
+        for code, face, index in layoff_cells(t, tm):
+            if code == m.b:
+                shape, at = grown_shape(t, tm, face, index, bool(m.c))
+                card = self._pick(self.hands[p], JOKER if m.c else face)
+                cards = (*tm.cards[:at], card, *tm.cards[at:])
+                self.table[m.a] = TableMeld(tm.owner, shape, cards)
+                self.hands[p] &= ~(1 << card)
+                self.known[p] &= self.hands[p]
+                self.laid[p] = True
+                return
+        raise AssertionError("layoff cell vanished")  # pragma: no cover
+
+    def _swap(self, p: int, m: Move) -> None:
+        t = self.game.melds
+        tm = self.table[m.a]
+        for idx, face in joker_cells(t, tm):
+            if face == m.b:
+                card = self._pick(self.hands[p], face)
+                joker = tm.cards[idx]
+                cards = (*tm.cards[:idx], card, *tm.cards[idx + 1 :])
+                s = t.shapes[tm.shape]
+                shape = t.find(s.kind, s.key, s.cells, s.joker_cells & ~(1 << idx))
+                self.table[m.a] = TableMeld(tm.owner, shape, cards)
+                self.hands[p] = (self.hands[p] & ~(1 << card)) | (1 << joker)
+                self.known[p] = (self.known[p] & self.hands[p]) | (1 << joker)
+                if self.rules.swapped_joker is SwappedJoker.MUST_MELD:
+                    self.pending = joker
+                    self.pending_kind = PENDING_MELD
+                return
+        raise AssertionError("swap cell vanished")  # pragma: no cover
+
+    def _take(self, p: int, m: Move) -> None:
+        t = self.game.melds
+        tm = self.table[m.a]
+        idx = _natural_cell(t, tm, m.b)
+        card = tm.cards[idx]
+        shape = shrunk_shape(t, tm, idx)
+        self.table[m.a] = TableMeld(tm.owner, shape, tm.cards[:idx] + tm.cards[idx + 1 :])
+        self.hands[p] |= 1 << card
+        self.known[p] |= 1 << card
+        self.pending = card
+        self.pending_kind = PENDING_MELD
+
+    def _restock(self) -> None:
+        r = self.rules
+        pile = self.discard
+        if r.restock is Restock.TURN_OVER:
+            self.stock = pile[::-1]
+            self.discard = []
+        elif r.restock is Restock.SHUFFLE:
+            self.rng.shuffle(pile)
+            self.stock = pile
+            self.discard = [self.stock.pop()]
+        else:
+            top = pile.pop()
+            self.rng.shuffle(pile)
+            self.stock = pile
+            self.discard = [top]
+        self.restocks += 1
+        self.events.append(("restock", self.current, ()))
+
+    def _finish_round(self, winner: int | None, reason: str) -> None:
+        n = len(self.names)
+        rummy = winner is not None and not self.turn_start_laid
+        result = score_round(
+            self.rules,
+            self.round_no,
+            self.dealer,
+            [list(bits(h)) for h in self.hands],
+            winner,
+            reason,
+            rummy,
+            list(self.melded),
+        )
+        for p in range(n):
+            self.scores[p] += result.players[p].delta
+        self.results.append(result)
+        self.events.append(("round", -1 if winner is None else winner, ()))
+        r = self.rules
+        over = (
+            self.round_no >= r.deals
+            if r.deals is not None
+            else any(s >= (r.target_score or 0) for s in self.scores)
+        )
+        self._legal = None
+        if over:
+            self.phase = Phase.OVER
+            self.current = -1
+        else:
+            self.dealer = (self.dealer + 1) % n
+            self._start_round()
+
+    # -- diagnosing illegal moves -------------------------------------------------------
+    def _diagnose(self, move: Any) -> IllegalMoveError:
+        """Name the rule an illegal move breaks (only called on failure)."""
+
+        def err(rule: str, msg: str) -> IllegalMoveError:
+            return IllegalMoveError(rule, msg)
+
+        if not isinstance(move, Move) or not 0 <= move.kind <= TAKE:
+            return err("unknown_move", f"not a move: {move!r}")
+        if self.phase is Phase.OVER:
+            return err("match_over", "the match is over")
+        kind = move.kind
+        p = self.current
+        hand = self.hands[p]
+        r = self.rules
+        t = self.game.melds
+        if self.phase is Phase.DRAW:
+            if kind not in (DRAW_STOCK, DRAW_DISCARD):
+                return err("draw_first", "a turn starts by drawing a card (seed 000, 001)")
+            if kind == DRAW_STOCK:
+                return err("stock_empty", "the stock is empty and cannot be restocked")
+            if not self.discard:
+                return err("discard_empty", "the discard pile is empty")
+            return err(
+                "discard_pickup_must_use",
+                "a card taken from the discard pile must be melded or laid off at once, "
+                "and this one cannot be (RULES-NOTES 7)",
+            )
+        if kind in (DRAW_STOCK, DRAW_DISCARD):
+            return err("one_draw_per_turn", "you have already drawn this turn")
+        if self.pending != NO_CARD:
+            return err(
+                "pending_card_must_be_used",
+                "the card you just took must be used in a meld first (seed 003)",
+            )
+        if kind == DISCARD:
+            if not 0 <= move.a < 53 or not _has_face(hand, move.a):
+                return err("card_not_in_hand", "you do not hold that card")
+            if self.opening_in_progress():
+                return err(
+                    "opening_minimum",
+                    f"your opening melds must total {r.opening_minimum} points first (seed 003)",
+                )
+            return err(
+                "no_discard_of_taken_card",
+                "you may not discard the card you took from the discard pile this turn "
+                "(seed 000, 001, 002)",
+            )
+        if kind == MELD:
+            if not 0 <= move.a < len(t.shapes):
+                return err("unknown_meld", "no such meld shape")
+            if not r.multiple_melds and self.melds_this_turn:
+                return err("one_meld_per_turn", "only one meld per turn (seed 000, 001)")
+            if move.a not in t.shapes_in(HandCounts.of(hand)):
+                return err("card_not_in_hand", "you do not hold the cards of that meld")
+            sh = t.shapes[move.a]
+            if self.needs_opening(p) and self.open_points + sh.points < r.opening_minimum:
+                return err(
+                    "opening_minimum",
+                    f"an opening must total at least {r.opening_minimum} points (seed 003)",
+                )
+            return self._dead_end_error(sh.naturals.__len__() + sh.njokers)
+        if not 0 <= move.a < len(self.table):
+            return err("no_such_meld", f"there is no table meld number {move.a}")
+        tm = self.table[move.a]
+        if kind == LAYOFF:
+            if r.layoff_after_own_meld and not self.opened[p]:
+                return err(
+                    "layoff_after_own_meld",
+                    "you may lay off only after laying down a meld of your own (seed 001)",
+                )
+            cells = {code: (face, idx) for code, face, idx in layoff_cells(t, tm)}
+            if move.b not in cells:
+                return err("invalid_layoff", "that card does not extend this meld")
+            face, idx = cells[move.b]
+            if move.c and not any(is_joker(c) for c in bits(hand)):
+                return err("card_not_in_hand", "you hold no joker")
+            if not move.c and not _has_face(hand, face):
+                return err("card_not_in_hand", "you do not hold that card")
+            if grown_shape(t, tm, face, idx, bool(move.c))[0] < 0:
+                if move.c:
+                    return err(
+                        "jokers_per_meld",
+                        f"a meld may hold at most {r.jokers_per_meld} joker(s) (seed 003)",
+                    )
+                return err("invalid_layoff", "the meld would not be valid")
+            return self._dead_end_error(1)
+        if kind == SWAP:
+            if not r.joker_swap:
+                return err("joker_swap", "these rules do not allow swapping jokers")
+            if not self.opened[p]:
+                return err("swap_after_opening", "swap a joker only after you have opened")
+            if not any(f == move.b for _i, f in joker_cells(t, tm)):
+                return err("invalid_swap", "no joker in that meld stands for that card")
+            if not _has_face(hand, move.b):
+                return err("card_not_in_hand", "you do not hold that card")
+            return err(
+                "swapped_joker_must_meld",
+                "the freed joker must go into a new meld this turn, and it cannot",
+            )
+        if not r.take_from_meld:
+            return err("take_from_meld", "these rules do not allow taking from table melds")
+        if not self.opened[p]:
+            return err("take_after_opening", "take from a meld only after you have opened")
+        if len(tm.cards) <= 3:
+            return err(
+                "take_from_meld_size",
+                "you may take only from a meld of more than three cards (seed 003)",
+            )
+        idx = _natural_cell(t, tm, move.b)
+        if idx < 0 or shrunk_shape(t, tm, idx) < 0:
+            return err(
+                "take_leaves_invalid_meld",
+                "what remains of the meld must still be a valid meld (seed 003)",
+            )
+        if not r.multiple_melds and self.melds_this_turn:
+            return err("one_meld_per_turn", "only one meld per turn (seed 000, 001)")
+        return err(
+            "taken_card_must_meld",
+            "a card taken from a meld must be used in a new meld at once, and this one "
+            "cannot be (seed 003)",
+        )
+
+    def _dead_end_error(self, used: int) -> IllegalMoveError:
+        hand_left = self.hand_size(self.current) - used
+        if hand_left <= 0 and self.rules.final_discard:
+            return IllegalMoveError(
+                "final_discard",
+                "you must keep a card to discard to go out (seed 001 house rule)",
+            )
+        if self.needs_opening(self.current):
+            return IllegalMoveError(
+                "opening_minimum",
+                f"the opening could not reach {self.rules.opening_minimum} points after this",
+            )
+        return IllegalMoveError(
+            "must_end_with_discard",
+            "after this you could not finish the turn with a legal discard",
+        )
+
+    # -- views ----------------------------------------------------------------------------
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know: their own hand, public cards and counts."""
+        from .view import make_view
+
+        return make_view(self, player)
+
+    def determinize(self, player: int, rng: random.Random) -> GameState:
+        """A full state consistent with ``player``'s view, hidden cards resampled."""
+        from .view import determinize
+
+        return determinize(self.view(player), rng)
+
+
+def _has_face(mask: int, face: int) -> bool:
+    if face == JOKER:
+        return any(is_joker(c) for c in bits(mask))
+    return bool(mask >> face & 1 or mask >> (face + 54) & 1)
+
+
+def _natural_cell(t: MeldTable, tm: TableMeld, code: int) -> int:
+    idx = cell_index(t, tm, code)
+    if idx < 0:
+        return -1
+    s = t.shapes[tm.shape]
+    for i in range(len(tm.cards)):
+        same_cell = s.cells[i] == s.cells[idx] and s.positions[i] == s.positions[idx]
+        if same_cell and not is_joker(tm.cards[i]):
+            return i
+    return -1
+
+
+def new_game(
+    rules: Rules | str,
+    players: int | list[str] = 2,
+    seed: int | None = 0,
+    *,
+    dealer: int | None = None,
+) -> GameState:
+    """Start a match: ``new_game("rami51(opening_minimum=40)", players=4, seed=1)``."""
+    return GameState.new(rules, players, seed, dealer=dealer)

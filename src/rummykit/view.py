@@ -1,0 +1,177 @@
+"""What one player may know, and full states sampled consistently with it.
+
+A :class:`PlayerView` holds the player's own hand, everything public (the table, the
+whole discard pile, which every player saw being built, hand sizes, scores) and the
+cards others are *known* to hold because they took them face up (from the discard
+pile, a table meld, or a joker swap).  It never holds another hand or the stock order.
+When the view's player is to act, it carries their legal moves, so a bot needs
+nothing else.
+
+:func:`determinize` turns a view back into a full :class:`GameState` by dealing the
+unseen cards at random into the other hands and the stock, which is what
+information-set search needs.
+
+>>> from rummykit import new_game
+>>> g = new_game("basic", players=3, seed=5)
+>>> v = g.view(1)
+>>> v.hand == g.hands[1], v.hand_sizes, v.stock_size
+(True, (7, 7, 7), 30)
+>>> import random
+>>> d = determinize(v, random.Random(1))
+>>> d.hands[1] == g.hands[1], d.discard == g.discard, len(d.stock) == len(g.stock)
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .cards import deck
+from .moves import Move
+from .rules import Rules
+from .scoring import RoundResult
+from .state import Game, GameState, Phase
+from .table import TableMeld
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    player: int
+    rules: Rules
+    names: tuple[str, ...]
+    phase: Phase
+    current: int
+    dealer: int
+    round_no: int
+    scores: tuple[int, ...]
+    hand: int
+    """This player's hand as a bitmask of physical cards."""
+    hand_sizes: tuple[int, ...]
+    known: tuple[int, ...]
+    """Per player, the cards everyone knows are in that hand (taken face up)."""
+    stock_size: int
+    discard: tuple[int, ...]
+    """The discard pile, bottom first."""
+    table: tuple[TableMeld, ...]
+    melded: tuple[bool, ...]
+    opened: tuple[bool, ...]
+    laid: tuple[bool, ...]
+    taken: int
+    pending: int
+    pending_kind: int
+    melds_this_turn: int
+    open_points: int
+    open_pure: bool
+    turn_start_laid: bool
+    turn: int
+    restocks: int
+    results: tuple[RoundResult, ...]
+    legal: tuple[Move, ...]
+    """The viewer's legal moves when it is their turn, else empty."""
+    game: Game
+
+    @property
+    def my_turn(self) -> bool:
+        return self.current == self.player and self.phase is not Phase.OVER
+
+
+def make_view(s: GameState, player: int) -> PlayerView:
+    if not 0 <= player < len(s.names):
+        raise ValueError(f"no player {player}")
+    return PlayerView(
+        player=player,
+        rules=s.rules,
+        names=tuple(s.names),
+        phase=s.phase,
+        current=s.current,
+        dealer=s.dealer,
+        round_no=s.round_no,
+        scores=tuple(s.scores),
+        hand=s.hands[player],
+        hand_sizes=tuple(h.bit_count() for h in s.hands),
+        known=tuple(s.known),
+        stock_size=len(s.stock),
+        discard=tuple(s.discard),
+        table=tuple(s.table),
+        melded=tuple(s.melded),
+        opened=tuple(s.opened),
+        laid=tuple(s.laid),
+        taken=s.taken,
+        pending=s.pending,
+        pending_kind=s.pending_kind,
+        melds_this_turn=s.melds_this_turn,
+        open_points=s.open_points,
+        open_pure=s.open_pure,
+        turn_start_laid=s.turn_start_laid,
+        turn=s.turn,
+        restocks=s.restocks,
+        results=tuple(s.results),
+        legal=tuple(s.legal_moves()) if s.current == player else (),
+        game=s.game,
+    )
+
+
+def unseen_cards(v: PlayerView) -> list[int]:
+    """Cards whose place the viewer does not know: other hands' unknown part and the stock."""
+    seen = v.hand
+    for k in v.known:
+        seen |= k
+    for c in v.discard:
+        seen |= 1 << c
+    for tm in v.table:
+        for c in tm.cards:
+            seen |= 1 << c
+    return [c for c in deck(v.rules.decks, v.rules.jokers) if not seen >> c & 1]
+
+
+def determinize(v: PlayerView, rng: random.Random) -> GameState:
+    """A full state that agrees with everything in ``v``; hidden cards dealt at random.
+
+    The returned state has its own RNG seeded from ``rng``, so future chance events
+    (restocks, later deals) are also sampled rather than copied from the real game.
+    """
+    pool = unseen_cards(v)
+    rng.shuffle(pool)
+    n = len(v.names)
+    hands = list(v.known)
+    hands[v.player] = v.hand
+    for p in range(n):
+        if p == v.player:
+            continue
+        need = v.hand_sizes[p] - v.known[p].bit_count()
+        for c in pool[len(pool) - need :] if need else ():
+            hands[p] |= 1 << c
+        del pool[len(pool) - need :]
+    s = GameState.__new__(GameState)
+    s.game = v.game
+    s.rules = v.rules
+    s.names = list(v.names)
+    s.rng = random.Random(rng.getrandbits(64))
+    s.scores = list(v.scores)
+    s.round_no = v.round_no
+    s.dealer = v.dealer
+    s.phase = v.phase
+    s.current = v.current
+    s.hands = hands
+    s.stock = pool
+    s.discard = list(v.discard)
+    s.table = list(v.table)
+    s.melded = list(v.melded)
+    s.opened = list(v.opened)
+    s.laid = list(v.laid)
+    s.known = list(v.known)
+    s.taken = v.taken
+    s.pending = v.pending
+    s.pending_kind = v.pending_kind
+    s.melds_this_turn = v.melds_this_turn
+    s.open_points = v.open_points
+    s.open_pure = v.open_pure
+    s.turn_start_laid = v.turn_start_laid
+    s.turn = v.turn
+    s.restocks = v.restocks
+    s.results = list(v.results)
+    s.history = []
+    s.events = []
+    s._legal = None
+    return s
