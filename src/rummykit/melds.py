@@ -25,8 +25,9 @@ Positions in a run are 0..12 for ace..king and 13 for an ace played high.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations, product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import FACES_PER_DECK, format_face, make_face
 from .rules import Ace, Rules, SetSuits
@@ -167,6 +168,8 @@ class MeldTable:
                             remaining.remove(s)
                 self._add(SET, rank, suits, jm)
         self._run_memo: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.layoff_cache: dict[int, tuple[Any, ...]] = {}
+        """Per shape, the ways it can grow (filled by :func:`rummykit.table.layoff_options`)."""
         self._set_memo: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
 
     def _add(self, kind: int, key: int, positions: tuple[int, ...], jm: int) -> None:
@@ -241,13 +244,13 @@ class MeldTable:
             c1 = have1 >> (rank + 13) & 1
             c2 = have1 >> (rank + 26) & 1
             c3 = have1 >> (rank + 39) & 1
-            if c0 + c1 + c2 + c3 + jmin < 3:
-                continue
             if self.any_suits:
                 c0 += have2 >> rank & 1
                 c1 += have2 >> (rank + 13) & 1
                 c2 += have2 >> (rank + 26) & 1
                 c3 += have2 >> (rank + 39) & 1
+            if c0 + c1 + c2 + c3 + jmin < 3:
+                continue
             key = (c0, c1, c2, c3)
             sentries = smemo.get(key)
             if sentries is None:
@@ -265,3 +268,14 @@ class MeldTable:
             ("JK=" + format_face(c)) if s.joker_cells >> i & 1 else format_face(c)
             for i, c in enumerate(s.cells)
         )
+
+
+@lru_cache(maxsize=64)
+def meld_table(rules: Rules) -> MeldTable:
+    """The shared catalogue for a rules object.
+
+    A catalogue is a pure function of the rules; its memos only ever add entries
+    that any other caller would compute the same way, so sharing it between matches
+    changes no result and saves rebuilding it (10 ms for Rami) for every new match.
+    """
+    return MeldTable(rules)

@@ -50,9 +50,10 @@ class Restock(StrEnum):
     TURN_OVER = "turn_over"
     """The discard pile is turned over, not shuffled, to form the stock (seed 001)."""
     SHUFFLE = "shuffle"
-    """The whole discard pile is shuffled into a new stock and a new upcard turned (seed 000)."""
+    """The whole discard pile is shuffled into a new stock and a new upcard turned (seed 000;
+    seed 003: "the discard pile will be shuffled to form a new draw pile")."""
     SHUFFLE_KEEP_TOP = "shuffle_keep_top"
-    """All but the top discard are shuffled into a new stock (seed 002, seed 003)."""
+    """All but the top discard are shuffled into a new stock (seed 002)."""
 
 
 class RummyBonus(StrEnum):
@@ -108,6 +109,7 @@ class Rules:
     jokers: int = 0
     """Jokers per deck (seed 003: two per 54-card deck)."""
     min_players: int = 2
+    """Fewest players (every seed: two)."""
     max_players: int = 6
     """Seed 001/002: two to six players; seed 003: two to five."""
     hand_size: int | None = None
@@ -299,7 +301,7 @@ class Rules:
     def from_json(text: str) -> Rules:
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise RulesError(f"bad rules JSON: {exc}") from exc
         if not isinstance(data, dict):
             raise RulesError("rules JSON must be an object")
@@ -309,7 +311,7 @@ class Rules:
     def from_toml(text: str) -> Rules:
         try:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
+        except (tomllib.TOMLDecodeError, RecursionError) as exc:
             raise RulesError(f"bad rules TOML: {exc}") from exc
         table = data.get("rules", data)
         if not isinstance(table, dict):
@@ -391,9 +393,11 @@ def _coerce(key: str, annotation: Any, raw: Any) -> Any:
             raise RulesError(f"bad value {raw!r} for {key}: expected an integer")
         if isinstance(raw, int):
             return raw
+        if isinstance(raw, float) and not raw.is_integer():
+            raise RulesError(f"bad value {raw!r} for {key}: expected an integer")
         try:
             return int(text if text is not None else raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise RulesError(
                 f"bad value {raw!r} for {key}: expected an integer"
                 + (" or none" if optional else "")
@@ -441,7 +445,7 @@ RAMI51 = Rules(
     swapped_joker=SwappedJoker.MUST_MELD,
     take_from_meld=True,
     opening_minimum=51,
-    restock=Restock.SHUFFLE_KEEP_TOP,
+    restock=Restock.SHUFFLE,
     scoring=Scoring.PENALTY,
     ace_points=11,
     joker_points=20,

@@ -29,15 +29,16 @@ pending, the player's next move must use it (RULES-NOTES 9: "immediately").
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from .cards import JOKER, bits, deck, face_of, is_joker
 from .errors import IllegalMoveError, RulesError
-from .melds import RUN, HandCounts, MeldTable
+from .melds import RUN, HandCounts, MeldTable, meld_table
 from .moves import (
     DISCARD,
     DRAW_DISCARD,
@@ -57,6 +58,7 @@ from .table import (
     grown_shape,
     joker_cells,
     layoff_cells,
+    layoff_options,
     shrunk_shape,
 )
 
@@ -84,7 +86,7 @@ class Game:
         rules.check_players(num_players)
         self.rules = rules
         self.num_players = num_players
-        self.melds = MeldTable(rules)
+        self.melds = meld_table(rules)
         self.max_table = rules.deck_size // 3
         self.actions = ActionSpace(len(self.melds.shapes), self.max_table)
 
@@ -105,6 +107,8 @@ class GameState:
     game: Game
     rules: Rules
     names: list[str]
+    seed: int | None
+    """The seed the match was created with (game records replay from it)."""
     rng: random.Random
     scores: list[int]
     round_no: int
@@ -157,6 +161,7 @@ class GameState:
         s.game = game
         s.rules = rules
         s.names = names
+        s.seed = seed
         s.rng = random.Random(seed)
         n = len(names)
         s.scores = [0] * n
@@ -355,9 +360,11 @@ class GameState:
         r = self.rules
         if r.max_restocks is not None and self.restocks >= r.max_restocks:
             return 0
-        if r.restock is Restock.SHUFFLE_KEEP_TOP:
-            return max(0, len(self.discard) - 1)
-        return len(self.discard)
+        if r.restock is Restock.TURN_OVER:
+            return len(self.discard)
+        # SHUFFLE turns a new upcard from the shuffled pile; SHUFFLE_KEEP_TOP keeps the
+        # top discard: either way one card of the pile stays out of the new stock.
+        return max(0, len(self.discard) - 1)
 
     def _candidates(self) -> Iterable[Move]:
         """Moves the rules allow now, before checking the turn can still be finished."""
@@ -419,12 +426,12 @@ class GameState:
     def _layoffs(self, cards: int) -> Iterable[Move]:
         """Lay-offs of any card in the mask ``cards`` onto any table meld."""
         t = self.game.melds
-        njok = sum(1 for c in bits(cards) if is_joker(c))
+        jokers = _has_face(cards, JOKER) if self.rules.jokers else False
         for slot, tm in enumerate(self.table):
-            for code, face, index in layoff_cells(t, tm):
-                if _has_face(cards, face) and grown_shape(t, tm, face, index, False)[0] >= 0:
+            for code, face, natural, joker, _index in layoff_options(t, tm.shape):
+                if natural >= 0 and (cards >> face & 1 or cards >> (face + 54) & 1):
                     yield Move(LAYOFF, slot, code, 0)
-                if njok and grown_shape(t, tm, face, index, True)[0] >= 0:
+                if jokers and joker >= 0:
                     yield Move(LAYOFF, slot, code, 1)
 
     # -- the "can this turn still end legally" check ------------------------------------
@@ -483,15 +490,19 @@ class GameState:
     # -- applying moves -----------------------------------------------------------------
     def apply(self, move: Move) -> None:
         """Apply a legal move; raise :class:`IllegalMoveError` and change nothing if not."""
-        if move not in self.legal_moves():
+        legal = self._legal if self._legal is not None else self.legal_moves()
+        # Equality alone would accept Move(DISCARD, 5.0); a legal move has int fields.
+        if move not in legal or not _int_fields(move):
             raise self._diagnose(move)
         self.history.append(self.game.actions.encode(move))
         self._do(move)
         self._settle()
 
     def apply_action(self, action: int) -> None:
+        if isinstance(action, bool) or not isinstance(action, SupportsIndex):
+            raise IllegalMoveError("unknown_action", f"not an action number: {action!r}")
         try:
-            move = self.game.actions.decode(action)
+            move = self.game.actions.decode(operator.index(action))
         except ValueError as exc:
             raise IllegalMoveError("unknown_action", str(exc)) from None
         self.apply(move)
@@ -508,7 +519,10 @@ class GameState:
 
     def _pick(self, hand: int, face: int, avoid: int = 0) -> int:
         """The physical copy of ``face`` to use: the pending card, then the card taken
-        from the discard pile, then the lowest id; never a card in ``avoid``."""
+        from the discard pile, then a copy the others know is held, then the lowest id;
+        never a card in ``avoid``.  Using known copies first keeps :attr:`known` equal to
+        what the table can tell at face level: after a player shows one 7H and later
+        plays a 7H, nobody can say whether they still hold one."""
         if face == JOKER:
             options = [c for c in bits(hand & ~avoid) if is_joker(c)]
         else:
@@ -516,6 +530,10 @@ class GameState:
         for preferred in (self.pending, self.taken):
             if preferred in options:
                 return preferred
+        known = self.known[self.current]
+        for c in options:
+            if known >> c & 1:
+                return c
         return options[0]
 
     def _do(self, m: Move) -> None:
@@ -686,7 +704,7 @@ class GameState:
         def err(rule: str, msg: str) -> IllegalMoveError:
             return IllegalMoveError(rule, msg)
 
-        if not isinstance(move, Move) or not 0 <= move.kind <= TAKE:
+        if not _is_move(move, self.game.actions):
             return err("unknown_move", f"not a move: {move!r}")
         if self.phase is Phase.OVER:
             return err("match_over", "the match is over")
@@ -831,6 +849,27 @@ class GameState:
         from .view import determinize
 
         return determinize(self.view(player), rng)
+
+
+def _is_move(move: Any, actions: ActionSpace) -> bool:
+    """A :class:`Move` of plain ints that is one of the action space's moves (so
+    ``Move(DISCARD, 5.0)``, a bare tuple or out-of-range fields are not)."""
+    if type(move) is not Move:
+        return False
+    kind, a, b, c = move
+    if type(kind) is not int or type(a) is not int or type(b) is not int or type(c) is not int:
+        return False
+    if not DRAW_STOCK <= kind <= TAKE or min(move) < 0:
+        return False
+    code = actions.encode(move)
+    return 0 <= code < actions.size and actions.decode(code) == move
+
+
+def _int_fields(move: Any) -> bool:
+    if type(move) is not Move:
+        return False
+    kind, a, b, c = move
+    return type(kind) is int and type(a) is int and type(b) is int and type(c) is int
 
 
 def _has_face(mask: int, face: int) -> bool:

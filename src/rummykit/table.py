@@ -47,6 +47,35 @@ def layoff_cells(t: MeldTable, tm: TableMeld) -> list[tuple[int, int, int]]:
     return out
 
 
+class LayoffOption(NamedTuple):
+    """One way to grow a shape: the cell code, the represented face, and the shapes
+    after adding a natural card or a joker there (-1 where that is not a meld)."""
+
+    code: int
+    face: int
+    natural_shape: int
+    joker_shape: int
+    at: int
+    """Where the card goes in the grown meld's cells."""
+
+
+def layoff_options(t: MeldTable, shape: int) -> tuple[LayoffOption, ...]:
+    """Every lay-off a shape allows, memoised on the catalogue (a hot path)."""
+    cache = t.layoff_cache
+    opts = cache.get(shape)
+    if opts is None:
+        probe = TableMeld(-1, shape, ())
+        found: list[LayoffOption] = []
+        for code, face, index in layoff_cells(t, probe):
+            nat, at = grown_shape(t, probe, face, index, False)
+            jok, at_j = grown_shape(t, probe, face, index, True)
+            if nat >= 0 or jok >= 0:
+                found.append(LayoffOption(code, face, nat, jok, at if nat >= 0 else at_j))
+        opts = tuple(found)
+        cache[shape] = opts
+    return opts
+
+
 def grown_shape(t: MeldTable, tm: TableMeld, face: int, index: int, joker: bool) -> tuple[int, int]:
     """The shape after adding ``face`` (as a natural or a joker) at ``index``.
 

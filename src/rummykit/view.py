@@ -77,9 +77,16 @@ class PlayerView:
 
 
 def make_view(s: GameState, player: int) -> PlayerView:
+    """``player``'s view of ``s``: a snapshot that later moves do not change.
+
+    Built once per action by every bot driver, so it skips the frozen dataclass
+    ``__init__`` (one ``object.__setattr__`` per field, about 3x slower) and fills the
+    instance dict directly; the fields are exactly those of :class:`PlayerView`.
+    """
     if not 0 <= player < len(s.names):
         raise ValueError(f"no player {player}")
-    return PlayerView(
+    v = object.__new__(PlayerView)
+    vars(v).update(
         player=player,
         rules=s.rules,
         names=tuple(s.names),
@@ -110,6 +117,7 @@ def make_view(s: GameState, player: int) -> PlayerView:
         legal=tuple(s.legal_moves()) if s.current == player else (),
         game=s.game,
     )
+    return v
 
 
 def unseen_cards(v: PlayerView) -> list[int]:
@@ -147,6 +155,7 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
     s.game = v.game
     s.rules = v.rules
     s.names = list(v.names)
+    s.seed = None  # resampled hidden cards: no seed replays this state
     s.rng = random.Random(rng.getrandbits(64))
     s.scores = list(v.scores)
     s.round_no = v.round_no
