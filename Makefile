@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck unit bench clean
+.PHONY: play test lint typecheck unit bench strength clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -29,6 +29,11 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/solver.py
+
+# Long: bot-vs-bot duplicate-deal tournaments (see benchmarks/strength.py --help).
+strength: $(STAMP)
+	$(BIN)/python benchmarks/strength.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .coverage

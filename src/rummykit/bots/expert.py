@@ -1,0 +1,206 @@
+"""``expert`` (difficulty ``medium``): greedy play plus card counting and defence.
+
+What it adds to :mod:`greedy`:
+
+* **Card tracking.**  From the view it knows every card that is not in an unknown
+  place: its hand, the discard pile, the table, and the cards opponents took face up.
+  The rest are *live* cards, any of which it might still draw.
+* **Draw and discard by outs.**  A hand is valued as its deadwood minus how much the
+  live cards would improve it on average ("outs"), so it keeps connected cards that
+  still have live partners, takes the upcard when the resulting hand is worth more
+  than a blind draw's expectation, and throws the card with the fewest prospects.
+* **Defence.**  It avoids discarding a card that fits a meld on the table (the next
+  player could take it and lay it off) or that matches what an opponent has been
+  collecting from the discard pile.
+* **Joker care (Rami).**  A joker is worth more than its deadwood in the hand: it
+  never lays one off alone and discards one only as a last resort.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
+from ..melds import RUN
+from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, Move
+from ..scoring import card_value
+from ..solver import Solver
+from ..state import Phase
+from ..table import layoff_cells
+from ..view import PlayerView, unseen_cards
+from .base import Bot
+from .tactics import SolverCache, best_layoff, best_meld, copy_of, draw_gain
+
+OUTS_WEIGHT = 1.5
+"""How much one expected point of improvement from a future draw is worth now."""
+
+
+class ExpertBot(Bot):
+    name = "expert"
+
+    def __init__(self, outs_weight: float = OUTS_WEIGHT, danger_weight: float = 1.0) -> None:
+        self.solvers = SolverCache()
+        self.outs_weight = outs_weight
+        self.danger_weight = danger_weight
+
+    # -- evaluation ------------------------------------------------------------------
+    def _live_faces(self, view: PlayerView) -> dict[int, int]:
+        """Live (unseen) faces with their number of copies."""
+        live: dict[int, int] = {}
+        for c in unseen_cards(view):
+            f = face_of(c)
+            live[f] = live.get(f, 0) + 1
+        return live
+
+    def _neighbours(self, hand: int, live: dict[int, int]) -> list[tuple[int, int]]:
+        """Live faces that could join a meld with some card of the hand."""
+        near: set[int] = set()
+        have_joker = False
+        for c in bits(hand):
+            f = face_of(c)
+            if f == JOKER:
+                have_joker = True
+                continue
+            suit, rank = divmod(f, 13)
+            for s in range(4):
+                near.add(s * 13 + rank)
+            for d in (-2, -1, 1, 2):
+                r = (rank + d) % 13
+                near.add(suit * 13 + r)
+        if have_joker:
+            near.add(JOKER)
+        return [(f, live[f]) for f in near if f in live]
+
+    def _value(self, view: PlayerView, solver: Solver, hand: int, live: dict[int, int]) -> float:
+        """Deadwood minus the expected improvement of one more draw."""
+        base = solver.deadwood(hand)
+        if not live:
+            return float(base)
+        total_live = sum(live.values())
+        gain = 0.0
+        for f, copies in self._neighbours(hand, live):
+            card = f if f != JOKER else FACES_PER_DECK - 2  # any physical joker id
+            probe = card if not hand >> card & 1 else card + FACES_PER_DECK
+            if hand >> probe & 1:
+                continue
+            v = card_value(view.rules, probe)
+            improvement = base + v - solver.deadwood(hand | (1 << probe))
+            if improvement > 0:
+                gain += improvement * copies
+        return base - self.outs_weight * gain / total_live
+
+    def _danger(self, view: PlayerView) -> dict[int, float]:
+        """Per face, points of help a discard would give an opponent."""
+        t = view.game.melds
+        danger: dict[int, float] = {}
+        for tm in view.table:
+            for _code, face, _idx in layoff_cells(t, tm):
+                danger[face] = danger.get(face, 0.0) + 0.5 * card_value(view.rules, face)
+        for p, known in enumerate(view.known):
+            if p == view.player:
+                continue
+            for c in bits(known):
+                f = face_of(c)
+                if f == JOKER:
+                    continue
+                suit, rank = divmod(f, 13)
+                for s in range(4):
+                    g = s * 13 + rank
+                    danger[g] = danger.get(g, 0.0) + 2.0
+                for d in (-1, 1):
+                    if 0 <= rank + d < 13:
+                        g = suit * 13 + rank + d
+                        danger[g] = danger.get(g, 0.0) + 1.5
+        return danger
+
+    # -- decisions -----------------------------------------------------------------------
+    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        legal = view.legal
+        solver = self.solvers.get(view)
+        if view.phase is Phase.DRAW:
+            return self._draw(view, solver, legal)
+        if view.pending >= 0:
+            return self._resolve_pending(view, solver, legal)
+        meld = best_meld(view, solver)
+        if meld is not None and self._worth_melding(view, solver, meld):
+            return meld
+        layoff = self._layoff(view, solver)
+        if layoff is not None:
+            return layoff
+        discards = [m for m in legal if m.kind == DISCARD]
+        if discards:
+            return self._discard(view, solver, discards)
+        for kind in (MELD, LAYOFF):
+            for m in legal:
+                if m.kind == kind:
+                    return m
+        return legal[rng.randrange(len(legal))]
+
+    def _draw(self, view: PlayerView, solver: Solver, legal: tuple[Move, ...]) -> Move:
+        take = Move(DRAW_DISCARD)
+        stock = Move(DRAW_STOCK)
+        if take not in legal:
+            return stock if stock in legal else legal[0]
+        if stock not in legal or draw_gain(view, solver) > 0:
+            return take
+        # Compare the hand after taking the upcard (and the best discard) with the
+        # expected hand of a blind draw, approximated by the current hand's value.
+        live = self._live_faces(view)
+        card = view.discard[-1]
+        hand = view.hand | (1 << card)
+        best_after = min(
+            self._value(view, solver, hand & ~(1 << c), live) for c in bits(hand) if c != card
+        )
+        now = self._value(view, solver, view.hand, live)
+        return take if best_after < now - 1.0 else stock
+
+    def _resolve_pending(self, view: PlayerView, solver: Solver, legal: tuple[Move, ...]) -> Move:
+        meld = best_meld(view, solver)
+        if meld is not None:
+            return meld
+        for m in legal:
+            if m.kind == LAYOFF:
+                return m
+        return legal[0]
+
+    def _worth_melding(self, view: PlayerView, solver: Solver, meld: Move) -> bool:
+        """Meld unless it only feeds opponents' lay-offs while the hand is far from out."""
+        sh = view.game.melds.shapes[meld.a]
+        if view.rules.opening_minimum and not view.opened[view.player]:
+            return True  # the opening is planned by legality: any legal start can finish
+        cards_left = view.hand.bit_count() - len(sh.cells)
+        if cards_left <= 2 or min(view.hand_sizes) <= 4:
+            return True
+        # A long run or a 4-set exposes few lay-offs; a 3-card run exposes two ends.
+        exposure = 2 if sh.kind == RUN and len(sh.cells) == 3 else 1
+        return exposure < 2 or view.hand.bit_count() >= 8
+
+    def _layoff(self, view: PlayerView, solver: Solver) -> Move | None:
+        m = best_layoff(view, solver)
+        if m is None or m.c:
+            # Keep jokers for melds unless that lay-off goes out.
+            if m is not None and view.hand.bit_count() <= 1:
+                return m
+            naturals = [x for x in view.legal if x.kind == LAYOFF and not x.c]
+            return naturals[0] if naturals and m is not None else None
+        return m
+
+    def _discard(self, view: PlayerView, solver: Solver, discards: list[Move]) -> Move:
+        live = self._live_faces(view)
+        danger = self._danger(view)
+        hand = view.hand
+        best = discards[0]
+        best_key = float("inf")
+        for m in discards:
+            c = copy_of(hand, m.a, view.taken)
+            if c < 0:
+                continue
+            rest = hand & ~(1 << c)
+            key = self._value(view, solver, rest, live) + self.danger_weight * danger.get(m.a, 0.0)
+            if is_joker(c):
+                key += 25.0
+            key -= 0.01 * card_value(view.rules, c)
+            if key < best_key:
+                best_key = key
+                best = m
+        return best

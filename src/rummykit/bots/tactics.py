@@ -1,0 +1,136 @@
+"""Small pieces of play shared by the heuristic bots: all work from a view.
+
+Everything here reads a :class:`~rummykit.view.PlayerView` and the exact solver, and
+nothing else, so bots built from it cannot see hidden cards.
+"""
+
+from __future__ import annotations
+
+from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
+from ..moves import DISCARD, LAYOFF, MELD, Move
+from ..rules import Rules
+from ..scoring import card_value
+from ..solver import Solver
+from ..view import PlayerView
+
+
+class SolverCache:
+    """One :class:`Solver` per rules object, built on first use (per bot instance)."""
+
+    def __init__(self) -> None:
+        self._solvers: dict[Rules, Solver] = {}
+
+    def get(self, view: PlayerView) -> Solver:
+        s = self._solvers.get(view.rules)
+        if s is None:
+            s = Solver(view.rules, view.game.melds)
+            self._solvers[view.rules] = s
+        return s
+
+
+def copy_of(hand: int, face: int, avoid: int = -1) -> int:
+    """A physical card of ``face`` in ``hand`` other than ``avoid``, or -1."""
+    if face == JOKER:
+        for c in bits(hand):
+            if is_joker(c) and c != avoid:
+                return c
+        return -1
+    for c in (face, face + FACES_PER_DECK):
+        if hand >> c & 1 and c != avoid:
+            return c
+    return -1
+
+
+def hand_after_meld(view: PlayerView, hand: int, shape_index: int) -> int:
+    """The hand left after laying down a shape (copies chosen like the engine)."""
+    sh = view.game.melds.shapes[shape_index]
+    for i, face in enumerate(sh.cells):
+        c = copy_of(hand, JOKER if sh.joker_cells >> i & 1 else face)
+        if c >= 0:
+            hand &= ~(1 << c)
+    return hand
+
+
+def layoff_face(view: PlayerView, move: Move) -> int:
+    """The face a lay-off move puts down (JOKER for a joker)."""
+    if move.c:
+        return JOKER
+    suit, pos = divmod(move.b, 14)
+    return suit * 13 + (0 if pos == 13 else pos)
+
+
+def discard_choice(
+    view: PlayerView, solver: Solver, danger: dict[int, float] | None = None
+) -> Move:
+    """The legal discard that leaves the least deadwood; ties go to the costlier card.
+
+    ``danger`` adds a per-face penalty (in points) for cards an opponent may want.
+    """
+    hand = view.hand
+    best: Move | None = None
+    best_key: tuple[float, int] = (float("inf"), 0)
+    for m in view.legal:
+        if m.kind != DISCARD:
+            continue
+        c = copy_of(hand, m.a, view.taken)
+        if c < 0:
+            continue
+        rest = hand & ~(1 << c)
+        key = (
+            solver.deadwood(rest) + (danger.get(m.a, 0.0) if danger else 0.0),
+            -card_value(view.rules, c),
+        )
+        if key < best_key:
+            best_key = key
+            best = m
+    if best is None:  # pragma: no cover - callers only ask when a discard is legal
+        raise ValueError("no legal discard")
+    return best
+
+
+def best_meld(view: PlayerView, solver: Solver) -> Move | None:
+    """The legal meld after which the rest of the hand has the least deadwood."""
+    best: Move | None = None
+    best_key: tuple[int, int] = (1 << 30, 0)
+    for m in view.legal:
+        if m.kind != MELD:
+            continue
+        rest = hand_after_meld(view, view.hand, m.a)
+        sh = view.game.melds.shapes[m.a]
+        key = (solver.deadwood(rest), sh.njokers)
+        if key < best_key:
+            best_key = key
+            best = m
+    return best
+
+
+def best_layoff(view: PlayerView, solver: Solver) -> Move | None:
+    """A lay-off that lowers the hand's deadwood (naturals before jokers)."""
+    base = solver.deadwood(view.hand)
+    best: Move | None = None
+    best_gain = 0
+    for m in view.legal:
+        if m.kind != LAYOFF:
+            continue
+        face = layoff_face(view, m)
+        c = copy_of(view.hand, face)
+        if c < 0:
+            continue
+        gain = base - solver.deadwood(view.hand & ~(1 << c)) - (5 if m.c else 0)
+        if gain > best_gain:
+            best_gain = gain
+            best = m
+    return best
+
+
+def draw_gain(view: PlayerView, solver: Solver) -> int:
+    """How much the top discard lowers deadwood beyond its own value (>0: it melds)."""
+    if not view.discard:
+        return 0
+    card = view.discard[-1]
+    with_card = solver.deadwood(view.hand | (1 << card))
+    return solver.deadwood(view.hand) + card_value(view.rules, card) - with_card
+
+
+def faces_of(mask: int) -> list[int]:
+    return [face_of(c) for c in bits(mask)]

@@ -1,0 +1,209 @@
+"""The exact meld solver: the arrangement of a hand that leaves the least deadwood.
+
+Deadwood is the value of the cards left out of melds, counted as the rules count a
+hand at the end of a round (:func:`rummykit.scoring.card_value`).
+
+Two algorithms, one answer:
+
+* **one deck, no jokers** (Basic Rummy, Gin): runs live inside one suit, so the
+  least deadwood a suit's 13-bit mask leaves with runs alone comes from a table
+  built once; sets live inside one rank, so only ranks holding three or more cards
+  need branching (keep none, one of the 3-card sets, or all four).  A typical
+  10-card hand costs four table lookups.
+* **anything else** (two decks, jokers): a depth-first search that takes the lowest
+  natural card left and either leaves it as deadwood or puts it in one of the melds
+  the hand can make whose lowest card it is, memoised on the rest of the hand.
+
+>>> from rummykit.rules import Rules
+>>> from rummykit.cards import parse_cards, mask_of
+>>> s = Solver(Rules.preset("basic"))
+>>> s.deadwood(mask_of(parse_cards("AH 2H 3H 4H 7S 7D 7C 9C KD QS")))
+29
+>>> a = s.arrange(mask_of(parse_cards("AH 2H 3H 4H 7S 7D 7C 9C KD QS")))
+>>> [s.melds.describe(i) for i in a.shapes], a.deadwood
+(['7C 7D 7S', 'AH 2H 3H 4H'], 29)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from .melds import ACE_HIGH, HandCounts, MeldTable
+from .rules import Rules
+from .scoring import card_value
+
+SUIT = 0x1FFF
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A best arrangement: melds (shape indices), the deadwood cards and their value."""
+
+    shapes: tuple[int, ...]
+    deadwood_faces: tuple[int, ...]
+    deadwood: int
+
+
+class Solver:
+    """An exact minimum-deadwood solver for one rules object."""
+
+    def __init__(self, rules: Rules, melds: MeldTable | None = None) -> None:
+        self.rules = rules
+        self.melds = melds if melds is not None else MeldTable(rules)
+        self.face_value = [card_value(rules, f) for f in range(53)]
+        self.simple = rules.decks == 1 and rules.jokers == 0
+        if self.simple:
+            self._rank_value = self.face_value[:13]
+            self._suit_table = self._build_suit_table()
+        # general search: for each face, the shapes whose lowest natural face it is
+        self._by_low: list[list[tuple[int, int, int, int, int]]] = [[] for _ in range(53)]
+        for i, sh in enumerate(self.melds.shapes):
+            low = min(sh.naturals)
+            once = 0
+            twice = 0
+            for f in sh.naturals:
+                if once >> f & 1:
+                    twice |= 1 << f
+                once |= 1 << f
+            value = sum(self.face_value[f] for f in sh.naturals) + sh.njokers * self.face_value[52]
+            self._by_low[low].append((once, twice, sh.njokers, value, i))
+        self._memo: dict[tuple[int, int, int], tuple[int, int]] = {}
+
+    # -- the one-deck table ------------------------------------------------------------
+    def _build_suit_table(self) -> list[int]:
+        """Least deadwood of each 13-bit suit mask using runs only."""
+        high = self.melds.high_ace
+        runs_by_low: list[list[int]] = [[] for _ in range(13)]
+        for lo in range(14 if high else 13):
+            for hi in range(lo + 2, (ACE_HIGH if high else 12) + 1):
+                if lo == 0 and hi == ACE_HIGH:
+                    continue
+                m = 0
+                for p in range(lo, hi + 1):
+                    m |= 1 << (0 if p == ACE_HIGH else p)
+                runs_by_low[(m & -m).bit_length() - 1].append(m)
+        value = self._rank_value
+        table = [0] * (1 << 13)
+        for m in range(1, 1 << 13):
+            low = (m & -m).bit_length() - 1
+            best = table[m & (m - 1)] + value[low]
+            for r in runs_by_low[low]:
+                if r & m == r:
+                    v = table[m & ~r]
+                    if v < best:
+                        best = v
+            table[m] = best
+        return table
+
+    def _simple_deadwood(self, hand: int) -> int:
+        a = hand & SUIT
+        b = (hand >> 13) & SUIT
+        c = (hand >> 26) & SUIT
+        d = (hand >> 39) & SUIT
+        t = self._suit_table
+        triples = (a & b & (c | d)) | (c & d & (a | b))
+        if not triples:
+            return t[a] + t[b] + t[c] + t[d]
+        return self._sets_then_runs(a, b, c, d, triples)
+
+    def _sets_then_runs(self, a: int, b: int, c: int, d: int, triples: int) -> int:
+        t = self._suit_table
+        low = triples & -triples
+        rest = triples ^ low
+        suits = [a, b, c, d]
+        held = [s for s in range(4) if suits[s] & low]
+        best = t[a] + t[b] + t[c] + t[d] if not rest else self._sets_then_runs(a, b, c, d, rest)
+        for size in range(3, len(held) + 1):
+            for group in combinations(held, size):
+                s2 = list(suits)
+                for s in group:
+                    s2[s] &= ~low
+                v = (
+                    t[s2[0]] + t[s2[1]] + t[s2[2]] + t[s2[3]]
+                    if not rest
+                    else self._sets_then_runs(s2[0], s2[1], s2[2], s2[3], rest)
+                )
+                if v < best:
+                    best = v
+        return best
+
+    # -- the general search ------------------------------------------------------------------
+    def _search(self, have1: int, have2: int, jokers: int) -> tuple[int, int]:
+        """(least deadwood, shape index of the first meld or -1 for 'deadwood')."""
+        key = (have1, have2, jokers)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        if not have1:
+            res = (jokers * self.face_value[52], -2)
+            self._memo[key] = res
+            return res
+        low_bit = have1 & -have1
+        f = low_bit.bit_length() - 1
+        # leave one copy of f as deadwood
+        if have2 & low_bit:
+            best = self.face_value[f] + self._search(have1, have2 ^ low_bit, jokers)[0]
+        else:
+            best = self.face_value[f] + self._search(have1 ^ low_bit, have2, jokers)[0]
+        choice = -1
+        for once, twice, nj, _value, idx in self._by_low[f]:
+            if once & ~have1 or twice & ~have2 or nj > jokers:
+                continue
+            # remove one copy of each face in `once`, and a second of each in `twice`
+            v = self._search(*_remove(have1, have2, once, twice), jokers - nj)[0]
+            if v < best:
+                best = v
+                choice = idx
+        res = (best, choice)
+        self._memo[key] = res
+        return res
+
+    def _general(self, hand: int) -> int:
+        hc = HandCounts.of(hand)
+        if len(self._memo) > 200_000:
+            self._memo.clear()
+        return self._search(hc.have1, hc.have2, hc.jokers)[0]
+
+    # -- public API ----------------------------------------------------------------------------
+    def deadwood(self, hand: int) -> int:
+        """The least deadwood value of a hand (a bitmask of physical cards)."""
+        if self.simple:
+            return self._simple_deadwood(hand)
+        return self._general(hand)
+
+    def arrange(self, hand: int) -> Arrangement:
+        """A best arrangement of the hand: which melds to make, and what is left."""
+        hc = HandCounts.of(hand)
+        have1, have2, jokers = hc
+        shapes: list[int] = []
+        left: list[int] = []
+        total, _ = self._search(have1, have2, jokers)
+        while have1:
+            _, choice = self._search(have1, have2, jokers)
+            low_bit = have1 & -have1
+            if choice < 0:
+                left.append(low_bit.bit_length() - 1)
+                if have2 & low_bit:
+                    have2 ^= low_bit
+                else:
+                    have1 ^= low_bit
+                continue
+            once, twice, nj, _v, idx = next(
+                e for e in self._by_low[low_bit.bit_length() - 1] if e[4] == choice
+            )
+            shapes.append(idx)
+            have1, have2 = _remove(have1, have2, once, twice)
+            jokers -= nj
+        left.extend([52] * jokers)
+        return Arrangement(tuple(shapes), tuple(left), total)
+
+
+def _remove(have1: int, have2: int, once: int, twice: int) -> tuple[int, int]:
+    """Take one copy of each face in ``once`` and a second of each in ``twice``.
+
+    ``have1``/``have2`` are the faces held at least once/twice; ``twice`` is a subset
+    of ``once`` and, when it is needed, of ``have2``.
+    """
+    single_last = once & ~twice & ~have2  # the only copy goes
+    return have1 & ~single_last & ~twice, have2 & ~once

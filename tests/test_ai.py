@@ -1,0 +1,233 @@
+"""Bots, hints and tournaments (issue: meld solver, bots that play well...)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from rummykit import new_game
+from rummykit.bots import (
+    DIFFICULTIES,
+    ExpertBot,
+    GreedyBot,
+    ISMCTSBot,
+    make_bot,
+    play_match,
+)
+from rummykit.bots.hints import suggest
+from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, MELD
+from rummykit.rules import Scoring
+from rummykit.state import GameState
+from rummykit.tournament import (
+    MatchRecord,
+    elo_ratings,
+    lineups,
+    run_tournament,
+    wilson_interval,
+)
+from rummykit.view import PlayerView
+
+PRESETS = ["basic", "classic", "cg101", "rami51"]
+
+
+def _walk(obj: object, seen: set[int]) -> list[object]:
+    """Every object reachable from a view's fields (tuples, lists, dataclasses)."""
+    if id(obj) in seen:
+        return []
+    seen.add(id(obj))
+    out = [obj]
+    if isinstance(obj, (tuple, list)):
+        for x in obj:
+            out += _walk(x, seen)
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            if f.name != "game":
+                out += _walk(getattr(obj, f.name), seen)
+    return out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_view_cannot_reach_hidden_cards(preset: str) -> None:
+    """A bot gets a PlayerView: nothing in it leads to the state, other hands or the stock."""
+    g = new_game(preset, players=3, seed=11)
+    g.apply(g.legal_moves()[0])
+    v = g.view(g.current)
+    reachable = _walk(v, set())
+    assert not any(isinstance(x, GameState) for x in reachable)
+    others = {g.hands[p] for p in range(3) if p != g.current}
+    ints = {x for x in reachable if isinstance(x, int) and not isinstance(x, bool)}
+    assert not (others & ints), "another hand's bitmask is in the view"
+    assert all(x != g.stock for x in reachable if isinstance(x, (list, tuple)))
+    # the shared game object holds only rules-derived tables, no state
+    assert not any(isinstance(x, GameState) for x in vars(v.game).values())
+
+
+class _Spy(GreedyBot):
+    """A greedy bot that records what it is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.given: list[type] = []
+
+    def choose(self, view: PlayerView, rng: random.Random):  # type: ignore[no-untyped-def]
+        self.given.append(type(view))
+        return super().choose(view, rng)
+
+
+def test_bots_receive_only_views() -> None:
+    spy = _Spy()
+    play_match("basic(deals=1)", 2, [spy, GreedyBot()], seed=2)
+    assert spy.given and set(spy.given) == {PlayerView}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("bot", ["greedy", "expert"])
+def test_every_bot_move_is_legal(preset: str, bot: str) -> None:
+    """play_match raises on any illegal move; many single deals per preset and bot."""
+    games = {"greedy": 60, "expert": 12}[bot] // (3 if preset == "rami51" else 1)
+    for seed in range(games):
+        n = 2 + seed % 3
+        spec = f"{preset}(deals=1)"
+        state, stats = play_match(spec, n, [make_bot(bot) for _ in range(n)], seed=seed)
+        assert state.is_over() and stats.actions > 0
+
+
+def test_ismcts_is_legal_and_deterministic() -> None:
+    g = new_game("basic", players=2, seed=5)
+    for _ in range(6):
+        v = g.view(g.current)
+        a = ISMCTSBot(seconds=None, iterations=30).choose(v, random.Random(1))
+        b = ISMCTSBot(seconds=None, iterations=30).choose(v, random.Random(1))
+        assert a == b and a in g.legal_moves()
+        g.apply(a)
+
+
+def test_ismcts_on_rami_with_obligations() -> None:
+    state, _ = play_match(
+        "rami51(deals=1, max_turns=40)",
+        2,
+        [ISMCTSBot(seconds=None, iterations=8, horizon=20), GreedyBot()],
+        seed=3,
+    )
+    assert state.is_over()
+
+
+def test_ismcts_needs_a_budget() -> None:
+    with pytest.raises(ValueError):
+        ISMCTSBot(seconds=None, iterations=None)
+
+
+def test_make_bot_names_and_difficulties() -> None:
+    assert isinstance(make_bot("easy"), GreedyBot)
+    assert isinstance(make_bot("medium"), ExpertBot)
+    assert isinstance(make_bot("hard"), ISMCTSBot)
+    assert make_bot("ismcts:0.25").seconds == 0.25  # type: ignore[attr-defined]
+    assert make_bot("ismcts:1x2").workers == 2  # type: ignore[attr-defined]
+    assert set(DIFFICULTIES) == {"easy", "medium", "hard"}
+    for bad in ("nope", "greedy:3", "ismcts:fast"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
+def test_greedy_takes_a_discard_that_melds_and_discards_deadwood() -> None:
+    g = new_game("basic", players=2, seed=1, dealer=1)
+    from rummykit.cards import mask_of, parse_cards
+
+    g.hands[0] = mask_of(parse_cards("7H 8H 2C 2D KS QS JD 4C 9S 5D"))
+    g.discard.append(parse_cards("9H")[0])
+    g.hands[1] &= ~g.hands[0]
+    g._legal = None
+    bot = GreedyBot()
+    assert bot.choose(g.view(0), random.Random(0)).kind == DRAW_DISCARD
+    g.apply(g.legal_moves()[1])  # draw discard
+    move = bot.choose(g.view(0), random.Random(0))
+    assert move.kind == MELD
+    g.apply(move)
+    move = bot.choose(g.view(0), random.Random(0))
+    assert move.kind == DISCARD and move.a in parse_cards("KS QS JD"), "a 10-point card goes"
+
+
+def test_hint_reasons_read_well() -> None:
+    g = new_game("basic", players=2, seed=4)
+    hint = suggest(g.view(g.current), budget=40)
+    assert hint.move in g.legal_moves()
+    if hint.move.kind == DRAW_STOCK:
+        assert hint.reason.startswith("draw from the stock")
+    g.apply(Move_draw := g.legal_moves()[0])
+    assert Move_draw.kind == DRAW_STOCK
+    hint = suggest(g.view(g.current), budget=40)
+    assert hint.reason.split()[0] in {"discard", "meld", "lay"}
+    with pytest.raises(ValueError):
+        suggest(g.view(1 - g.current))
+
+
+# -- tournament statistics -------------------------------------------------------------
+
+
+def test_wilson_interval_known_binomial_cases() -> None:
+    """Reference values of the Wilson score interval at 95% (z = 1.96)."""
+    lo, hi = wilson_interval(50, 100)
+    assert (round(lo, 4), round(hi, 4)) == (0.4038, 0.5962)
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and round(hi, 4) == 0.2775
+    lo, hi = wilson_interval(10, 10)
+    assert round(lo, 4) == 0.7225 and hi == pytest.approx(1.0)
+    lo, hi = wilson_interval(81, 263)
+    assert (round(lo, 3), round(hi, 3)) == (0.255, 0.366)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_wilson_interval_covers_the_true_rate() -> None:
+    """Coverage near 95% for a known binomial (p = 0.6, n = 200), by simulation."""
+    rng = random.Random(0)
+    trials = 2000
+    covered = 0
+    for _ in range(trials):
+        wins = sum(rng.random() < 0.6 for _ in range(200))
+        lo, hi = wilson_interval(wins, 200)
+        covered += lo <= 0.6 <= hi
+    assert 0.93 <= covered / trials <= 0.97
+
+
+def test_elo_from_a_known_win_rate() -> None:
+    """75% wins between two players is an Elo gap of about 191 points."""
+    recs = [MatchRecord(i, ("a", "b"), (1, 0) if i % 4 else (0, 1), (0,), ()) for i in range(400)]
+    elo = elo_ratings(recs, ["a", "b"], Scoring.WINNER_COLLECTS)
+    assert abs((elo["a"] - elo["b"]) - 190.8) < 5
+    assert abs((elo["a"] + elo["b"]) / 2 - 1500) < 1e-6
+
+
+def test_lineups_rotate_seats() -> None:
+    assert lineups(2, ["a", "b"]) == [("a", "b"), ("b", "a")]
+    assert lineups(3, ["a", "b"]) == [("a", "b", "a"), ("b", "a", "a"), ("a", "a", "b")]
+
+
+def test_tournament_duplicate_deals_and_json() -> None:
+    r = run_tournament("basic(deals=1)", 2, ["greedy", "random"], games=4, seed=3)
+    assert r.matches == 8
+    seeds = [rec.seed for rec in r.records]
+    assert all(seeds.count(s) == 2 for s in seeds), "each deal is played twice"
+    js = r.to_json()
+    g = js["bots"]["greedy"]
+    assert g["matches"] == 8 and 0 <= g["match_win_ci95"][0] <= g["match_win_rate"]
+    assert js["bots"]["greedy"]["elo"] > js["bots"]["random"]["elo"]
+    seen = []
+    run_tournament(
+        "basic(deals=1)", 2, ["greedy", "random"], 2, 0, progress=lambda d, t: seen.append((d, t))
+    )
+    assert seen[-1] == (4, 4)
+
+
+def test_tournament_in_processes_matches_serial() -> None:
+    a = run_tournament("cg101(deals=1)", 3, ["greedy", "random"], games=2, seed=9)
+    b = run_tournament("cg101(deals=1)", 3, ["greedy", "random"], games=2, seed=9, workers=2)
+    assert a.records == b.records
+
+
+def test_tournament_rejects_bad_input() -> None:
+    with pytest.raises(ValueError):
+        run_tournament("basic", 2, ["greedy", "wizard"], 1)
+    with pytest.raises(ValueError):
+        run_tournament("basic", 9, ["greedy"], 1)
