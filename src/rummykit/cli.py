@@ -1,0 +1,355 @@
+"""The ``rummy`` command line: inspect rules and simulate matches between bots.
+
+::
+
+    rummy rules --list
+    rummy rules "basic(multiple_melds=true)" [--json]
+    rummy simulate --rules rami51 --players 4 --games 10 --bots random --seed 1 [--json]
+
+This module is outside the pure core: it prints, reads the clock and reads the
+source of :mod:`rummykit.rules` for the option docs.  Nothing in the core imports it.
+Exit codes: 0 success, 1 some simulated games raised an error, 2 bad command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import inspect
+import itertools
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+from typing import Any, NoReturn
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from . import rules as rules_module
+from .bots import BOTS, Bot, make_bot, play_match
+from .errors import RummyError
+from .rules import PRESET_SOURCES, PRESETS, Rules
+
+PROG = "rummy"
+
+
+class UsageError(Exception):
+    """A bad command line: reported on one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+# -- option documentation ------------------------------------------------------------------
+
+
+@cache
+def _attribute_docs() -> dict[str, dict[str, str]]:
+    """Attribute docstrings of :class:`Rules` and the option enums, read from the source:
+    ``{"Rules": {field: doc}, "Ace": {member: doc}, ...}``."""
+    try:
+        tree = ast.parse(inspect.getsource(rules_module))
+    except (OSError, TypeError, SyntaxError):  # pragma: no cover - source not shipped
+        return {}
+    out: dict[str, dict[str, str]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        docs: dict[str, str] = {}
+        body = node.body
+        for stmt, nxt in itertools.pairwise(body):
+            if not (
+                isinstance(nxt, ast.Expr)
+                and isinstance(nxt.value, ast.Constant)
+                and isinstance(nxt.value.value, str)
+            ):
+                continue
+            target: ast.expr | None = None
+            if isinstance(stmt, ast.AnnAssign):
+                target = stmt.target
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target = stmt.targets[0]
+            if isinstance(target, ast.Name):
+                text = inspect.cleandoc(nxt.value.value).replace("``", "")
+                docs[target.id] = " ".join(text.split())
+        out[node.name] = docs
+    return out
+
+
+def option_doc(rules: Rules, option: str) -> str:
+    """What ``option`` means and which seed passage its value follows.
+
+    >>> option_doc(Rules.preset("rami51"), "decks")
+    'Number of 52-card decks (seed 003: two).'
+    >>> option_doc(Rules.preset("basic"), "ace")
+    'Ace is low only: A-2-3 is a run, Q-K-A is not (seed 001, seed 002). (choices: ...)'
+    """
+    docs = _attribute_docs()
+    parts: list[str] = []
+    own = docs.get("Rules", {}).get(option)
+    if own:
+        parts.append(own)
+    value = getattr(rules, option)
+    if isinstance(value, StrEnum):
+        enum = type(value)
+        member = docs.get(enum.__name__, {}).get(value.name)
+        if member:
+            parts.append(member)
+        parts.append(f"(choices: {', '.join(e.value for e in enum)})")
+    return " ".join(parts)
+
+
+def _render(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# -- simulation -----------------------------------------------------------------------------
+
+
+@dataclass
+class Simulation:
+    """The totals of ``rummy simulate``."""
+
+    rules: Rules
+    players: int
+    bots: list[str]
+    seed: int
+    games: int
+    completed: int = 0
+    errors: int = 0
+    first_error: str | None = None
+    actions: int = 0
+    turns: int = 0
+    rounds: int = 0
+    seconds: float = 0.0
+    score_totals: list[int] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
+
+    def _mean(self, total: float) -> float | None:
+        return total / self.completed if self.completed else None
+
+    def as_dict(self) -> dict[str, Any]:
+        secs = self.seconds
+        return {
+            "rules": self.rules.spec(),
+            "players": self.players,
+            "bots": self.bots,
+            "seed": self.seed,
+            "games": self.games,
+            "completed": self.completed,
+            "errors": self.errors,
+            "first_error": self.first_error,
+            "mean_turns": self._mean(self.turns),
+            "mean_rounds": self._mean(self.rounds),
+            "mean_actions": self._mean(self.actions),
+            "mean_score": [self._mean(t) for t in self.score_totals],
+            "wins": list(self.wins),
+            "seconds": secs,
+            "games_per_second": self.completed / secs if secs > 0 else None,
+            "actions_per_second": self.actions / secs if secs > 0 else None,
+        }
+
+
+def simulate(rules: Rules, players: int, bot_names: list[str], games: int, seed: int) -> Simulation:
+    """Play ``games`` matches with seeds ``seed, seed + 1, ...``; an exception in a match
+    counts as an error and the run goes on."""
+    sim = Simulation(rules, players, bot_names, seed, games)
+    sim.score_totals = [0] * players
+    sim.wins = [0] * players
+    start = time.perf_counter()
+    for g in range(games):
+        try:
+            bots: list[Bot] = [make_bot(name) for name in bot_names]  # fresh memory per match
+            state, stats = play_match(rules, players, bots, seed + g)
+            result = state.result()
+        except Exception as exc:
+            sim.errors += 1
+            if sim.first_error is None:
+                sim.first_error = f"game {g} (seed {seed + g}): {type(exc).__name__}: {exc}"
+            continue
+        sim.completed += 1
+        sim.actions += stats.actions
+        sim.turns += stats.turns
+        sim.rounds += stats.rounds
+        for p in range(players):
+            sim.score_totals[p] += result.scores[p]
+        for p in result.winners:
+            sim.wins[p] += 1
+    sim.seconds = time.perf_counter() - start
+    return sim
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+def _parse_rules(spec: str) -> Rules:
+    try:
+        return Rules.parse(spec)
+    except RummyError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _cmd_rules(args: argparse.Namespace, out: Console) -> int:
+    if args.list:
+        if args.spec is not None:
+            raise UsageError("give either a rules spec or --list, not both")
+        if args.json:
+            print(json.dumps(dict(PRESET_SOURCES), indent=2))
+            return 0
+        table = Table(title="Presets")
+        table.add_column("preset", style="bold")
+        table.add_column("description")
+        for name in PRESETS:
+            table.add_row(name, Text(PRESET_SOURCES.get(name, "")))
+        out.print(table)
+        return 0
+    if args.spec is None:
+        raise UsageError(
+            "give a rules spec (a preset name or e.g. 'basic(ace=high_or_low)') or --list"
+        )
+    rules = _parse_rules(args.spec)
+    options = rules.options()
+    if args.json:
+        print(json.dumps({"preset": rules.name, **options}, indent=2))
+        return 0
+    changed = rules.changed_options()
+    table = Table(title=f"Rules: {rules.spec()}", caption="* differs from the preset")
+    table.add_column("option", style="bold", no_wrap=True)
+    table.add_column("value", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    table.add_column("rule followed")
+    for name, value in options.items():
+        table.add_row(
+            name,
+            Text(_render(value)),
+            "*" if name in changed else "",
+            Text(option_doc(rules, name)),
+        )
+    out.print(Text(f"{rules.name}: {PRESET_SOURCES.get(rules.name, '')}"))
+    out.print(table)
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace, out: Console) -> int:
+    rules = _parse_rules(args.rules)
+    players: int = args.players
+    try:
+        rules.check_players(players)
+    except RummyError as exc:
+        raise UsageError(str(exc)) from None
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    names = [b.strip().lower() for b in args.bots.split(",")]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise UsageError(f"--bots gives {len(names)} bots for {players} players")
+    for name in names:
+        if name not in BOTS:
+            raise UsageError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+    sim = simulate(rules, players, names, args.games, args.seed)
+    data = sim.as_dict()
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        _print_simulation(out, data)
+    return 1 if sim.errors else 0
+
+
+def _fmt(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def _bots_label(names: list[str]) -> str:
+    return names[0] if len(set(names)) == 1 else ",".join(names)
+
+
+def _print_simulation(out: Console, d: dict[str, Any]) -> None:
+    out.print(
+        Text(
+            f"{d['rules']}, {d['players']} players, {d['games']} games, "
+            f"bots {_bots_label(d['bots'])}, seed {d['seed']}"
+        )
+    )
+    summary = Table(show_header=False)
+    summary.add_column("", style="bold")
+    summary.add_column("", justify="right")
+    summary.add_row("games completed", str(d["completed"]))
+    summary.add_row("errors", str(d["errors"]))
+    summary.add_row("mean turns per match", _fmt(d["mean_turns"]))
+    summary.add_row("mean rounds per match", _fmt(d["mean_rounds"]))
+    summary.add_row("mean actions per match", _fmt(d["mean_actions"]))
+    summary.add_row("games per second", _fmt(d["games_per_second"], 2))
+    summary.add_row("actions per second", _fmt(d["actions_per_second"], 0))
+    out.print(summary)
+    seats = Table()
+    seats.add_column("seat", justify="right")
+    seats.add_column("bot")
+    seats.add_column("mean score", justify="right")
+    seats.add_column("wins", justify="right")
+    for p in range(d["players"]):
+        seats.add_row(str(p), d["bots"][p], _fmt(d["mean_score"][p]), str(d["wins"][p]))
+    out.print(seats)
+    if d["first_error"] is not None:
+        out.print(Text(f"first error: {d['first_error']}", style="bold red"))
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog=PROG, description="rummykit: a rummy rules engine.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p_rules = sub.add_parser("rules", help="list presets or show every option of a rule set")
+    p_rules.add_argument(
+        "spec", nargs="?", help="a preset name or a spec such as 'basic(multiple_melds=true)'"
+    )
+    p_rules.add_argument("--list", action="store_true", help="list the presets")
+    p_rules.add_argument("--json", action="store_true", help="print JSON")
+    p_sim = sub.add_parser("simulate", help="play matches between bots and report statistics")
+    p_sim.add_argument("--rules", default="basic", help="rules spec (default: basic)")
+    p_sim.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    p_sim.add_argument("--games", type=int, default=10, help="matches to play (default: 10)")
+    p_sim.add_argument(
+        "--bots",
+        default="random",
+        help=f"a bot for every seat, or one per seat comma-separated ({', '.join(sorted(BOTS))})",
+    )
+    p_sim.add_argument("--seed", type=int, default=0, help="seed of the first match (default: 0)")
+    p_sim.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = _parser()
+    out = Console()
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "rules":
+            return _cmd_rules(args, out)
+        return _cmd_simulate(args, out)
+    except UsageError as exc:
+        message = " ".join(str(exc).split())
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    except BrokenPipeError:  # pragma: no cover - e.g. `rummy rules basic --json | head`
+        sys.stderr.close()
+        return 1
+    except KeyboardInterrupt:  # pragma: no cover - Ctrl-C during a long simulation
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
