@@ -1,0 +1,319 @@
+"""Test helpers: build exact positions, snapshot states, play random games.
+
+:func:`build` starts a real match with :func:`rummykit.new_game` and then overwrites
+the round's fields, so a test can state a position in card notation::
+
+    g = build("basic", hands=["3H 4H 5H 9C", "KS KD 2C"], discard="7D", stock="8S")
+
+Card strings name faces; the builder hands out physical cards (the lowest unused copy
+of each face), so with two decks ``"7H 7H"`` gives both sevens of hearts.  By default
+every card of the deck not named anywhere goes to the *bottom* of the stock, so the
+position conserves the deck; ``rest="discard"`` puts them at the bottom of the discard
+pile instead (an empty stock that still conserves the deck), and ``rest="none"`` builds
+a partial deck (the test then says so).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from rummykit.cards import JOKER, deck, face_of, format_face, parse_face
+from rummykit.melds import ACE_HIGH
+from rummykit.moves import (
+    DISCARD,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    LAYOFF,
+    MELD,
+    SWAP,
+    TAKE,
+    Move,
+    cell_code,
+)
+from rummykit.rules import DiscardPickup, Rules
+from rummykit.state import PENDING_USE, GameState, Phase, new_game
+from rummykit.table import TableMeld, layoff_cells
+
+__all__ = [
+    "build",
+    "conserved",
+    "discard",
+    "discard_move",
+    "draw",
+    "faces",
+    "hand_faces",
+    "layoff_move",
+    "meld_index",
+    "meld_move",
+    "pile_faces",
+    "play_random",
+    "snapshot",
+    "swap_move",
+    "take_move",
+]
+
+
+class _Pool:
+    """The physical cards still free while a position is built."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.free = deck(rules.decks, rules.jokers)
+
+    def take(self, face: int) -> int:
+        for card in self.free:
+            if face_of(card) == face:
+                self.free.remove(card)
+                return card
+        raise ValueError(f"no copy of {format_face(face)} left for this position")
+
+    def take_all(self, text: str) -> list[int]:
+        return [self.take(parse_face(tok)) for tok in text.replace(",", " ").split()]
+
+
+def _shape_key(tokens: Sequence[str]) -> tuple[str, ...]:
+    norm = []
+    for tok in tokens:
+        if "=" in tok:
+            left, right = tok.split("=", 1)
+            if parse_face(left) != JOKER:
+                raise ValueError(f"only a joker can stand for another card: {tok!r}")
+            norm.append("JK=" + format_face(parse_face(right)))
+        else:
+            norm.append(format_face(parse_face(tok)))
+    return tuple(sorted(norm))
+
+
+_INDEX_CACHE: dict[Rules, dict[tuple[str, ...], int]] = {}
+
+
+def meld_index(g: GameState, text: str) -> int:
+    """The shape index of a meld written like ``"3H JK=4H 5H"`` (any order)."""
+    t = g.game.melds
+    index = _INDEX_CACHE.get(g.rules)
+    if index is None:
+        index = {_shape_key(t.describe(i).split()): i for i in range(len(t.shapes))}
+        _INDEX_CACHE[g.rules] = index
+    key = _shape_key(text.split())
+    if key not in index:
+        raise ValueError(f"{text!r} is not a meld under {g.rules.spec()}")
+    return index[key]
+
+
+def meld_move(g: GameState, text: str) -> Move:
+    return Move(MELD, meld_index(g, text))
+
+
+def build(
+    rules: Rules | str,
+    *,
+    hands: Sequence[str],
+    table: Sequence[tuple[int, str]] = (),
+    discard: str = "",
+    stock: str = "",
+    rest: str = "stock",
+    current: int = 0,
+    phase: Phase = Phase.PLAY,
+    dealer: int | None = None,
+    taken: str | None = None,
+    melded: Sequence[bool] | None = None,
+    opened: Sequence[bool] | None = None,
+    laid: Sequence[bool] | None = None,
+    scores: Sequence[int] | None = None,
+    restocks: int = 0,
+    turn: int = 5,
+    seed: int = 0,
+) -> GameState:
+    """A match positioned mid-round.
+
+    * ``hands``: one card string per player;
+    * ``table``: ``(owner, "3H JK=4H 5H")`` melds in table order; their owners count
+      as having melded, opened and laid cards unless ``melded``/``opened``/``laid`` say
+      otherwise;
+    * ``discard``: bottom first, so the last card named is the top (upcard);
+    * ``stock``: the next card drawn first;
+    * ``rest``: where the unnamed cards go: ``"stock"`` (below the named stock cards),
+      ``"discard"`` (below the named discards) or ``"none"`` (left out: a partial deck);
+    * ``phase``: ``Phase.PLAY`` means ``current`` has already drawn this turn;
+    * ``taken``: a face in the current hand that was drawn from the discard pile this
+      turn (under ``discard_pickup=must_use`` it is also the pending card).
+    """
+    n = len(hands)
+    if isinstance(rules, str):
+        rules = Rules.parse(rules)
+    g = new_game(
+        rules, players=n, seed=seed, dealer=(current - 1) % n if dealer is None else dealer
+    )
+    pool = _Pool(rules)
+    g.table = []
+    for owner, text in table:
+        i = meld_index(g, text)
+        sh = g.game.melds.shapes[i]
+        cards = tuple(
+            pool.take(JOKER if sh.joker_cells >> k & 1 else face) for k, face in enumerate(sh.cells)
+        )
+        g.table.append(TableMeld(owner, i, cards))
+    owners = [any(tm.owner == p for tm in g.table) for p in range(n)]
+    g.hands = [0] * n
+    for p, text in enumerate(hands):
+        for c in pool.take_all(text):
+            g.hands[p] |= 1 << c
+    named_discard = pool.take_all(discard)
+    top_first = pool.take_all(stock)
+    if rest not in ("stock", "discard", "none"):
+        raise ValueError(f"rest must be stock, discard or none, not {rest!r}")
+    g.discard = (list(pool.free) if rest == "discard" else []) + named_discard
+    g.stock = (list(pool.free) if rest == "stock" else []) + top_first[::-1]
+    g.melded = list(melded) if melded is not None else list(owners)
+    g.opened = list(opened) if opened is not None else list(g.melded)
+    g.laid = list(laid) if laid is not None else list(g.melded)
+    g.known = [0] * n
+    g.scores = list(scores) if scores is not None else [0] * n
+    g.restocks = restocks
+    g.current = current
+    g.phase = phase
+    g.turn = turn
+    g.turn_start_laid = g.laid[current]
+    g.melds_this_turn = 0
+    g.open_points = 0
+    g.open_pure = False
+    g.taken = -1
+    g.pending = -1
+    g.pending_kind = 0
+    if taken is not None:
+        face = parse_face(taken)
+        card = next(c for c in sorted(_bits(g.hands[current])) if face_of(c) == face)
+        g.taken = card
+        g.known[current] |= 1 << card
+        if rules.discard_pickup is DiscardPickup.MUST_USE:
+            g.pending = card
+            g.pending_kind = PENDING_USE
+    g.history = []
+    g._legal = None
+    return g
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def conserved(g: GameState) -> bool:
+    """Every physical card of the deck is in exactly one place."""
+    places: list[int] = []
+    for h in g.hands:
+        places.extend(_bits(h))
+    places.extend(g.stock)
+    places.extend(g.discard)
+    for tm in g.table:
+        places.extend(tm.cards)
+    return sorted(places) == deck(g.rules.decks, g.rules.jokers)
+
+
+def snapshot(g: GameState) -> dict[str, Any]:
+    """Everything a move could change, deep-copied, for "state unchanged" checks."""
+    return {
+        "phase": g.phase,
+        "current": g.current,
+        "dealer": g.dealer,
+        "round_no": g.round_no,
+        "scores": list(g.scores),
+        "hands": list(g.hands),
+        "stock": list(g.stock),
+        "discard": list(g.discard),
+        "table": list(g.table),
+        "melded": list(g.melded),
+        "opened": list(g.opened),
+        "laid": list(g.laid),
+        "known": list(g.known),
+        "taken": g.taken,
+        "pending": g.pending,
+        "pending_kind": g.pending_kind,
+        "melds_this_turn": g.melds_this_turn,
+        "open_points": g.open_points,
+        "open_pure": g.open_pure,
+        "turn_start_laid": g.turn_start_laid,
+        "turn": g.turn,
+        "restocks": g.restocks,
+        "results": list(g.results),
+        "history": list(g.history),
+        "events": list(g.events),
+        "rng": g.rng.getstate(),
+        "legal": g.legal_moves(),
+    }
+
+
+def play_random(g: GameState, rng: random.Random, max_moves: int = 200_000) -> int:
+    """Play random legal moves until the match is over; returns the number of moves.
+
+    Discards are preferred less than other moves so rounds end by going out often.
+    """
+    moves = 0
+    while not g.is_over():
+        legal = g.legal_moves()
+        assert legal, "a live state must have a legal move"
+        non_discard = [m for m in legal if m.kind != DISCARD]
+        if g.phase is Phase.PLAY and non_discard and rng.random() < 0.7:
+            m = rng.choice(non_discard)
+        else:
+            m = rng.choice(legal)
+        g.apply(m)
+        moves += 1
+        assert moves < max_moves, "random game did not finish"
+    return moves
+
+
+def faces(text: str) -> list[str]:
+    """A card string normalised for comparisons: ``faces("10H 2c")`` is ``["2C", "TH"]``."""
+    return sorted(format_face(parse_face(t)) for t in text.replace(",", " ").split())
+
+
+def hand_faces(g: GameState, player: int) -> list[str]:
+    return sorted(format_face(face_of(c)) for c in _bits(g.hands[player]))
+
+
+def pile_faces(cards: Sequence[int]) -> list[str]:
+    """Faces of a pile in pile order (not sorted)."""
+    return [format_face(face_of(c)) for c in cards]
+
+
+def layoff_move(g: GameState, slot: int, text: str, *, high_ace: bool = False) -> Move:
+    """Lay off ``text`` (``"4S"``, or ``"JK=4S"`` for a joker standing for 4S) on a table
+    meld.  An ace goes to the low end of a run unless ``high_ace``.  A card that fits no
+    cell still gives a move (for illegal-move tests)."""
+    joker = "=" in text
+    face = parse_face(text.split("=")[-1])
+    if slot < len(g.table):
+        for code, f, _index in layoff_cells(g.game.melds, g.table[slot]):
+            if f == face and (code % 14 == ACE_HIGH) == (high_ace and face % 13 == 0):
+                return Move(LAYOFF, slot, code, int(joker))
+    return Move(LAYOFF, slot, cell_code(face // 13, face % 13), int(joker))
+
+
+def take_move(g: GameState, slot: int, text: str) -> Move:
+    """Take the natural card ``text`` from table meld ``slot``."""
+    face = parse_face(text)
+    if slot < len(g.table):
+        sh = g.game.melds.shapes[g.table[slot].shape]
+        for i, f in enumerate(sh.cells):
+            if f == face:
+                pos = sh.positions[i]
+                return Move(TAKE, slot, cell_code(face // 13, pos))
+    return Move(TAKE, slot, cell_code(face // 13, face % 13))
+
+
+def swap_move(slot: int, text: str) -> Move:
+    """Swap the joker of table meld ``slot`` that stands for ``text`` by giving that card."""
+    return Move(SWAP, slot, parse_face(text))
+
+
+def discard_move(text: str) -> Move:
+    return Move(DISCARD, parse_face(text))
+
+
+def draw(g: GameState, from_discard: bool = False) -> None:
+    g.apply(Move(DRAW_DISCARD if from_discard else DRAW_STOCK))
+
+
+def discard(g: GameState, face: str) -> None:
+    g.apply(Move(DISCARD, parse_face(face)))
