@@ -195,7 +195,10 @@ class MeldTable:
         """(local run index, jokers needed) for every run a 14-bit suit mask allows."""
         out: list[tuple[int, int]] = []
         k = self.k
+        longest = self.rules.max_meld_size or 14
         for wmask, _lo, entries in self._run_windows:
+            if wmask.bit_count() > longest:
+                continue  # may grow that long by lay-offs, but not be laid at once
             holes = wmask & ~m
             if holes.bit_count() > k:
                 continue
@@ -260,6 +263,10 @@ class MeldTable:
                 if need <= nj:
                     out.append(base + local)
         return out
+
+    def shapes_in_mask(self, mask: int) -> list[int]:
+        """:meth:`shapes_in` for a hand given as a bitmask of physical cards."""
+        return self.shapes_in(HandCounts.of(mask))
 
     def describe(self, index: int) -> str:
         """The shape in card notation; jokers as ``JK=7H``."""

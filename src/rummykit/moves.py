@@ -16,6 +16,8 @@ MELD          shape index (see :mod:`melds`)      -
 LAYOFF        table meld number                   cell code, 1 if a joker
 SWAP          table meld number                   face given for the joker
 TAKE          table meld number                   cell code of the card taken
+PASS          -                                   -
+KNOCK         -                                   -
 ============  =================================  ==========================
 
 A *cell code* is ``suit * 14 + position``: the run position (0..13, 13 is a high
@@ -39,8 +41,14 @@ MELD = 3
 LAYOFF = 4
 SWAP = 5
 TAKE = 6
+PASS = 7
+"""Gin: decline the first upcard, stop laying off or melding, or let a hand at the wall end."""
+KNOCK = 8
+"""Gin: end the hand with deadwood within the knock limit."""
 
-KIND_NAMES = ("draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take")
+KIND_NAMES = (
+    "draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take", "pass", "knock",
+)  # fmt: skip
 CELL_CODES = 56
 
 
@@ -49,6 +57,10 @@ class Move(NamedTuple):
     a: int = 0
     b: int = 0
     c: int = 0
+
+
+DISCARD_MOVES: tuple[Move, ...] = tuple(Move(DISCARD, f) for f in range(NUM_FACES))
+"""The discard of each face, built once: move generation hands these out."""
 
 
 def cell_code(suit: int, pos: int) -> int:
@@ -63,7 +75,7 @@ class ActionSpace:
     """The bijection between moves and ints ``0 <= a < size`` for one rules object.
 
     Layout: draw stock, draw discard, 53 discards (faces, joker last), one action per
-    meld shape, then lay-offs, swaps and takes per table meld slot.
+    meld shape, then lay-offs, swaps and takes per table meld slot, then pass and knock.
     """
 
     def __init__(self, meld_shapes: int, max_table: int) -> None:
@@ -71,7 +83,9 @@ class ActionSpace:
         self.layoff_base = self.meld_base + meld_shapes
         self.swap_base = self.layoff_base + max_table * CELL_CODES * 2
         self.take_base = self.swap_base + max_table * 52
-        self.size = self.take_base + max_table * CELL_CODES
+        self.pass_action = self.take_base + max_table * CELL_CODES
+        self.knock_action = self.pass_action + 1
+        self.size = self.knock_action + 1
         self.meld_shapes = meld_shapes
         self.max_table = max_table
 
@@ -89,7 +103,9 @@ class ActionSpace:
             return self.layoff_base + (m.a * CELL_CODES + m.b) * 2 + m.c
         if kind == SWAP:
             return self.swap_base + m.a * 52 + m.b
-        return self.take_base + m.a * CELL_CODES + m.b
+        if kind == TAKE:
+            return self.take_base + m.a * CELL_CODES + m.b
+        return self.pass_action if kind == PASS else self.knock_action
 
     def decode(self, action: int) -> Move:
         if not 0 <= action < self.size:
@@ -108,5 +124,9 @@ class ActionSpace:
         if action < self.take_base:
             slot, face = divmod(action - self.swap_base, 52)
             return Move(SWAP, slot, face)
+        if action == self.pass_action:
+            return Move(PASS)
+        if action == self.knock_action:
+            return Move(KNOCK)
         slot, code = divmod(action - self.take_base, CELL_CODES)
         return Move(TAKE, slot, code)

@@ -163,6 +163,34 @@ class Rules:
     deals: int | None = None
     """The match ends after this many deals, when no target score is set."""
 
+    # -- knock games (Gin Rummy; OpenSpiel gin_rummy and the GRA rules) -------------
+    knock_card: int | None = None
+    """A hand ends when a player knocks with deadwood at most this; ``None``: no knocking."""
+    meld_in_play: bool = True
+    """Melds are laid during play (rummy); Gin lays them only when the hand ends."""
+    first_upcard_option: bool = False
+    """Gin: the non-dealer, then the dealer, may take the first upcard or pass."""
+    oklahoma: bool = False
+    """Gin: the first upcard's value sets the knock limit (an ace: gin only)."""
+    gin_bonus: int = 25
+    undercut_bonus: int = 25
+    wall: int = 0
+    """The hand is void once a discard leaves this many stock cards (Gin: 2); 0 = never."""
+    discard_taken_card: bool = False
+    """May discard the card just taken from the discard pile (OpenSpiel's Gin allows it)."""
+    repeat_void: bool = False
+    """Gin (OpenSpiel): two upcards taken and thrown straight back in a row void the hand."""
+    max_upcard_draws: int | None = None
+    """Guard (OpenSpiel's Gin: 50): the hand is void at this many draws from the pile."""
+    max_meld_size: int | None = None
+    """Longest meld that may be laid at once (OpenSpiel's Gin lays runs of at most 5)."""
+    game_bonus: int = 0
+    """Added to the match winner's score (Gin match: 100)."""
+    line_bonus: int = 0
+    """Added at the end per hand won (Gin match 'box' or 'line' bonus: 25)."""
+    shutout_double: bool = False
+    """The winner's final score doubles if the loser won no hand (Gin match)."""
+
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
         self._check()
@@ -192,6 +220,17 @@ class Rules:
             raise RulesError("max_turns must be at least 4")
         if self.opening_minimum < 0:
             raise RulesError("opening_minimum must be zero or more")
+        if self.knock_card is not None:
+            if not 0 <= self.knock_card <= 10:
+                raise RulesError("knock_card must be between 0 and 10")
+            if self.max_players != 2 or self.decks != 1 or self.jokers:
+                raise RulesError("knock games are for two players with one deck, no jokers")
+            if self.meld_in_play:
+                raise RulesError("knock games lay melds only at the end: set meld_in_play=false")
+        elif not self.meld_in_play:
+            raise RulesError("meld_in_play=false needs a knock_card: nobody could ever meld")
+        if self.max_meld_size is not None and self.max_meld_size < 3:
+            raise RulesError("max_meld_size must be at least 3")
         for n in range(self.min_players, self.max_players + 1):
             need = n * self.cards_per_player(n) + 2
             if need > self.deck_size:
@@ -457,11 +496,45 @@ RAMI51 = Rules(
 opening, joker swaps, taking from melds of more than three cards, penalty scoring with
 ace 11 and joker 20, +100 for never melding, -200 for going out in one turn first."""
 
+GIN = Rules(
+    name="gin",
+    max_players=2,
+    knock_card=10,
+    meld_in_play=False,
+    first_upcard_option=True,
+    wall=2,
+    discard_taken_card=True,
+    repeat_void=True,
+    max_upcard_draws=50,
+    max_meld_size=5,
+    deals=1,
+    target_score=None,
+)
+"""Gin Rummy as OpenSpiel's ``gin_rummy`` plays it with its default parameters (after
+the Gin Rummy Association's rules): 10 cards each, the first-upcard option, knocking
+with deadwood of 10 or less, the defender lays off after a knock but not after gin,
+gin bonus 25, undercut bonus 25, the hand void when 2 stock cards remain.  One hand."""
+
+GIN_MATCH = dataclasses.replace(
+    GIN,
+    name="gin_match",
+    deals=None,
+    target_score=100,
+    game_bonus=100,
+    line_bonus=25,
+    shutout_double=True,
+)
+"""A Gin match to 100: 100 for winning the game, 25 per hand won (the box or line
+bonus), and the winner's total doubled on a shutout (Pagat and Hoyle's American
+rules)."""
+
 PRESETS: dict[str, Rules] = {
     "basic": BASIC,
     "classic": CLASSIC,
     "cg101": CG101,
     "rami51": RAMI51,
+    "gin": GIN,
+    "gin_match": GIN_MATCH,
 }
 
 PRESET_SOURCES: dict[str, str] = {
@@ -469,4 +542,6 @@ PRESET_SOURCES: dict[str, str] = {
     "classic": "seed 000, the classic penalty-scored rules",
     "cg101": "seed 002 'Card Game 101 #4: Rummy', played to 150 with rummy doubling",
     "rami51": "seed 003, French Rami with two decks, jokers and a 51-point opening",
+    "gin": "Gin Rummy as OpenSpiel's gin_rummy (GRA rules): knock at 10, gin 25, undercut 25",
+    "gin_match": "Gin Rummy match to 100 with game, line (box) and shutout bonuses",
 }

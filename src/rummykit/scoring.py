@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .cards import JOKER, face_of
+from .cards import JOKER, bits, face_of
 from .rules import Rules, RummyBonus, Scoring
 
 
@@ -97,7 +97,9 @@ def score_round(
     notes: list[list[str]] = [[] for _ in range(n)]
     deltas = [0] * n
     went_out = winner is not None
-    if rules.scoring is Scoring.WINNER_COLLECTS:
+    if rules.knock_card is not None:
+        pass  # a Gin hand that ends without a knock is void: nobody scores
+    elif rules.scoring is Scoring.WINNER_COLLECTS:
         if winner is None:
             low = min(values)
             if values.count(low) == 1:
@@ -154,3 +156,38 @@ def standings(rules: Rules, scores: list[int]) -> tuple[int, ...]:
     """Seats from first place to last."""
     sign = -1 if rules.scoring is Scoring.WINNER_COLLECTS else 1
     return tuple(sorted(range(len(scores)), key=lambda p: (sign * scores[p], p)))
+
+
+def score_knock(
+    rules: Rules, round_no: int, dealer: int, hands: list[int], knocker: int
+) -> RoundResult:
+    """Score a knocked Gin hand (OpenSpiel ``Returns``; GRA rules).
+
+    The knocker scores the defender's deadwood minus their own, plus the gin bonus at
+    zero; if that is negative the defender scores its size plus the undercut bonus.
+    """
+    defender = 1 - knocker
+    cards = [list(bits(h)) for h in hands]
+    values = [hand_value(rules, c) for c in cards]
+    margin = values[defender] - values[knocker]
+    notes: list[list[str]] = [[], []]
+    gin = values[knocker] == 0
+    if gin:
+        margin += rules.gin_bonus
+        notes[knocker].append(f"gin: +{rules.gin_bonus}")
+    if margin < 0:
+        margin -= rules.undercut_bonus
+        notes[defender].append(f"undercut: +{rules.undercut_bonus}")
+    deltas = [0, 0]
+    winner: int | None = None
+    if margin > 0:
+        deltas[knocker] = margin
+        winner = knocker
+    elif margin < 0:
+        deltas[defender] = -margin
+        winner = defender
+    players = tuple(
+        PlayerScore(tuple(cards[p]), values[p], deltas[p], tuple(notes[p])) for p in range(2)
+    )
+    return RoundResult(round_no, dealer, winner, winner is not None, "gin" if gin else "knock",
+                       False, players)  # fmt: skip

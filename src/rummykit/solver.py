@@ -27,9 +27,10 @@ Two algorithms, one answer:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
-from .melds import ACE_HIGH, HandCounts, MeldTable
+from .melds import ACE_HIGH, HandCounts, MeldTable, meld_table
 from .rules import Rules
 from .scoring import card_value
 
@@ -207,3 +208,9 @@ def _remove(have1: int, have2: int, once: int, twice: int) -> tuple[int, int]:
     """
     single_last = once & ~twice & ~have2  # the only copy goes
     return have1 & ~single_last & ~twice, have2 & ~once
+
+
+@lru_cache(maxsize=64)
+def solver_for(rules: Rules) -> Solver:
+    """The shared solver for a rules object (its tables and memo are pure caches)."""
+    return Solver(rules, meld_table(rules))

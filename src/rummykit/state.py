@@ -36,22 +36,27 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
+from . import knock
 from .cards import JOKER, bits, deck, face_of, is_joker
 from .errors import IllegalMoveError, RulesError
 from .melds import RUN, HandCounts, MeldTable, meld_table
 from .moves import (
     DISCARD,
+    DISCARD_MOVES,
     DRAW_DISCARD,
     DRAW_STOCK,
+    KNOCK,
     LAYOFF,
     MELD,
+    PASS,
     SWAP,
     TAKE,
     ActionSpace,
     Move,
 )
 from .rules import DiscardPickup, OpeningScope, Restock, Rules, SwappedJoker
-from .scoring import RoundResult, match_winners, score_round, standings
+from .scoring import RoundResult, match_winners, score_knock, score_round, standings
+from .solver import Solver, solver_for
 from .table import (
     TableMeld,
     cell_index,
@@ -76,6 +81,14 @@ class Phase(IntEnum):
     DRAW = 0
     PLAY = 1
     OVER = 2
+    FIRST_UPCARD = 3
+    """Gin: take the first upcard or pass (see :mod:`rummykit.knock`)."""
+    KNOCK = 4
+    """Gin: the knocker discards, lays melds, passes."""
+    LAYOFF = 5
+    """Gin: the defender lays off, passes, lays melds, passes."""
+    WALL = 6
+    """Gin: two stock cards left; knock with the upcard or pass (void hand)."""
 
 
 class Game:
@@ -89,6 +102,15 @@ class Game:
         self.melds = meld_table(rules)
         self.max_table = rules.deck_size // 3
         self.actions = ActionSpace(len(self.melds.shapes), self.max_table)
+        self._solver: Solver | None = None
+
+    @property
+    def solver(self) -> Solver:
+        """The exact meld solver for these rules (shared, built on first use)."""
+        s = self._solver
+        if s is None:
+            s = self._solver = solver_for(self.rules)
+        return s
 
 
 @dataclass(frozen=True)
@@ -132,6 +154,12 @@ class GameState:
     turn_start_laid: bool
     turn: int
     restocks: int
+    knocker: int
+    knock_stage: int
+    knock_limit: int
+    upcard_passes: int
+    upcard_draws: int
+    repeated: bool
     results: list[RoundResult]
     history: list[int]
     events: list[tuple[str, int, tuple[int, ...]]]
@@ -217,8 +245,19 @@ class GameState:
         self.known = [0] * n
         self.restocks = 0
         self.turn = 0
+        self.knocker = -1
+        self.knock_stage = 0
+        self.upcard_passes = 0
+        self.upcard_draws = 0
+        self.repeated = False
+        self.knock_limit = (
+            knock.knock_limit_for(self, self.discard[-1]) if rules.knock_card is not None else 0
+        )
         self.events.append(("deal", self.dealer, ()))
         self._begin_turn((self.dealer + 1) % n)
+        if rules.first_upcard_option and self.phase is Phase.DRAW:
+            self.phase = Phase.FIRST_UPCARD
+            self._legal = None
 
     def _begin_turn(self, player: int) -> None:
         self.current = player
@@ -330,16 +369,21 @@ class GameState:
         return mask
 
     def _generate(self) -> list[Move]:
-        if self.phase is Phase.DRAW:
+        phase = self.phase
+        if phase is Phase.DRAW:
             return self._draw_moves()
-        if self.phase is Phase.PLAY:
+        if phase is Phase.PLAY and not self.rules.meld_in_play:
+            return knock.play_moves(self)
+        if phase is Phase.PLAY:
             out: list[Move] = []
             memo: dict[Any, bool] = {}
             for m in self._candidates():
                 if m.kind == DISCARD or self._keeps_turn_finishable(m, memo):
                     out.append(m)
             return out
-        return []
+        if phase is Phase.OVER:
+            return []
+        return _KNOCK_PHASE_MOVES[phase](self)
 
     def _draw_moves(self) -> list[Move]:
         out: list[Move] = []
@@ -421,7 +465,7 @@ class GameState:
                 f = face_of(c)
                 if c != taken and not seen_faces >> f & 1:
                     seen_faces |= 1 << f
-                    yield Move(DISCARD, f)
+                    yield DISCARD_MOVES[f]
 
     def _layoffs(self, cards: int) -> Iterable[Move]:
         """Lay-offs of any card in the mask ``cards`` onto any table meld."""
@@ -490,7 +534,9 @@ class GameState:
     # -- applying moves -----------------------------------------------------------------
     def apply(self, move: Move) -> None:
         """Apply a legal move; raise :class:`IllegalMoveError` and change nothing if not."""
-        legal = self._legal if self._legal is not None else self.legal_moves()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
         # Equality alone would accept Move(DISCARD, 5.0); a legal move has int fields.
         if move not in legal or not _int_fields(move):
             raise self._diagnose(move)
@@ -513,6 +559,21 @@ class GameState:
         if self.phase is Phase.PLAY and self.hands[p] == 0:
             self._finish_round(p, "out")
         elif self.phase is Phase.DRAW:  # a discard ended the turn
+            r = self.rules
+            if r.repeat_void:
+                thrown_back = self.discard[-1] == self.taken
+                if thrown_back and self.repeated:
+                    self._finish_round(None, "repeated")
+                    return
+                self.repeated = thrown_back
+            if r.wall and len(self.stock) <= r.wall:
+                if r.knock_card is None:
+                    self._finish_round(None, "wall")
+                    return
+                self._begin_turn((p + 1) % len(self.names))
+                self.phase = Phase.WALL
+                self._legal = None
+                return
             self._begin_turn((p + 1) % len(self.names))
         else:
             self._legal = None
@@ -541,6 +602,21 @@ class GameState:
         p = self.current
         kind = m.kind
         self._legal = None
+        if self.phase > 2 and self._do_knock_phase(m):  # the Gin phases come after OVER
+            return
+        if kind == KNOCK:
+            self.knocker = p
+            self.phase = Phase.KNOCK
+            return
+        if (
+            kind == DRAW_DISCARD
+            and self.rules.max_upcard_draws is not None
+            and self.phase is Phase.DRAW  # OpenSpiel does not count the first upcard
+        ):
+            self.upcard_draws += 1
+            if self.upcard_draws >= self.rules.max_upcard_draws:
+                self._finish_round(None, "upcard_limit")
+                return
         if kind == DRAW_STOCK:
             if not self.stock:
                 self._restock()
@@ -557,7 +633,11 @@ class GameState:
             self.phase = Phase.PLAY
         elif kind == DISCARD:
             hand = self.hands[p]
-            avoid = 1 << self.taken if self.taken >= 0 else 0
+            avoid = (
+                1 << self.taken
+                if self.taken >= 0 and not self.rules.discard_taken_card
+                else 0
+            )
             card = self._pick(hand, m.a, avoid)
             self.hands[p] = hand & ~(1 << card)
             self.known[p] &= self.hands[p]
@@ -575,6 +655,47 @@ class GameState:
         if self.pending != NO_CARD and not self.hands[p] >> self.pending & 1:
             self.pending = NO_CARD
             self.pending_kind = 0
+
+    def _do_knock_phase(self, m: Move) -> bool:
+        """Moves of the Gin phases; False for a draw, which the common code handles."""
+        p = self.current
+        phase = self.phase
+        kind = m.kind
+        other = 1 - p
+        if phase is Phase.FIRST_UPCARD:
+            if kind != PASS:
+                return False
+            self.upcard_passes += 1
+            self.current = other
+            return True
+        if phase is Phase.WALL:
+            if kind == PASS:
+                self._finish_round(None, "wall")
+            else:  # a knock at the wall takes the upcard with it
+                card = self.discard.pop()
+                self.hands[p] |= 1 << card
+                self.known[p] |= 1 << card
+                self.knocker = p
+                self.phase = Phase.KNOCK
+            return True
+        if kind == DISCARD:  # the knocker's discard
+            card = self._pick(self.hands[p], m.a)
+            self.hands[p] &= ~(1 << card)
+            self.known[p] &= self.hands[p]
+            self.discard.append(card)
+        elif kind == MELD:
+            self._meld(p, m.a)
+        elif kind == LAYOFF:
+            self._layoff(p, m)
+        elif phase is Phase.KNOCK:  # the knocker passes: over to the defender
+            self.knock_stage = 1 if knock.hand_points(self, self.hands[p]) == 0 else 0
+            self.current = other
+            self.phase = Phase.LAYOFF
+        elif self.knock_stage == 0:
+            self.knock_stage = 1
+        else:
+            self._finish_round(self.knocker, "knock")
+        return True
 
     def _meld(self, p: int, index: int) -> None:
         t = self.game.melds
@@ -669,16 +790,19 @@ class GameState:
     def _finish_round(self, winner: int | None, reason: str) -> None:
         n = len(self.names)
         rummy = winner is not None and not self.turn_start_laid
-        result = score_round(
-            self.rules,
-            self.round_no,
-            self.dealer,
-            [list(bits(h)) for h in self.hands],
-            winner,
-            reason,
-            rummy,
-            list(self.melded),
-        )
+        if reason == "knock":
+            result = score_knock(self.rules, self.round_no, self.dealer, self.hands, self.knocker)
+        else:
+            result = score_round(
+                self.rules,
+                self.round_no,
+                self.dealer,
+                [list(bits(h)) for h in self.hands],
+                winner,
+                reason,
+                rummy,
+                list(self.melded),
+            )
         for p in range(n):
             self.scores[p] += result.players[p].delta
         self.results.append(result)
@@ -693,9 +817,28 @@ class GameState:
         if over:
             self.phase = Phase.OVER
             self.current = -1
+            if r.game_bonus or r.line_bonus or r.shutout_double:
+                self._match_bonuses()
         else:
             self.dealer = (self.dealer + 1) % n
             self._start_round()
+
+    def _match_bonuses(self) -> None:
+        """Gin match bonuses: a line (box) bonus per hand won, the game bonus to the
+        winner, and the winner's total doubled on a shutout."""
+        r = self.rules
+        n = len(self.names)
+        won = [0] * n
+        for res in self.results:
+            if res.winner is not None and res.players[res.winner].delta > 0:
+                won[res.winner] += 1
+        winner = max(range(n), key=lambda p: self.scores[p])
+        for p in range(n):
+            self.scores[p] += r.line_bonus * won[p]
+        self.scores[winner] += r.game_bonus
+        if r.shutout_double and all(won[p] == 0 for p in range(n) if p != winner):
+            self.scores[winner] *= 2
+        self.events.append(("bonus", winner, tuple(won)))
 
     # -- diagnosing illegal moves -------------------------------------------------------
     def _diagnose(self, move: Any) -> IllegalMoveError:
@@ -859,7 +1002,7 @@ def _is_move(move: Any, actions: ActionSpace) -> bool:
     kind, a, b, c = move
     if type(kind) is not int or type(a) is not int or type(b) is not int or type(c) is not int:
         return False
-    if not DRAW_STOCK <= kind <= TAKE or min(move) < 0:
+    if not DRAW_STOCK <= kind <= KNOCK or min(move) < 0:
         return False
     code = actions.encode(move)
     return 0 <= code < actions.size and actions.decode(code) == move
@@ -899,3 +1042,11 @@ def new_game(
 ) -> GameState:
     """Start a match: ``new_game("rami51(opening_minimum=40)", players=4, seed=1)``."""
     return GameState.new(rules, players, seed, dealer=dealer)
+
+
+_KNOCK_PHASE_MOVES = {
+    Phase.FIRST_UPCARD: knock.first_upcard_moves,
+    Phase.KNOCK: knock.knock_moves,
+    Phase.LAYOFF: knock.layoff_moves,
+    Phase.WALL: knock.wall_moves,
+}

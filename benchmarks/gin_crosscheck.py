@@ -1,0 +1,279 @@
+"""Cross-engine checks for Gin Rummy against OpenSpiel (and RLCard's deadwood).
+
+Needs the benchmark environment (``make bench`` creates ``.venv-bench`` with
+open-spiel and rlcard).  Two checks, each reporting what it compared and the
+mismatches, which must be 0:
+
+* **legal moves**: random Gin hands played in OpenSpiel's ``gin_rummy``; every move,
+  chance outcomes included, is mirrored into rummykit's ``gin`` preset, and at every
+  decision the two engines' legal moves (projected onto OpenSpiel's action ids) are
+  compared, and at the end the returns;
+* **deadwood**: on random and dense 10- and 11-card hands, rummykit's least deadwood
+  against OpenSpiel's ``GinRummyUtils.min_deadwood`` and RLCard's melding.
+
+``python benchmarks/gin_crosscheck.py --hands 2000 --json out.json``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+from rummykit import new_game
+from rummykit.cards import bits
+from rummykit.melds import RUN
+from rummykit.moves import (
+    DISCARD,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    LAYOFF,
+    MELD,
+    PASS,
+    Move,
+)
+from rummykit.rules import Rules
+from rummykit.solver import solver_for
+from rummykit.state import GameState, Phase
+
+# OpenSpiel numbers cards suit * 13 + rank with suits in the order s c d h.
+OS_TO_OUR_SUIT = (3, 0, 1, 2)
+OUR_TO_OS_SUIT = (1, 2, 3, 0)
+DRAW_UPCARD, DRAW_STOCK_A, PASS_A, KNOCK_A, MELD_BASE = 52, 53, 54, 55, 56
+
+
+def os_to_face(card: int) -> int:
+    return OS_TO_OUR_SUIT[card // 13] * 13 + card % 13
+
+
+def face_to_os(face: int) -> int:
+    return OUR_TO_OS_SUIT[face // 13] * 13 + face % 13
+
+
+class Mirror:
+    """Keeps a rummykit Gin state in step with an OpenSpiel gin_rummy state."""
+
+    def __init__(self, pyspiel: Any, utils: Any, rules: Rules) -> None:
+        self.pyspiel = pyspiel
+        self.utils = utils
+        self.rules = rules
+        self.meld_ids = {
+            tuple(sorted(os_to_face(c) for c in cards)): mid
+            for mid, cards in utils.int_to_meld.items()
+        }
+        self.state: GameState | None = None
+        self.dealt: list[int] = []
+
+    def _shape_os_id(self, s: GameState, shape: int) -> int:
+        sh = s.game.melds.shapes[shape]
+        return MELD_BASE + self.meld_ids[tuple(sorted(sh.cells))]
+
+    def project(self, s: GameState) -> set[int]:
+        """Our legal moves as OpenSpiel action ids."""
+        out: set[int] = set()
+        for m in s.legal_moves():
+            if m.kind == DISCARD:
+                out.add(face_to_os(m.a))
+            elif m.kind == DRAW_DISCARD:
+                out.add(DRAW_UPCARD)
+            elif m.kind == DRAW_STOCK:
+                out.add(DRAW_STOCK_A)
+            elif m.kind == PASS:
+                out.add(PASS_A)
+            elif m.kind == KNOCK:
+                out.add(KNOCK_A)
+            elif m.kind == MELD:
+                out.add(self._shape_os_id(s, m.a))
+            elif m.kind == LAYOFF:
+                sh = s.game.melds.shapes[s.table[m.a].shape]
+                suit, pos = divmod(m.b, 14)
+                face = suit * 13 + pos if sh.kind == RUN else suit * 13 + sh.key
+                out.add(face_to_os(face))
+        return out
+
+    def to_move(self, s: GameState, action: int) -> Move:
+        legal = s.legal_moves()
+        if action == DRAW_UPCARD:
+            return Move(DRAW_DISCARD)
+        if action == DRAW_STOCK_A:
+            return Move(DRAW_STOCK)
+        if action == PASS_A:
+            return Move(PASS)
+        if action == KNOCK_A:
+            return Move(KNOCK)
+        if action >= MELD_BASE:
+            for m in legal:
+                if m.kind == MELD and self._shape_os_id(s, m.a) == action:
+                    return m
+            raise LookupError(f"meld {action} not legal here")
+        face = os_to_face(action)
+        if s.phase is Phase.LAYOFF:
+            # prefer extending a run: OpenSpiel counts lay-offs against run ends
+            options = [m for m in legal if m.kind == LAYOFF and action in self._face_set(s, m)]
+            options.sort(key=lambda m: s.game.melds.shapes[s.table[m.a].shape].kind != RUN)
+            return options[0]
+        return Move(DISCARD, face)
+
+    def _face_set(self, s: GameState, m: Move) -> Iterable[int]:
+        sh = s.game.melds.shapes[s.table[m.a].shape]
+        suit, pos = divmod(m.b, 14)
+        face = suit * 13 + pos if sh.kind == RUN else suit * 13 + sh.key
+        return (face_to_os(face),)
+
+
+def play_hand(pyspiel: Any, game: Any, mirror: Mirror, rng: random.Random) -> tuple[int, int, str]:
+    """One random hand in both engines.  Returns (decisions compared, mismatches, note)."""
+    os_state = game.new_initial_state()
+    dealt: list[int] = []
+    ours: GameState | None = None
+    compared = 0
+    while not os_state.is_terminal():
+        if os_state.is_chance_node():
+            outcomes = [a for a, _ in os_state.chance_outcomes()]
+            card = outcomes[rng.randrange(len(outcomes))]
+            if ours is None:
+                dealt.append(card)
+                if len(dealt) == 21:
+                    ours = _start(mirror.rules, dealt, rng)
+            else:
+                # the stock draw in progress: put OpenSpiel's card on top of our stock
+                target = os_to_face(card)
+                idx = ours.stock.index(target)
+                ours.stock[idx], ours.stock[-1] = ours.stock[-1], ours.stock[idx]
+                ours._legal = None
+                ours.apply(Move(DRAW_STOCK))
+            os_state.apply_action(card)
+            continue
+        assert ours is not None
+        theirs = set(os_state.legal_actions())
+        mine = mirror.project(ours)
+        compared += 1
+        if mine != theirs:
+            table = "; ".join(ours.game.melds.describe(tm.shape) for tm in ours.table)
+            return compared, 1, (
+                f"phase {ours.phase.name}: os-only {sorted(theirs - mine)} "
+                f"ours-only {sorted(mine - theirs)}; table {table}"
+            )
+        action = sorted(theirs)[rng.randrange(len(theirs))]
+        if action == DRAW_STOCK_A:
+            os_state.apply_action(action)  # our draw happens with the chance outcome
+            continue
+        ours.apply(mirror.to_move(ours, action))
+        os_state.apply_action(action)
+    assert ours is not None
+    if not ours.is_over():
+        return compared, 1, f"OpenSpiel ended, rummykit in phase {ours.phase.name}"
+    returns = os_state.returns()
+    mine_ret = ours.scores[0] - ours.scores[1]
+    if round(returns[0]) != mine_ret:
+        return compared, 1, f"returns {returns} vs scores {ours.scores}"
+    return compared, 0, ""
+
+
+def _start(rules: Rules, dealt: list[int], rng: random.Random) -> GameState:
+    s = new_game(rules, 2, seed=rng.getrandbits(32), dealer=1)
+    h0 = sum(1 << os_to_face(c) for c in dealt[:10])
+    h1 = sum(1 << os_to_face(c) for c in dealt[10:20])
+    up = os_to_face(dealt[20])
+    s.hands = [h0, h1]
+    s.discard = [up]
+    used = h0 | h1 | (1 << up)
+    s.stock = [c for c in range(52) if not used >> c & 1]
+    s._legal = None
+    return s
+
+
+def deadwood_check(pyspiel: Any, utils: Any, hands: int, seed: int) -> dict[str, Any]:
+    """Our least deadwood against OpenSpiel's and RLCard's on the same hands."""
+    rng = random.Random(seed)
+    solver = solver_for(Rules.preset("gin"))
+    try:
+        from rlcard.games.gin_rummy.utils import melding
+        from rlcard.games.gin_rummy.utils.utils import get_card, get_deadwood_value
+    except ImportError:  # pragma: no cover
+        melding = None
+    compared = 0
+    mismatches: list[str] = []
+    rl_compared = 0
+    for i in range(hands):
+        size = 10 + i % 2
+        if i % 4 < 2:
+            cards = rng.sample(range(52), size)
+        else:
+            ranks = rng.sample(range(13), 5)
+            pool = [s * 13 + r for s in range(4) for r in ranks]
+            cards = rng.sample(pool, size)
+        mask = sum(1 << os_to_face(c) for c in cards)
+        ours = solver.deadwood(mask)
+        if size == 11:
+            ours = min(solver.deadwood(mask & ~(1 << c)) for c in bits(mask))
+        theirs = utils.min_deadwood(cards)
+        compared += 1
+        if ours != theirs:
+            mismatches.append(f"openspiel {cards}: ours {ours} theirs {theirs}")
+        if melding is not None and size == 10:
+            rl_cards = [get_card(_rl_index(c)) for c in cards]
+            clusters = melding.get_best_meld_clusters(hand=rl_cards)
+            best = min(
+                (
+                    sum(get_deadwood_value(c) for c in rl_cards if not any(c in m for m in cl))
+                    for cl in clusters
+                ),
+                default=sum(get_deadwood_value(c) for c in rl_cards),
+            )
+            rl_compared += 1
+            if best != ours:
+                mismatches.append(f"rlcard {cards}: ours {ours} theirs {best}")
+    return {"hands": compared, "rlcard_hands": rl_compared, "mismatches": len(mismatches),
+            "examples": mismatches[:5]}
+
+
+def _rl_index(os_card: int) -> int:
+    """RLCard numbers cards suit-major in the order S H D C, rank A..K."""
+    face = os_to_face(os_card)
+    suit, rank = divmod(face, 13)
+    rl_suit = {3: 0, 2: 1, 1: 2, 0: 3}[suit]
+    return rl_suit * 13 + rank
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--json", default="")
+    args = ap.parse_args(argv)
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    rules = Rules.preset("gin")
+    mirror = Mirror(pyspiel, utils, rules)
+    rng = random.Random(args.seed)
+    decisions = 0
+    bad = 0
+    examples = []
+    for _ in range(args.hands):
+        c, m, note = play_hand(pyspiel, game, mirror, rng)
+        decisions += c
+        bad += m
+        if note and len(examples) < 5:
+            examples.append(note)
+    dw = deadwood_check(pyspiel, utils, args.hands, args.seed)
+    report = {
+        "legal_moves": {"hands": args.hands, "decisions": decisions, "mismatches": bad,
+                        "examples": examples},
+        "deadwood": dw,
+    }
+    print(json.dumps(report, indent=2))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+    return 0 if bad == 0 and dw["mismatches"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""The phases of knock games (Gin Rummy): first upcard, knock, lay-off and the wall.
+
+These are phases of the same state machine as every other preset, switched on by
+the rules (``knock_card``, ``first_upcard_option``, ``wall``...), and they follow
+OpenSpiel's ``gin_rummy`` (open_spiel/games/gin_rummy/gin_rummy.cc), itself after
+the Gin Rummy Association's rules:
+
+* **First upcard.**  The non-dealer may take the upcard or pass, then the dealer; if
+  both pass, the non-dealer must draw from the stock.
+* **Play.**  Draw, then discard any card (OpenSpiel lets the taken upcard go straight
+  back), or knock when the best ten of the eleven cards leave deadwood within the
+  knock limit.
+* **Knock.**  The knocker discards a card that keeps the deadwood within the limit,
+  lays melds one at a time (only melds of some arrangement within the limit), and
+  passes once the cards left count no more than the limit.
+* **Lay-off.**  Unless the knocker went gin, the defender lays cards off onto the
+  knocker's melds, passes, then lays melds of their own and passes; the hand ends.
+* **Wall.**  When a discard leaves two cards in the stock, the next player may knock
+  with the upcard or pass, and a pass voids the hand.
+
+Scoring (OpenSpiel ``Returns``): the knocker scores the difference in deadwood, plus
+the gin bonus for zero; if the defender's deadwood is lower, the defender scores the
+difference plus the undercut bonus.  Equal deadwood scores nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import bits, face_of
+from .moves import DISCARD, DISCARD_MOVES, DRAW_DISCARD, DRAW_STOCK, KNOCK, MELD, PASS, Move
+from .scoring import card_value
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def knock_limit_for(state: GameState, upcard: int) -> int:
+    """The knock limit of a new hand: the rules' knock card, or under Oklahoma the
+    first upcard's value, an ace meaning gin only."""
+    limit = state.rules.knock_card or 0
+    if state.rules.oklahoma:
+        v = card_value(state.rules, upcard)
+        limit = 0 if v == 1 else v
+    return limit
+
+
+def best_ten_deadwood(state: GameState, hand: int) -> int:
+    """Least deadwood of the hand, discarding one card first when it has eleven.
+
+    Exact whenever the result is within the knock limit, which is all that callers
+    ask of it; above the limit it may return a lower bound.
+    """
+    solver = state.game.solver
+    whole = solver.deadwood(hand)
+    if hand.bit_count() <= state.rules.cards_per_player(2):
+        return whole
+    if whole - 10 > state.knock_limit:
+        # Dropping a card c lowers the least deadwood by at most its value (10), so
+        # this hand cannot knock: report a bound that says so without ten more calls.
+        return whole - 10
+    return min(solver.deadwood(hand & ~(1 << c)) for c in bits(hand))
+
+
+def hand_points(state: GameState, hand: int) -> int:
+    return sum(card_value(state.rules, c) for c in bits(hand))
+
+
+# -- legal moves per phase ---------------------------------------------------------------
+def first_upcard_moves(state: GameState) -> list[Move]:
+    if state.upcard_passes >= 2:
+        return [Move(DRAW_STOCK)]
+    return [Move(DRAW_DISCARD), Move(PASS)]
+
+
+def play_moves(state: GameState) -> list[Move]:
+    """After the draw: discard any card, or knock."""
+    hand = state.hands[state.current]
+    taken = -1 if state.rules.discard_taken_card else state.taken
+    out = _discards(hand, taken)
+    if best_ten_deadwood(state, hand) <= state.knock_limit:
+        out.append(Move(KNOCK))
+    return out
+
+
+def knock_moves(state: GameState) -> list[Move]:
+    hand = state.hands[state.current]
+    limit = state.knock_limit
+    solver = state.game.solver
+    if hand.bit_count() > state.rules.cards_per_player(2):
+        return [
+            Move(DISCARD, face_of(c))
+            for c in bits(hand)
+            if solver.deadwood(hand & ~(1 << c)) <= limit
+        ]
+    out = [
+        Move(MELD, i)
+        for i in state.game.melds.shapes_in_mask(hand)
+        if solver.deadwood(_without_shape(state, hand, i)) <= limit
+    ]
+    if hand_points(state, hand) <= limit:
+        out.append(Move(PASS))
+    return out
+
+
+def layoff_moves(state: GameState) -> list[Move]:
+    hand = state.hands[state.current]
+    out = [Move(PASS)]
+    if state.knock_stage == 0:
+        out.extend(m for m in state._layoffs(hand) if state.table[m.a].owner == state.knocker)
+    else:
+        out.extend(Move(MELD, i) for i in state.game.melds.shapes_in_mask(hand))
+    return out
+
+
+def wall_moves(state: GameState) -> list[Move]:
+    out = [Move(PASS)]
+    upcard = state.discard[-1]
+    if best_ten_deadwood(state, state.hands[state.current] | 1 << upcard) <= state.knock_limit:
+        out.append(Move(KNOCK))
+    return out
+
+
+def _discards(hand: int, taken: int) -> list[Move]:
+    """One discard per card (knock games use one deck, so card id == face)."""
+    out = []
+    if taken >= 0:
+        hand &= ~(1 << taken)
+    while hand:
+        low = hand & -hand
+        out.append(DISCARD_MOVES[low.bit_length() - 1])
+        hand ^= low
+    return out
+
+
+def _without_shape(state: GameState, hand: int, shape: int) -> int:
+    for face in state.game.melds.shapes[shape].cells:
+        hand &= ~(1 << face)
+    return hand
