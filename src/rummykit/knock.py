@@ -121,16 +121,27 @@ def wall_moves(state: GameState) -> list[Move]:
     return out
 
 
+def _suit_discards(suit: int) -> tuple[tuple[Move, ...], ...]:
+    return tuple(
+        tuple(DISCARD_MOVES[suit * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)
+    )
+
+
+_DISCARDS_BY_SUIT = tuple(_suit_discards(s) for s in range(4))
+"""Per suit and 13-bit mask, the discards of those cards: four lookups per hand."""
+
+
 def _discards(hand: int, taken: int) -> list[Move]:
     """One discard per card (knock games use one deck, so card id == face)."""
-    out = []
     if taken >= 0:
         hand &= ~(1 << taken)
-    while hand:
-        low = hand & -hand
-        out.append(DISCARD_MOVES[low.bit_length() - 1])
-        hand ^= low
-    return out
+    c, d, h, s = _DISCARDS_BY_SUIT
+    return [
+        *c[hand & 0x1FFF],
+        *d[(hand >> 13) & 0x1FFF],
+        *h[(hand >> 26) & 0x1FFF],
+        *s[(hand >> 39) & 0x1FFF],
+    ]
 
 
 def _without_shape(state: GameState, hand: int, shape: int) -> int:

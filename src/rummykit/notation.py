@@ -54,8 +54,10 @@ from .moves import (
     DISCARD,
     DRAW_DISCARD,
     DRAW_STOCK,
+    KNOCK,
     LAYOFF,
     MELD,
+    PASS,
     SWAP,
     TAKE,
     Move,
@@ -89,6 +91,10 @@ _WORDS = {
     "s": SWAP,
     "take": TAKE,
     "t": TAKE,
+    "pass": PASS,
+    "p": PASS,
+    "knock": KNOCK,
+    "k": KNOCK,
 }
 _PREPOSITIONS = {LAYOFF: ("to", "on"), SWAP: ("in", "on"), TAKE: ("from",)}
 _LONG = {LAYOFF: "layoff", SWAP: "swap", TAKE: "take"}
@@ -135,6 +141,10 @@ def move_to_text(
         return "ds" if short else "draw stock"
     if kind == DRAW_DISCARD:
         return "dd" if short else "draw discard"
+    if kind == PASS:
+        return "p" if short else "pass"
+    if kind == KNOCK:
+        return "k" if short else "knock"
     if kind == DISCARD and 0 <= a <= JOKER:
         return ("d " if short else "discard ") + _face_text(a, unicode)
     if kind == MELD and 0 <= a < len(t.shapes):
@@ -240,7 +250,8 @@ def _parse_move(state: GameState, text: str, line: int, col0: int) -> Move:
     kind = _WORDS.get(word)
     if kind is None:
         raise NotationError(
-            f"unknown move {toks[0].text!r} (expected draw, discard, meld, layoff, swap or take)",
+            f"unknown move {toks[0].text!r} "
+            "(expected draw, discard, meld, layoff, swap, take, pass or knock)",
             line,
             toks[0].col,
         )
@@ -255,6 +266,9 @@ def _parse_move(state: GameState, text: str, line: int, col0: int) -> Move:
         if len(args) > used:
             raise NotationError(f"unexpected {args[used].text!r}", line, args[used].col)
 
+    if kind in (PASS, KNOCK):
+        no_more(0)
+        return Move(kind)
     if kind == -1:  # draw stock / draw discard
         need(1, "'stock' or 'discard' after 'draw'")
         pile = args[0].text.lower()
@@ -615,7 +629,10 @@ def export_record(
             if headed < r.round_no:
                 head(r.round_no, r.dealer, False)
                 headed = r.round_no
-            if r.went_out and r.winner is not None:
+            if r.reason in ("knock", "gin"):
+                how = "gin" if r.reason == "gin" else "knock"
+                how += f": {tok[r.winner]} wins the hand" if r.winner is not None else ": no score"
+            elif r.went_out and r.winner is not None:
                 how = f"{tok[r.winner]} goes out" + (" (rummy)" if r.rummy else "")
             else:
                 how = f"blocked ({r.reason})"
@@ -638,11 +655,13 @@ def export_record(
 
     sync()
     actions = g.game.actions
+    line_seat = -1
     for number, action in enumerate(state.history, 1):
         try:
             move = actions.decode(action)
-            if g.phase is Phase.DRAW:
+            if not turn_line or _line_ended(g, line_seat):
                 flush()
+                line_seat = g.current
                 turn_line.append(f"{g.turn}. {tok[g.current]}: ")
             turn_line.append(move_to_text(g, move, short=short, unicode=unicode))
             g.apply(move)
@@ -651,7 +670,7 @@ def export_record(
                 f"cannot write a record: move {number} of the history does not replay "
                 f"from seed {seed} ({exc})"
             ) from None
-        if g.phase is not Phase.PLAY:
+        if _line_ended(g, line_seat):
             flush()
             sync()
     flush()
@@ -695,11 +714,22 @@ def _phase(state: GameState) -> Phase:
     return state.phase
 
 
+_LINE_STARTS = (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
+"""Phases that begin a new line: a turn's draw, and Gin's first upcard and wall."""
+
+
+def _line_ended(state: GameState, seat: int) -> bool:
+    """Whether the line of moves by ``seat`` is over: a new turn began, or another
+    player acts (Gin's defender after a knock, the dealer after a pass)."""
+    return state.phase in _LINE_STARTS or state.phase is Phase.OVER or state.current != seat
+
+
 class _Importer:
     def __init__(self) -> None:
         self.tags: dict[str, _Tag] = {}
         self.state: GameState | None = None
         self.headed = 0
+        self.line_seat = -1
         self.comment_at: tuple[int, int] | None = None
 
     # comments -------------------------------------------------------------------
@@ -838,7 +868,7 @@ class _Importer:
             else:
                 msg = f"round {self.headed} is over: expected 'Round {state.round_no}'"
             raise NotationError(msg, line, col)
-        if state.phase is not Phase.DRAW:
+        if not _line_ended(state, self.line_seat):
             raise NotationError(
                 f"turn {state.turn} is not finished: it must end with a discard "
                 "(or by going out) on its own line",
@@ -869,6 +899,7 @@ class _Importer:
                 line,
                 who_col,
             )
+        self.line_seat = seat
         start = colon + 1
         pieces = body[start:].split(";")
         for k, piece in enumerate(pieces):
@@ -879,7 +910,7 @@ class _Importer:
                 if k == len(pieces) - 1 and k > 0:
                     continue  # a trailing ';'
                 raise NotationError("expected a move", line, piece_col + lead)
-            if k > 0 and _phase(state) is not Phase.PLAY:
+            if k > 0 and _line_ended(state, seat):
                 raise NotationError(
                     "the turn is over after the previous move: start the next turn on a new line",
                     line,

@@ -28,13 +28,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 from .melds import ACE_HIGH, HandCounts, MeldTable, meld_table
 from .rules import Rules
 from .scoring import card_value
 
 SUIT = 0x1FFF
+
+SET_CHOICES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sub for sub in range(16) if sub & ~held == 0 and sub.bit_count() >= 3)
+    for held in range(16)
+)
+"""For each 4-bit mask of the suits holding a rank, the sets (as suit masks) it allows."""
 
 
 @dataclass(frozen=True)
@@ -109,24 +114,40 @@ class Solver:
         return self._sets_then_runs(a, b, c, d, triples)
 
     def _sets_then_runs(self, a: int, b: int, c: int, d: int, triples: int) -> int:
+        """Branch on the lowest rank held in three or more suits: no set, or a set of
+        three or four of its suits (see :data:`SET_CHOICES`); then the next such rank."""
         t = self._suit_table
         low = triples & -triples
         rest = triples ^ low
-        suits = [a, b, c, d]
-        held = [s for s in range(4) if suits[s] & low]
-        best = t[a] + t[b] + t[c] + t[d] if not rest else self._sets_then_runs(a, b, c, d, rest)
-        for size in range(3, len(held) + 1):
-            for group in combinations(held, size):
-                s2 = list(suits)
-                for s in group:
-                    s2[s] &= ~low
-                v = (
-                    t[s2[0]] + t[s2[1]] + t[s2[2]] + t[s2[3]]
-                    if not rest
-                    else self._sets_then_runs(s2[0], s2[1], s2[2], s2[3], rest)
+        held = (
+            (1 if a & low else 0)
+            | (2 if b & low else 0)
+            | (4 if c & low else 0)
+            | (8 if d & low else 0)
+        )
+        if rest:
+            best = self._sets_then_runs(a, b, c, d, rest)
+            for sub in SET_CHOICES[held]:
+                v = self._sets_then_runs(
+                    a & ~low if sub & 1 else a,
+                    b & ~low if sub & 2 else b,
+                    c & ~low if sub & 4 else c,
+                    d & ~low if sub & 8 else d,
+                    rest,
                 )
                 if v < best:
                     best = v
+            return best
+        best = t[a] + t[b] + t[c] + t[d]
+        for sub in SET_CHOICES[held]:
+            v = (
+                t[a & ~low if sub & 1 else a]
+                + t[b & ~low if sub & 2 else b]
+                + t[c & ~low if sub & 4 else c]
+                + t[d & ~low if sub & 8 else d]
+            )
+            if v < best:
+                best = v
         return best
 
     # -- the general search ------------------------------------------------------------------

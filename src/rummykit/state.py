@@ -103,6 +103,8 @@ class Game:
         self.max_table = rules.deck_size // 3
         self.actions = ActionSpace(len(self.melds.shapes), self.max_table)
         self._solver: Solver | None = None
+        self.action_codes: dict[Move, int] = {}
+        """A memo of :meth:`ActionSpace.encode` (moves are values, so it never goes stale)."""
 
     @property
     def solver(self) -> Solver:
@@ -359,8 +361,28 @@ class GameState:
         return list(legal)
 
     def legal_actions(self) -> list[int]:
+        """The legal moves as action numbers (see :class:`~rummykit.moves.ActionSpace`)."""
+        return list(self._actions())
+
+    def _actions(self) -> dict[int, Move]:
+        """The legal moves by action number, kept with the cached legal list."""
+        legal = self._legal
+        if type(legal) is _Legal:
+            return legal.numbered
+        if legal is None:
+            legal = self._generate()
+        codes = self.game.action_codes
         enc = self.game.actions.encode
-        return [enc(m) for m in self.legal_moves()]
+        numbered = {}
+        for m in legal:
+            a = codes.get(m)
+            if a is None:
+                a = codes[m] = enc(m)
+            numbered[a] = m
+        cached = _Legal(legal)
+        cached.numbered = numbered
+        self._legal = cached
+        return numbered
 
     def action_mask(self) -> list[bool]:
         mask = [False] * self.game.actions.size
@@ -545,6 +567,14 @@ class GameState:
         self._settle()
 
     def apply_action(self, action: int) -> None:
+        """Apply the move numbered ``action``; like :meth:`apply` for bad input."""
+        if type(action) is int:
+            move = self._actions().get(action)
+            if move is not None:
+                self.history.append(action)
+                self._do(move)
+                self._settle()
+                return
         if isinstance(action, bool) or not isinstance(action, SupportsIndex):
             raise IllegalMoveError("unknown_action", f"not an action number: {action!r}")
         try:
@@ -633,11 +663,7 @@ class GameState:
             self.phase = Phase.PLAY
         elif kind == DISCARD:
             hand = self.hands[p]
-            avoid = (
-                1 << self.taken
-                if self.taken >= 0 and not self.rules.discard_taken_card
-                else 0
-            )
+            avoid = 1 << self.taken if self.taken >= 0 and not self.rules.discard_taken_card else 0
             card = self._pick(hand, m.a, avoid)
             self.hands[p] = hand & ~(1 << card)
             self.known[p] &= self.hands[p]
@@ -1006,6 +1032,13 @@ def _is_move(move: Any, actions: ActionSpace) -> bool:
         return False
     code = actions.encode(move)
     return 0 <= code < actions.size and actions.decode(code) == move
+
+
+class _Legal(list[Move]):
+    """A cached legal-move list that also carries the moves by action number."""
+
+    __slots__ = ("numbered",)
+    numbered: dict[int, Move]
 
 
 def _int_fields(move: Any) -> bool:

@@ -29,7 +29,15 @@ from ..state import Phase
 from ..table import layoff_cells
 from ..view import PlayerView, unseen_cards
 from .base import Bot
-from .tactics import SolverCache, best_layoff, best_meld, copy_of, draw_gain
+from .tactics import (
+    SolverCache,
+    best_layoff,
+    best_meld,
+    copy_of,
+    draw_gain,
+    knock_game_move,
+    pass_if_done,
+)
 
 OUTS_WEIGHT = 1.5
 """How much one expected point of improvement from a future draw is worth now."""
@@ -117,6 +125,9 @@ class ExpertBot(Bot):
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         legal = view.legal
         solver = self.solvers.get(view)
+        special = knock_game_move(view, solver)
+        if special is not None:
+            return special
         if view.phase is Phase.DRAW:
             return self._draw(view, solver, legal)
         if view.pending >= 0:
@@ -130,6 +141,9 @@ class ExpertBot(Bot):
         discards = [m for m in legal if m.kind == DISCARD]
         if discards:
             return self._discard(view, solver, discards)
+        done = pass_if_done(legal)
+        if done is not None:
+            return done
         for kind in (MELD, LAYOFF):
             for m in legal:
                 if m.kind == kind:
@@ -166,6 +180,8 @@ class ExpertBot(Bot):
     def _worth_melding(self, view: PlayerView, solver: Solver, meld: Move) -> bool:
         """Meld unless it only feeds opponents' lay-offs while the hand is far from out."""
         sh = view.game.melds.shapes[meld.a]
+        if view.phase in (Phase.KNOCK, Phase.LAYOFF):
+            return True  # the hand is over: whatever is not melded counts
         if view.rules.opening_minimum and not view.opened[view.player]:
             return True  # the opening is planned by legality: any legal start can finish
         cards_left = view.hand.bit_count() - len(sh.cells)

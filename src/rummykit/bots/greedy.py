@@ -13,7 +13,15 @@ from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, Move
 from ..state import Phase
 from ..view import PlayerView
 from .base import Bot
-from .tactics import SolverCache, best_layoff, best_meld, discard_choice, draw_gain
+from .tactics import (
+    SolverCache,
+    best_layoff,
+    best_meld,
+    discard_choice,
+    draw_gain,
+    knock_game_move,
+    pass_if_done,
+)
 
 
 class GreedyBot(Bot):
@@ -30,6 +38,9 @@ class GreedyBot(Bot):
             if take in legal and draw_gain(view, solver) > 0:
                 return take
             return Move(DRAW_STOCK) if Move(DRAW_STOCK) in legal else legal[0]
+        special = knock_game_move(view, solver)
+        if special is not None:
+            return special
         meld = best_meld(view, solver)
         if meld is not None:
             return meld
@@ -38,6 +49,9 @@ class GreedyBot(Bot):
             return layoff
         if any(m.kind == DISCARD for m in legal):
             return discard_choice(view, solver)
+        done = pass_if_done(legal)
+        if done is not None:
+            return done
         # Obligations (a pending card) leave only melds or lay-offs that use it.
         for kind in (MELD, LAYOFF):
             for m in legal:

@@ -31,7 +31,14 @@ from ..solver import Solver
 from ..state import GameState, Phase
 from ..view import PlayerView, determinize
 from .base import Bot
-from .tactics import best_layoff, best_meld, discard_choice, draw_gain
+from .tactics import (
+    best_layoff,
+    best_meld,
+    discard_choice,
+    draw_gain,
+    knock_game_move,
+    pass_if_done,
+)
 
 
 @dataclass
@@ -51,9 +58,10 @@ class _StateView:
     Used only inside playouts on a determinization, where every hand is sampled.
     """
 
-    __slots__ = ("discard", "game", "hand", "legal", "rules", "taken")
+    __slots__ = ("discard", "game", "hand", "legal", "phase", "rules", "taken")
 
     def __init__(self, s: GameState) -> None:
+        self.phase = s.phase
         self.hand = s.hands[s.current]
         self.legal = tuple(s.legal_moves())
         self.discard = s.discard
@@ -71,11 +79,14 @@ def greedy_policy(s: GameState, solver: Solver, rng: random.Random) -> Move:
         if take in legal and draw_gain(v, solver) > 0:
             return take
         return Move(DRAW_STOCK) if Move(DRAW_STOCK) in legal else legal[0]
-    m = best_meld(v, solver) or best_layoff(v, solver)
+    m = knock_game_move(v, solver) or best_meld(v, solver) or best_layoff(v, solver)
     if m is not None:
         return m
     if any(x.kind == DISCARD for x in legal):
         return discard_choice(v, solver)
+    done = pass_if_done(legal)
+    if done is not None:
+        return done
     for kind in (MELD, LAYOFF):
         for x in legal:
             if x.kind == kind:

@@ -7,10 +7,11 @@ nothing else, so bots built from it cannot see hidden cards.
 from __future__ import annotations
 
 from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
-from ..moves import DISCARD, LAYOFF, MELD, Move
+from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD, PASS, Move
 from ..rules import Rules
 from ..scoring import card_value
 from ..solver import Solver
+from ..state import Phase
 from ..view import PlayerView
 
 
@@ -134,3 +135,26 @@ def draw_gain(view: PlayerView, solver: Solver) -> int:
 
 def faces_of(mask: int) -> list[int]:
     return [face_of(c) for c in bits(mask)]
+
+
+def knock_game_move(view: PlayerView, solver: Solver) -> Move | None:
+    """The simple choices of Gin's own phases, or None where the usual play applies.
+
+    Take the first upcard only if it melds; knock as soon as the rules allow (also at
+    the wall); once nothing is left to lay, pass.
+    """
+    legal = view.legal
+    if view.phase is Phase.FIRST_UPCARD:
+        if Move(DRAW_DISCARD) in legal and draw_gain(view, solver) > 0:
+            return Move(DRAW_DISCARD)
+        return Move(PASS) if Move(PASS) in legal else Move(DRAW_STOCK)
+    if Move(KNOCK) in legal:
+        return Move(KNOCK)
+    if view.phase is Phase.WALL:
+        return Move(PASS)
+    return None
+
+
+def pass_if_done(legal: tuple[Move, ...] | list[Move]) -> Move | None:
+    """PASS when it is legal and nothing better was found (Gin's knock and lay-off)."""
+    return Move(PASS) if Move(PASS) in legal else None

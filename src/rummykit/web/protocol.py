@@ -1,0 +1,356 @@
+"""The WebSocket protocol: pydantic models for what clients send, and the payloads
+the server sends, each built from one seat's :class:`~rummykit.view.PlayerView`.
+
+``docs/protocol.md`` documents every message.  Two rules matter for security:
+
+* :func:`view_payload` is the only function that puts cards into a message, and it
+  reads nothing but a :class:`PlayerView` (which never holds another hand or the
+  stock order).  A spectator gets the same payload with the hand and legal moves
+  left out.
+* Intents (:class:`MoveIntent`) name physical cards of the sender's own hand and
+  table melds by number; :func:`resolve` turns them into an engine :class:`Move`,
+  and the engine (``GameState.apply``) decides whether it is legal.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, cast
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..cards import JOKER, bits, face_of, make_face, mask_of
+from ..errors import IllegalMoveError, NotationError
+from ..melds import RUN, HandCounts, pos_rank
+from ..moves import (
+    DISCARD,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KIND_NAMES,
+    KNOCK,
+    LAYOFF,
+    MELD,
+    PASS,
+    SWAP,
+    TAKE,
+    Move,
+    cell_code,
+    code_suit_pos,
+)
+from ..notation import move_to_text, parse_move
+from ..scoring import RoundResult, match_winners, standings
+from ..state import GameState, Phase
+from ..table import layoff_cells
+from ..view import PlayerView
+
+MAX_MESSAGE_BYTES = 8192
+"""Client messages longer than this are refused (the WebSocket itself allows 64 KiB)."""
+MAX_CHAT = 300
+MAX_NAME = 24
+PROTOCOL = 1
+
+_Card = Annotated[int, Field(ge=0, le=107)]
+_Small = Annotated[int, Field(ge=0, le=1000)]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_max_length=400)
+
+
+class MoveIntent(_Msg):
+    """What the player wants to do; cards are physical card ids of their own hand."""
+
+    kind: Literal[
+        "draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take",
+        "pass", "knock", "text",
+    ]  # fmt: skip
+    card: _Card | None = None
+    cards: Annotated[list[_Card], Field(max_length=30)] | None = None
+    meld: _Small | None = None
+    """A table meld, numbered from 0 (as in the state payload)."""
+    index: _Small | None = None
+    """For ``take``: the position of the card in the meld's ``cards``."""
+    end: Literal["low", "high"] | None = None
+    """For a lay-off that fits both ends of a run: which end."""
+    text: Annotated[str, Field(max_length=200)] | None = None
+    """For ``kind="text"``: a move in the notation of docs/notation.md."""
+
+
+class Hello(_Msg):
+    type: Literal["hello"]
+    seat: Annotated[int, Field(ge=0, le=10)] | None = None
+    secret: Annotated[str, Field(max_length=100)] | None = None
+    name: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+
+
+class MoveMsg(_Msg):
+    type: Literal["move"]
+    version: Annotated[int, Field(ge=0)]
+    move: MoveIntent
+    id: Annotated[str, Field(max_length=40)] | None = None
+
+
+class ChatMsg(_Msg):
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT)]
+
+
+class HintMsg(_Msg):
+    type: Literal["hint"]
+    version: Annotated[int, Field(ge=0)]
+
+
+class RematchMsg(_Msg):
+    type: Literal["rematch"]
+    version: Annotated[int, Field(ge=0)]
+
+
+class PingMsg(_Msg):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg, Field(discriminator="type")
+]
+MESSAGE_TYPES = ("hello", "move", "chat", "hint", "rematch", "ping")
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(Exception):
+    """A message the server refuses; ``code`` is stable, ``message`` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_client_message(raw: str | bytes) -> Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg:
+    """Validate one client message; :class:`ProtocolError` says what is wrong."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+    kind = data.get("type")
+    if kind not in MESSAGE_TYPES:
+        raise ProtocolError(
+            "unknown_type", f"unknown message type {str(kind)[:40]!r} (known: {', '.join(MESSAGE_TYPES)})"
+        )
+    try:
+        return cast(Any, _ADAPTER.validate_python(data))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise ProtocolError("invalid_message", f"{where}: {first.get('msg')}") from None
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Chat and names: printable characters only, trimmed, at most ``limit`` long.
+    (HTML is *not* stripped: the client shows text as text.)"""
+    out = "".join(ch for ch in text if ch.isprintable() or ch == " ")
+    return " ".join(out.split())[:limit]
+
+
+# -- payloads ------------------------------------------------------------------------------
+def _as_state(v: PlayerView) -> GameState:
+    """The notation functions read only ``rules``, ``table`` and ``game`` of the state
+    they are given, which a view has too."""
+    return cast(GameState, v)
+
+
+def move_text(v: PlayerView | GameState, m: Move) -> str:
+    if m.kind == PASS:
+        return "pass"
+    if m.kind == KNOCK:
+        return "knock"
+    try:
+        return move_to_text(cast(GameState, v), m)
+    except NotationError:  # pragma: no cover - every legal move has a text
+        return KIND_NAMES[m.kind]
+
+
+def _layoff_face(m: Move) -> int:
+    suit, pos = code_suit_pos(m.b)
+    return JOKER if m.c else make_face(suit, pos_rank(pos))
+
+
+def legal_entry(v: PlayerView, m: Move) -> dict[str, Any]:
+    """One legal move for the client: its kind, text, and the faces of the hand it uses
+    (52 is a joker), so a client can highlight what is playable."""
+    e: dict[str, Any] = {"kind": KIND_NAMES[m.kind], "text": move_text(v, m)}
+    if m.kind == DISCARD:
+        e["faces"] = [m.a]
+    elif m.kind == MELD:
+        sh = v.game.melds.shapes[m.a]
+        e["faces"] = [*sh.naturals, *([JOKER] * sh.njokers)]
+    elif m.kind == LAYOFF:
+        e["faces"] = [_layoff_face(m)]
+        e["meld"] = m.a
+    elif m.kind == SWAP:
+        e["faces"] = [m.b]
+        e["meld"] = m.a
+    elif m.kind == TAKE:
+        e["meld"] = m.a
+    return e
+
+
+def _result(r: RoundResult) -> dict[str, Any]:
+    return {
+        "round": r.round_no,
+        "dealer": r.dealer,
+        "winner": r.winner,
+        "went_out": r.went_out,
+        "reason": r.reason,
+        "rummy": r.rummy,
+        "players": [
+            {
+                "cards": list(p.cards),
+                "points": p.hand_points,
+                "delta": p.delta,
+                "notes": list(p.notes),
+            }
+            for p in r.players
+        ],
+    }
+
+
+def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
+    """The game part of a ``state`` message, from ``v`` alone.
+
+    ``spectator=True`` leaves out the hand and the legal moves (spectators get seat
+    0's view without them: everything else in a view is public).
+    """
+    t = v.game.melds
+    melds = []
+    for tm in v.table:
+        sh = t.shapes[tm.shape]
+        melds.append(
+            {
+                "owner": tm.owner,
+                "cards": list(tm.cards),
+                "faces": list(sh.cells),
+                "jokers": [bool(sh.joker_cells >> i & 1) for i in range(len(sh.cells))],
+                "run": sh.kind == RUN,
+                "text": t.describe(tm.shape),
+            }
+        )
+    over = v.phase is Phase.OVER
+    scores = list(v.scores)
+    return {
+        "seat": -1 if spectator else v.player,
+        "rules": v.rules.spec(),
+        "low_wins": v.rules.scoring.value != "winner_collects",
+        "phase": v.phase.name.lower(),
+        "current": v.current,
+        "dealer": v.dealer,
+        "round": v.round_no,
+        "turn": v.turn,
+        "scores": scores,
+        "standings": list(standings(v.rules, scores)),
+        "winners": list(match_winners(v.rules, scores)) if over else [],
+        "hand": [] if spectator else list(bits(v.hand)),
+        "hand_sizes": list(v.hand_sizes),
+        "known": [list(bits(k)) for k in v.known],
+        "stock_size": v.stock_size,
+        "discard": list(v.discard),
+        "melds": melds,
+        "opened": list(v.opened),
+        "taken": v.taken,
+        "pending": v.pending,
+        "results": [_result(r) for r in v.results],
+        "legal": [] if spectator else [legal_entry(v, m) for m in v.legal],
+    }
+
+
+# -- intents -------------------------------------------------------------------------------
+def _own(v: PlayerView, card: int | None) -> int:
+    if card is None:
+        raise ProtocolError("invalid_message", "this move needs a card")
+    if not v.hand >> card & 1:
+        raise IllegalMoveError("card_not_in_hand", "you do not hold that card")
+    return card
+
+
+def resolve(intent: MoveIntent, v: PlayerView) -> Move:
+    """The engine move an intent names, for the engine to judge.
+
+    When the intent matches a legal move, that move; otherwise the closest engine move
+    (so ``GameState.apply`` gives its own reason), or an :class:`IllegalMoveError` when
+    the cards cannot form such a move at all.
+    """
+    k = intent.kind
+    t = v.game.melds
+    if k == "text":
+        if not intent.text:
+            raise ProtocolError("invalid_message", "a text move needs 'text'")
+        return parse_move(_as_state(v), intent.text)
+    if k == "draw_stock":
+        return Move(DRAW_STOCK)
+    if k == "draw_discard":
+        return Move(DRAW_DISCARD)
+    if k == "pass":
+        return Move(PASS)
+    if k == "knock":
+        return Move(KNOCK)
+    if k == "discard":
+        return Move(DISCARD, face_of(_own(v, intent.card)))
+    if k == "meld":
+        cards = intent.cards or []
+        if len(set(cards)) != len(cards) or not cards:
+            raise ProtocolError("invalid_message", "a meld needs distinct cards")
+        for c in cards:
+            _own(v, c)
+        faces = [face_of(c) for c in cards]
+        naturals = tuple(sorted(f for f in faces if f != JOKER))
+        njokers = len(faces) - len(naturals)
+        for m in v.legal:
+            if m.kind == MELD:
+                sh = t.shapes[m.a]
+                if sh.naturals == naturals and sh.njokers == njokers:
+                    return m
+        for i in t.shapes_in(HandCounts.of(mask_of(cards))):
+            if len(t.shapes[i].cells) == len(cards):
+                return Move(MELD, i)
+        raise IllegalMoveError("not_a_meld", "those cards do not form a meld these rules allow")
+    slot = intent.meld
+    if slot is None:
+        raise ProtocolError("invalid_message", "this move needs a table meld ('meld')")
+    if k == "take":
+        if not 0 <= slot < len(v.table):
+            return Move(TAKE, slot, 0)
+        tm = v.table[slot]
+        sh = t.shapes[tm.shape]
+        i = intent.index
+        if i is None or not 0 <= i < len(tm.cards):
+            raise IllegalMoveError("no_such_card", "that meld has no such card")
+        if sh.joker_cells >> i & 1:
+            raise IllegalMoveError(
+                "take_joker", "a joker cannot be taken from a meld; swap it instead"
+            )
+        return Move(TAKE, slot, cell_code(sh.cells[i] // 13, sh.positions[i]))
+    face = face_of(_own(v, intent.card))
+    if k == "swap":
+        if face == JOKER:
+            raise IllegalMoveError("invalid_swap", "give a natural card for the joker")
+        return Move(SWAP, slot, face)
+    # lay-off
+    joker = face == JOKER
+    options = [
+        m
+        for m in v.legal
+        if m.kind == LAYOFF and m.a == slot and (m.c == 1 if joker else _layoff_face(m) == face)
+    ]
+    if options:
+        options.sort(key=lambda m: code_suit_pos(m.b)[1])
+        return options[-1] if intent.end == "high" else options[0]
+    code = 0 if joker else cell_code(face // 13, face % 13)
+    if 0 <= slot < len(v.table):
+        for c, f, _at in layoff_cells(t, v.table[slot]):
+            if joker or f == face:
+                code = c
+                break
+    return Move(LAYOFF, slot, code, int(joker))
