@@ -4,7 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck unit bench strength clean
+BENCH := .venv-bench
+BENCH_STAMP := $(BENCH)/.installed
+
+.PHONY: play test lint typecheck unit bench peers strength clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -23,17 +26,30 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -q -n 2 --cov --cov-report=term --cov-fail-under=90
+	$(BIN)/pytest -q -n 2 -m "not peers" --cov --cov-report=term --cov-fail-under=90
 
 test: lint typecheck unit
 
-bench: $(STAMP)
+# The peers (open-spiel, rlcard) live only in this separate benchmark environment.
+$(BENCH_STAMP): pyproject.toml
+	test -x $(BENCH)/bin/python || $(PY) -m venv $(BENCH)
+	$(BENCH)/bin/python -m pip install -q --upgrade pip
+	$(BENCH)/bin/python -m pip install -q -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(STAMP) $(BENCH_STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/solver.py
+	$(BENCH)/bin/python benchmarks/peers.py
+	$(BENCH)/bin/python benchmarks/gin_crosscheck.py --hands 2000 --json benchmarks/results/gin_crosscheck.json
+
+# Cross-engine tests against OpenSpiel and RLCard (not part of `make test`).
+peers: $(BENCH_STAMP)
+	$(BENCH)/bin/pytest -q -m peers -o addopts= tests/test_peers.py
 
 # Long: bot-vs-bot duplicate-deal tournaments (see benchmarks/strength.py --help).
 strength: $(STAMP)
 	$(BIN)/python benchmarks/strength.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .coverage
+	rm -rf $(VENV) $(BENCH) .mypy_cache .ruff_cache .coverage
