@@ -231,3 +231,21 @@ def test_tournament_rejects_bad_input() -> None:
         run_tournament("basic", 2, ["greedy", "wizard"], 1)
     with pytest.raises(ValueError):
         run_tournament("basic", 9, ["greedy"], 1)
+
+
+def test_tournament_command(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from rummykit.cli import main
+
+    assert main(["tournament", "--rules", "basic(deals=1)", "--bots", "greedy,random",
+                 "--games", "3", "--json"]) == 0  # fmt: skip
+    data = json.loads(capsys.readouterr().out)
+    assert data["matches"] == 6 and set(data["bots"]) == {"greedy", "random"}
+    assert main(["tournament", "--games", "2", "--bots", "greedy,random",
+                 "--rules", "cg101(deals=1)", "--players", "3"]) == 0  # fmt: skip
+    assert "Elo" in capsys.readouterr().out
+    assert main(["tournament", "--bots", "wizard"]) == 2
+    assert main(["tournament", "--players", "9"]) == 2
+    assert main(["tournament", "--games", "0"]) == 2
+    assert "unknown bot" in capsys.readouterr().err

@@ -325,7 +325,106 @@ def _parser() -> _Parser:
     )
     p_sim.add_argument("--seed", type=int, default=0, help="seed of the first match (default: 0)")
     p_sim.add_argument("--json", action="store_true", help="print one JSON object")
+    p_tour = sub.add_parser(
+        "tournament", help="duplicate-deal tournament between bots, with CIs and Elo"
+    )
+    p_tour.add_argument("--rules", default="basic", help="rules spec (default: basic)")
+    p_tour.add_argument("--players", type=int, default=2, help="seats at the table")
+    p_tour.add_argument(
+        "--bots",
+        default="expert,greedy",
+        help="bots seated in turn round the table, e.g. ismcts:0.5,expert (default: expert,greedy)",
+    )
+    p_tour.add_argument("--games", type=int, default=20, help="duplicate deals (default: 20)")
+    p_tour.add_argument("--seed", type=int, default=0)
+    p_tour.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    p_tour.add_argument("--ray", metavar="ADDRESS", help="run the matches on a Ray cluster")
+    p_tour.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
+
+
+def _cmd_tournament(args: argparse.Namespace, out: Console) -> int:
+    from rich.progress import Progress
+
+    from .tournament import run_tournament
+
+    rules = _parse_rules(args.rules)
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not names:
+        raise UsageError("--bots needs at least one bot")
+    if args.games < 1 or args.workers < 1:
+        raise UsageError("--games and --workers must be at least 1")
+    try:
+        rules.check_players(args.players)
+        for name in names:
+            make_bot(name)
+    except (RummyError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    executor = _ray_executor(args.ray) if args.ray else None
+    if args.json:
+        result = run_tournament(
+            rules, args.players, names, args.games, args.seed, workers=args.workers,
+            executor=executor,
+        )  # fmt: skip
+        print(json.dumps(result.to_json(), indent=2))
+        return 0
+    with Progress(console=out, transient=True) as progress:
+        task = progress.add_task("matches", total=None)
+        result = run_tournament(
+            rules,
+            args.players,
+            names,
+            args.games,
+            args.seed,
+            workers=args.workers,
+            executor=executor,
+            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+    table = Table(
+        title=f"{result.matches} matches on {args.games} duplicate deals of {rules.spec()}, "
+        f"{args.players} players"
+    )
+    for col in ("bot", "match wins", "95% CI", "hand wins", "95% CI ", "score diff", "Elo"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for name, b in sorted(result.bots.items(), key=lambda kv: -result.elo.get(kv[0], 0)):
+        lo, hi = b.match_ci
+        hlo, hhi = b.hand_ci
+        table.add_row(
+            name,
+            f"{b.match_rate:.1%}",
+            f"{lo:.1%}-{hi:.1%}",
+            f"{b.hand_rate:.1%}",
+            f"{hlo:.1%}-{hhi:.1%}",
+            f"{b.mean_score_diff:+.1f}",
+            f"{result.elo.get(name, 0):.0f}",
+        )
+    out.print(table)
+    return 0
+
+
+def _ray_executor(address: str) -> Any:
+    """A ``submit``-style executor running matches as Ray tasks (optional extra)."""
+    try:
+        import ray  # type: ignore[import-not-found]
+    except ImportError:
+        raise UsageError("--ray needs the optional extra: pip install 'rummykit[ray]'") from None
+    from .tournament import play_one
+
+    ray.init(address=address, ignore_reinit_error=True)
+    remote = ray.remote(play_one)
+
+    class _Future:
+        def __init__(self, ref: Any) -> None:
+            self.ref = ref
+
+        def result(self) -> Any:
+            return ray.get(self.ref)
+
+    class _Executor:
+        def submit(self, fn: Any, *args: Any) -> _Future:
+            return _Future(remote.remote(*args))
+
+    return _Executor()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -336,6 +435,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command == "rules":
             return _cmd_rules(args, out)
+        if args.command == "tournament":
+            return _cmd_tournament(args, out)
         return _cmd_simulate(args, out)
     except UsageError as exc:
         message = " ".join(str(exc).split())
