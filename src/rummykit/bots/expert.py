@@ -30,7 +30,6 @@ from ..table import layoff_cells
 from ..view import PlayerView, unseen_cards
 from .base import Bot
 from .tactics import (
-    SolverCache,
     best_layoff,
     best_meld,
     copy_of,
@@ -47,7 +46,6 @@ class ExpertBot(Bot):
     name = "expert"
 
     def __init__(self, outs_weight: float = OUTS_WEIGHT, danger_weight: float = 1.0) -> None:
-        self.solvers = SolverCache()
         self.outs_weight = outs_weight
         self.danger_weight = danger_weight
 
@@ -124,7 +122,7 @@ class ExpertBot(Bot):
     # -- decisions -----------------------------------------------------------------------
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         legal = view.legal
-        solver = self.solvers.get(view)
+        solver = view.game.solver
         special = knock_game_move(view, solver)
         if special is not None:
             return special

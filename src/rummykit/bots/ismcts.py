@@ -25,20 +25,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, Move
+from ..moves import Move
 from ..rules import Scoring
 from ..solver import Solver
 from ..state import GameState, Phase
 from ..view import PlayerView, determinize
 from .base import Bot
-from .tactics import (
-    best_layoff,
-    best_meld,
-    discard_choice,
-    draw_gain,
-    knock_game_move,
-    pass_if_done,
-)
+from .tactics import greedy_move
 
 
 @dataclass
@@ -73,25 +66,7 @@ class _StateView:
 def greedy_policy(s: GameState, solver: Solver, rng: random.Random) -> Move:
     """The greedy bot's choice, read straight from a (sampled) state."""
     v: Any = _StateView(s)
-    legal: tuple[Move, ...] = v.legal
-    if s.phase is Phase.DRAW:
-        take = Move(DRAW_DISCARD)
-        if take in legal and draw_gain(v, solver) > 0:
-            return take
-        return Move(DRAW_STOCK) if Move(DRAW_STOCK) in legal else legal[0]
-    m = knock_game_move(v, solver) or best_meld(v, solver) or best_layoff(v, solver)
-    if m is not None:
-        return m
-    if any(x.kind == DISCARD for x in legal):
-        return discard_choice(v, solver)
-    done = pass_if_done(legal)
-    if done is not None:
-        return done
-    for kind in (MELD, LAYOFF):
-        for x in legal:
-            if x.kind == kind:
-                return x
-    return legal[rng.randrange(len(legal))]
+    return greedy_move(v, solver, rng)
 
 
 class ISMCTSBot(Bot):
@@ -112,15 +87,7 @@ class ISMCTSBot(Bot):
         self.workers = max(1, workers)
         self.horizon = horizon
         self.exploration = exploration
-        self._solvers: dict[Any, Solver] = {}
         self._pool: ProcessPoolExecutor | None = None
-
-    def _solver(self, view: PlayerView) -> Solver:
-        s = self._solvers.get(view.rules)
-        if s is None:
-            s = Solver(view.rules, view.game.melds)
-            self._solvers[view.rules] = s
-        return s
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         legal = view.legal
@@ -154,7 +121,7 @@ class ISMCTSBot(Bot):
     def search(self, view: PlayerView, seed: int) -> dict[Move, int]:
         """Visit counts of the root moves after one budget of search."""
         rng = random.Random(seed)
-        solver = self._solver(view)
+        solver = view.game.solver
         root = _Node(None, view.player, None)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         limit = self.iterations

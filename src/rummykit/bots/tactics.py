@@ -6,27 +6,14 @@ nothing else, so bots built from it cannot see hidden cards.
 
 from __future__ import annotations
 
+import random
+
 from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
 from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD, PASS, Move
-from ..rules import Rules
 from ..scoring import card_value
 from ..solver import Solver
 from ..state import Phase
 from ..view import PlayerView
-
-
-class SolverCache:
-    """One :class:`Solver` per rules object, built on first use (per bot instance)."""
-
-    def __init__(self) -> None:
-        self._solvers: dict[Rules, Solver] = {}
-
-    def get(self, view: PlayerView) -> Solver:
-        s = self._solvers.get(view.rules)
-        if s is None:
-            s = Solver(view.rules, view.game.melds)
-            self._solvers[view.rules] = s
-        return s
 
 
 def copy_of(hand: int, face: int, avoid: int = -1) -> int:
@@ -158,3 +145,33 @@ def knock_game_move(view: PlayerView, solver: Solver) -> Move | None:
 def pass_if_done(legal: tuple[Move, ...] | list[Move]) -> Move | None:
     """PASS when it is legal and nothing better was found (Gin's knock and lay-off)."""
     return Move(PASS) if Move(PASS) in legal else None
+
+
+def greedy_move(view: PlayerView, solver: Solver, rng: random.Random) -> Move:
+    """The greedy policy: take the upcard only if it melds, knock when allowed, lay
+    the meld that leaves the least deadwood, lay off what helps, discard the card
+    that costs least to lose, pass when done.
+
+    ``view`` may be a real :class:`PlayerView` or, inside a search, any object with
+    the same few fields read from a sampled state.
+    """
+    legal = view.legal
+    if view.phase is Phase.DRAW:
+        take = Move(DRAW_DISCARD)
+        if take in legal and draw_gain(view, solver) > 0:
+            return take
+        return Move(DRAW_STOCK) if Move(DRAW_STOCK) in legal else legal[0]
+    m = knock_game_move(view, solver) or best_meld(view, solver) or best_layoff(view, solver)
+    if m is not None:
+        return m
+    if any(x.kind == DISCARD for x in legal):
+        return discard_choice(view, solver)
+    done = pass_if_done(legal)
+    if done is not None:
+        return done
+    # Obligations (a pending card) leave only melds or lay-offs that use it.
+    for kind in (MELD, LAYOFF):
+        for x in legal:
+            if x.kind == kind:
+                return x
+    return legal[rng.randrange(len(legal))]
