@@ -42,7 +42,7 @@ def brute_deadwood(rules: Rules, table: MeldTable, hand: int) -> int:
         for i, face in enumerate(sh.cells):
             want_joker = bool(sh.joker_cells >> i & 1)
             for c in bits(mask & ~used):
-                if (is_joker(c) if want_joker else face_of(c) == face and not is_joker(c)):
+                if is_joker(c) if want_joker else face_of(c) == face and not is_joker(c):
                     used |= 1 << c
                     break
             else:

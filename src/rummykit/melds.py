@@ -137,6 +137,7 @@ class MeldTable:
         self.set_base = len(self.shapes)
         # sets: natural suit multiset + joker suit multiset per rank
         local_sets: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        seen_sets: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
         max_copy = self.copies if self.any_suits else 1
         for counts in product(range(max_copy + 1), repeat=4):
             size = sum(counts)
@@ -150,7 +151,8 @@ class MeldTable:
                     for s in jsuits:
                         natural.remove(s)
                     key = (tuple(natural), jsuits)
-                    if key not in local_sets:
+                    if key not in seen_sets:
+                        seen_sets.add(key)
                         local_sets.append(key)
         self.sets_per_rank = len(local_sets)
         self._local_sets = local_sets
