@@ -14,6 +14,7 @@ import json
 import random
 from typing import Any
 
+from .cards import bits, deck
 from .errors import RummyError
 from .rules import Rules
 from .scoring import PlayerScore, RoundResult
@@ -24,7 +25,8 @@ FORMAT = 1
 
 _SCALARS = (
     "round_no", "dealer", "current", "taken", "pending", "pending_kind", "melds_this_turn",
-    "open_points", "open_pure", "turn_start_laid", "turn", "restocks",
+    "open_points", "open_pure", "turn_start_laid", "turn", "restocks", "knocker",
+    "knock_stage", "knock_limit", "upcard_passes", "upcard_draws", "repeated",
 )  # fmt: skip
 _LISTS = ("names", "scores", "hands", "stock", "discard", "melded", "opened", "laid", "known")
 
@@ -78,11 +80,28 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
         for name in _LISTS:
             setattr(s, name, list(d[name]))
         s._legal = None
-        return s
-    except RummyError:
+    except StateFormatError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (RummyError, KeyError, TypeError, ValueError, IndexError) as exc:
         raise StateFormatError(f"not a saved rummykit state: {exc!r}") from exc
+    _check_cards(s)
+    return s
+
+
+def _check_cards(s: GameState) -> None:
+    """Every card of the deck in exactly one place, so a damaged save cannot load."""
+    seen: list[int] = []
+    for h in s.hands:
+        seen.extend(bits(h))
+    seen.extend(s.stock)
+    seen.extend(s.discard)
+    for tm in s.table:
+        seen.extend(tm.cards)
+    if sorted(seen) != deck(s.rules.decks, s.rules.jokers):
+        raise StateFormatError("not a saved rummykit state: the cards do not add up to the deck")
+    seats = len(s.names)
+    if len(s.hands) != seats or not (s.phase is Phase.OVER or 0 <= s.current < seats):
+        raise StateFormatError("not a saved rummykit state: players and turn disagree")
 
 
 def state_to_json(s: GameState) -> str:

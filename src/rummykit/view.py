@@ -66,6 +66,13 @@ class PlayerView:
     turn_start_laid: bool
     turn: int
     restocks: int
+    knocker: int
+    """Gin: the player who knocked this hand, or -1."""
+    knock_stage: int
+    knock_limit: int
+    upcard_passes: int
+    upcard_draws: int
+    repeated: bool
     results: tuple[RoundResult, ...]
     legal: tuple[Move, ...]
     """The viewer's legal moves when it is their turn, else empty."""
@@ -113,6 +120,12 @@ def make_view(s: GameState, player: int) -> PlayerView:
         turn_start_laid=s.turn_start_laid,
         turn=s.turn,
         restocks=s.restocks,
+        knocker=s.knocker,
+        knock_stage=s.knock_stage,
+        knock_limit=s.knock_limit,
+        upcard_passes=s.upcard_passes,
+        upcard_draws=s.upcard_draws,
+        repeated=s.repeated,
         results=tuple(s.results),
         legal=tuple(s.legal_moves()) if s.current == player else (),
         game=s.game,
@@ -179,6 +192,12 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
     s.turn_start_laid = v.turn_start_laid
     s.turn = v.turn
     s.restocks = v.restocks
+    s.knocker = v.knocker
+    s.knock_stage = v.knock_stage
+    s.knock_limit = v.knock_limit
+    s.upcard_passes = v.upcard_passes
+    s.upcard_draws = v.upcard_draws
+    s.repeated = v.repeated
     s.results = list(v.results)
     s.history = []
     s.events = []
