@@ -377,8 +377,15 @@ class Rules:
 
         >>> Rules.parse("basic(multiple_melds=true)").spec()
         'basic(multiple_melds=true)'
+        >>> Rules.parse("basic(deals=3)").spec()
+        'basic(deals=3)'
         """
         changed = self.changed_options()
+        # Setting one match length clears the other (see with_options): say it once.
+        if changed.get("deals") is not None and changed.get("target_score", 0) is None:
+            del changed["target_score"]
+        if changed.get("target_score") is not None and changed.get("deals", 0) is None:
+            del changed["deals"]
         if not changed:
             return self.name
         return f"{self.name}({', '.join(f'{k}={_render(v)}' for k, v in changed.items())})"
