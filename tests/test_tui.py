@@ -1,0 +1,573 @@
+"""The terminal game (issue 4): whole rounds by key presses, illegal moves, save and
+resume, replays, the choosers, and snapshots of the table at 80x24.
+
+The person's seat is driven by pressing the keys a player would press: the move is
+chosen by the ``easy`` bot from the seat's view, then turned into card keys plus an
+action key (and a number in a chooser).  Bots play instantly in these tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import random
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from helpers import build, meld_move
+from rummykit.bots import GreedyBot, play_match
+from rummykit.moves import (
+    DISCARD,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    LAYOFF,
+    MELD,
+    SWAP,
+    TAKE,
+    Move,
+)
+from rummykit.notation import export_record
+from rummykit.rules import Rules
+from rummykit.state import GameState, Phase
+from rummykit.tui import (
+    add_play_arguments,
+    add_replay_arguments,
+    play_main,
+    replay_main,
+    settings_from_options,
+)
+from rummykit.tui.app import CARD_KEYS, RummyApp, TableScreen
+from rummykit.tui.screens import (
+    ChoiceScreen,
+    HelpScreen,
+    MatchEndScreen,
+    NewGameScreen,
+    PileScreen,
+    ReplayScreen,
+    RoundSummaryScreen,
+)
+from rummykit.tui.session import (
+    ENV_DATA_DIR,
+    GameSettings,
+    Match,
+    cards_for_move,
+    choice_text,
+    layoff_attempt,
+    load_saved,
+    meld_attempt,
+    replay_steps,
+    rules_summary,
+    save_path,
+    swap_attempt,
+    take_attempt,
+)
+from rummykit.tui.widgets import HandView, PilesBar, TableView
+
+SIZE = (80, 24)
+KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
+        DISCARD: "d"}  # fmt: skip
+
+
+def sync(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    """Run an async test in its own event loop (no async pytest plugin needed)."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))  # type: ignore[arg-type]
+
+    return run
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Saved games go to a temporary directory, never the user's."""
+    monkeypatch.setenv(ENV_DATA_DIR, str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def start(spec: str, players: int = 2, seed: int = 2, bots: str = "easy") -> RummyApp:
+    settings = settings_from_options(rules=spec, players=players, bots=bots, name="Ann", seed=seed)
+    return RummyApp(settings=settings, instant=True)
+
+
+def with_match(state: GameState, seats: list[str | None] | None = None) -> RummyApp:
+    seats = seats or [None] + ["easy"] * (state.num_players - 1)
+    return RummyApp(match=Match(state, seats), instant=True)
+
+
+async def wait_until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 20) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, "timed out"
+        await pilot.pause(0.005)
+
+
+def table(app: RummyApp) -> TableScreen:
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, TableScreen):
+            return screen
+    raise AssertionError("no table screen")
+
+
+def my_turn(app: RummyApp) -> bool:
+    screen = app.screen
+    m = app.match
+    return isinstance(screen, TableScreen) and m is not None and m.my_turn and not screen.blocked
+
+
+async def play_move(pilot: Pilot[Any], app: RummyApp, move: Move) -> None:
+    """Play ``move`` for the person by key presses: card keys, the action key, and the
+    option's number if a chooser opens."""
+    screen = table(app)
+    assert app.match is not None
+    s = app.match.state
+    keys = ["c"] if screen.selected else []
+    if move.kind in (MELD, LAYOFF, SWAP, DISCARD):
+        for card in cards_for_move(s, s.hands[app.match.human], move):
+            keys.append(CARD_KEYS[screen.order.index(card)])
+    want = choice_text(s, move)
+    before = len(s.history)
+    await pilot.press(*keys, KEYS[move.kind])
+    if isinstance(app.screen, ChoiceScreen):
+        await pilot.press(str(app.screen.options.index(want) + 1))
+    assert len(s.history) > before, (move, screen.message)
+
+
+async def play_round(pilot: Pilot[Any], app: RummyApp) -> list[int]:
+    """Play the person's seat until the round ends; the kinds of moves played."""
+    policy = GreedyBot()
+    rng = random.Random(0)
+    kinds: list[int] = []
+    while True:
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen) or my_turn(app))
+        if isinstance(app.screen, RoundSummaryScreen):
+            return kinds
+        assert app.match is not None
+        move = policy.choose(app.match.state.view(app.match.human), rng)
+        await play_move(pilot, app, move)
+        kinds.append(move.kind)
+        assert len(kinds) < 500
+
+
+# -- whole rounds by key presses ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("spec", "seed", "kinds"),
+    [
+        ("basic(deals=1)", 2, {DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD}),
+        ("rami51(deals=1)", 0, {DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD}),
+    ],
+)
+@sync
+async def test_whole_round_by_keys(spec: str, seed: int, kinds: set[int]) -> None:
+    app = start(spec, seed=seed)
+    async with app.run_test(size=SIZE) as pilot:
+        played = await play_round(pilot, app)
+        assert kinds <= set(played)
+        assert app.match is not None
+        s = app.match.state
+        assert s.phase is Phase.OVER and len(s.results) == 1
+        summary = app.screen
+        assert isinstance(summary, RoundSummaryScreen)
+        assert summary.result is s.results[0]
+        lines = [text for _seat, text in app.match.log.lines()]
+        assert any(t.startswith("Ann drew") for t in lines)
+        assert any("melded" in t for t in lines)
+        await pilot.press("enter")
+        assert isinstance(app.screen, MatchEndScreen)
+        await pilot.press("q")
+    assert app.return_code == 0
+    assert not save_path().exists()  # a finished match leaves nothing to resume
+    games = list((save_path().parent / "games").glob("*.rummy"))
+    assert len(games) == 1  # kept for `rummy replay`
+
+
+@sync
+async def test_play_again_and_new_settings() -> None:
+    final, _ = play_match("basic(deals=1)", ["Ann", "Bob"], [GreedyBot(), GreedyBot()], seed=3)
+    app = with_match(final)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        await pilot.press("a")  # play again with the same settings
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.match is not None and app.match.state is not final
+        assert app.match.state.round_no == 1 and not app.match.state.is_over()
+        assert app.match.state.names == ["Ann", "Bob"]
+    app = with_match(final)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        await pilot.press("n")  # new settings
+        assert isinstance(app.screen, NewGameScreen)
+        assert app.screen.settings().name == "Ann"
+        await pilot.press("escape")
+    assert app.return_code == 0
+
+
+# -- illegal moves --------------------------------------------------------------------------------
+@sync
+async def test_illegal_move_changes_nothing_and_names_the_rule() -> None:
+    app = start("basic", seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        assert app.match is not None
+        s = app.match.state
+        assert s.phase.name == "DRAW"
+        before = export_record(s)
+        hands = list(s.hands)
+        # seed 001: "To begin your turn, you must draw a card" -- so no discard first
+        await pilot.press("1", "d")
+        screen = table(app)
+        assert "rule: draw_first" in screen.message
+        assert export_record(s) == before and s.hands == hands
+        await pilot.press("c", "s")
+        assert s.phase is Phase.PLAY
+        # seed 001: "you must draw a card from either the stock pile or the discard pile"
+        # -- one card, so a second draw is refused
+        await pilot.press("p")
+        assert "rule: one_draw_per_turn" in screen.message
+        # two cards are not a meld: the app explains without calling it a move
+        await pilot.press("c", "1", "2", "m")
+        assert "is not a meld" in screen.message
+        hist = list(s.history)
+        await pilot.press("c", "m")
+        assert "select the cards" in screen.message
+        await pilot.press("c", "1", "2", "d")
+        assert "Select exactly one card" in screen.message
+        assert s.history == hist
+
+
+@sync
+async def test_taken_discard_cannot_be_thrown_back() -> None:
+    g = build("basic", hands=["2C 5D 9H KS", "3C 4C 5C"], discard="7S", phase=Phase.DRAW)
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        # seed 001: "if you chose to draw from the discard pile, you may not discard the
+        # same card you drew"
+        await pilot.press("p")
+        screen = table(app)
+        k = CARD_KEYS[screen.order.index(g.taken)]
+        await pilot.press(k, "d")
+        assert "rule: no_discard_of_taken_card" in screen.message
+        assert g.phase is Phase.PLAY and g.hand_size(0) == 5
+
+
+@sync
+async def test_wait_for_your_turn() -> None:
+    g = build("basic", hands=["2C 5D 9H KS", "3C 4C 5C 8D"], current=1, phase=Phase.DRAW)
+    app = with_match(g)
+    app.pace = 5.0  # the bot waits, so it is still its turn
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        assert "Wait: it is Player 2's turn" in table(app).message
+        assert g.current == 1 and g.phase is Phase.DRAW
+
+
+# -- choosers: jokers, lay-offs, swaps and takes ------------------------------------------------
+@sync
+async def test_meld_with_a_joker_asks_which_card_it_stands_for() -> None:
+    g = build("basic(jokers=1)", hands=["5H 6H JK 9C KD", "3C 4C 5C 8D"])
+    assert meld_attempt(g, []).error
+    five, six, joker = _cards(g, 0, "5H 6H JK")
+    attempt = meld_attempt(g, [five, six, joker])
+    assert {choice_text(g, m) for m in attempt.moves} == {"🃏(4♥) 5♥ 6♥", "5♥ 6♥ 🃏(7♥)"}
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        keys = [CARD_KEYS[screen.order.index(c)] for c in (five, six, joker)]
+        await pilot.press(*keys, "m")
+        chooser = app.screen
+        assert isinstance(chooser, ChoiceScreen)
+        await pilot.press("escape")  # cancel: nothing happens
+        assert g.table == [] and isinstance(app.screen, TableScreen)
+        await pilot.press("m")
+        assert isinstance(app.screen, ChoiceScreen)
+        want = app.screen.options.index("5♥ 6♥ 🃏(7♥)")
+        await pilot.press(str(want + 1))
+        assert len(g.table) == 1
+        assert g.game.melds.describe(g.table[0].shape) == "5H 6H JK=7H"
+        assert "🃏(7♥)" in " ".join(t for _s, t in app.match.log.lines())  # type: ignore[union-attr]
+
+
+def _cards(g: GameState, p: int, text: str) -> list[int]:
+    from rummykit.cards import face_of, parse_face
+
+    out: list[int] = []
+    for tok in text.split():
+        face = parse_face(tok)
+        card = next(c for c in g.hand(p) if face_of(c) == face and c not in out)
+        out.append(card)
+    return out
+
+
+@sync
+async def test_layoff_by_key_and_by_click() -> None:
+    g = build(
+        "basic",
+        hands=["4H 8H 2C KS QD", "3C 4C 5C 8D"],
+        table=[(1, "5H 6H 7H"), (1, "9S 9D 9C")],
+        melded=[True, True],
+    )
+    four, eight = _cards(g, 0, "4H 8H")
+    assert {m.a for m in layoff_attempt(g, four).moves} == {0}
+    assert "does not fit" in layoff_attempt(g, _cards(g, 0, "KS")[0]).error
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        await pilot.press(CARD_KEYS[screen.order.index(four)], "l")
+        assert len(g.table[0].cards) == 4
+        # click the card, then the meld
+        index = screen.order.index(eight)
+        await pilot.click(HandView, offset=(index * 4 + 1, 1))
+        assert screen.selected == {eight}
+        assert screen.query_one(TableView).highlight == {0}
+        await pilot.click(TableView, offset=(screen.query_one(TableView).name_w + 3, 0))
+        assert len(g.table[0].cards) == 5
+        await pilot.click(TableView, offset=(screen.query_one(TableView).name_w + 3, 0))
+        assert "Select one card" in screen.message
+
+
+@sync
+async def test_swap_and_take_in_rami51() -> None:
+    g = build(
+        "rami51",
+        hands=["7H 2C 2D 5S QH QD 3C", "3C 4C 5C 8D"],
+        table=[(1, "6H JK=7H 8H"), (1, "9S TS JS QS")],
+        melded=[True, True],
+        opened=[True, True],
+    )
+    seven = _cards(g, 0, "7H")[0]
+    assert [m.kind for m in swap_attempt(g, seven).moves] == [SWAP]
+    assert swap_attempt(g, _cards(g, 0, "2C")[0]).error.startswith("no joker")
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        await pilot.press(CARD_KEYS[screen.order.index(seven)], "j")
+        assert g.table[0].cards[1] == seven
+        # seed 003: "A player can retrieve a Joker if they are going to replace it with the
+        # card it was representing"; rami51 then wants the freed joker in a new meld at
+        # once (RULES-NOTES 4, swapped_joker=must_meld)
+        assert g.pending >= 0
+        assert "use 🃏 in a meld now" in str(screen.query_one("#status").render())
+        await pilot.press("t")  # taking is not allowed while the joker is pending
+        assert "rule:" in screen.message
+        await play_move(pilot, app, meld_move(g, "2C 2D JK=2H"))
+        assert g.pending < 0
+        # seed 003: retrieve a card if "The card to be retrieved is immediately used to
+        # form a new meld" and "The meld ... consists of more than three cards"
+        takes = take_attempt(g).moves
+        assert [choice_text(g, m) for m in takes] == [
+            "take Q♠ from meld 2 (Player 2: 9♠ 10♠ J♠ Q♠)"
+        ]
+        await pilot.press("t")
+        assert g.pending >= 0 and len(g.table[1].cards) == 3
+        await play_move(pilot, app, meld_move(g, "QH QD QS"))
+        assert len(g.table) == 4
+
+
+# -- save, resume and replay ---------------------------------------------------------------------
+@sync
+async def test_save_then_resume_gives_the_same_state() -> None:
+    app = start("rami51", players=3, seed=7, bots="easy,medium")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        assert app.match is not None
+        await play_move(pilot, app, Move(DRAW_STOCK))
+        saved = app.match.state
+        await pilot.press("q")
+    assert app.return_code == 0
+    assert save_path().exists()
+    text = save_path().read_text(encoding="utf-8")
+    assert '[Bots "-, easy, medium"]' in text
+    resumed = RummyApp(resume=True, instant=True)
+    async with resumed.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        m = resumed.match
+        assert m is not None
+        s = m.state
+        assert (s.hands, s.stock, s.discard, s.table, s.scores, s.history) == (
+            saved.hands, saved.stock, saved.discard, saved.table, saved.scores, saved.history,
+        )  # fmt: skip
+        assert (s.current, s.phase, s.turn) == (saved.current, saved.phase, saved.turn)
+        assert m.seats == [None, "easy", "medium"]
+        assert isinstance(resumed.screen, TableScreen)
+    # without --resume the new-game screen offers the saved game
+    app = RummyApp()
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.click("#resume")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.match is not None and app.match.state.history == saved.history
+
+
+@sync
+async def test_resume_without_a_save_opens_the_new_game_screen() -> None:
+    app = RummyApp(resume=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert load_saved() is None
+
+
+@sync
+async def test_replay_steps_forward_and_back(tmp_path: Path) -> None:
+    final, _ = play_match("basic(deals=1)", ["Ann", "Bob"], [GreedyBot(), GreedyBot()], seed=3)
+    path = tmp_path / "game.rummy"
+    path.write_text(export_record(final), encoding="utf-8")
+    steps = replay_steps(final)
+    assert len(steps) == len(final.history) + 1
+    assert steps[-1].state.scores == final.scores
+    app = RummyApp(replay=(steps, path.name))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("right", "right", "right", "left")
+        assert screen.index == 2
+        head = str(screen.query_one("#replay-head").render())
+        assert "step 2/" in head and steps[2].text in head
+        body = str(screen.query_one("#replay-state").render())
+        assert "Ann" in body and "Bob" in body  # every hand is shown
+        await pilot.press("end")
+        assert screen.index == len(steps) - 1
+        await pilot.press("home", "down")
+        assert screen.index > 0 and screen.steps[screen.index].state.phase is not Phase.PLAY
+        await pilot.press("up")
+        assert screen.index == 0
+        await pilot.press("q")
+    with pytest.raises(ValueError, match="cannot read"):
+        replay_main(tmp_path / "missing.rummy")
+
+
+# -- the other screens -----------------------------------------------------------------------------
+@sync
+async def test_new_game_screen_starts_the_chosen_game() -> None:
+    app = RummyApp(initial=GameSettings(Rules.preset("basic"), name="Ann", seed=4))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        from textual.widgets import Checkbox, Input, Select
+
+        screen.query_one("#preset", Select).value = "rami51"
+        await pilot.pause()
+        assert screen.query_one("#opt-take_from_meld", Checkbox).value is True
+        assert screen.query_one("#opt-discard_pickup", Checkbox).value is True
+        assert screen.query_one("#opening", Input).value == "51"
+        screen.query_one("#opening", Input).value = "40"
+        screen.query_one("#players", Select).value = 3
+        await pilot.pause()
+        assert screen.query_one("#bot1", Select).display
+        screen.query_one("#bot0", Select).value = "easy"
+        screen.query_one("#bot1", Select).value = "easy"
+        screen.query_one("#goal-kind", Select).value = "deals"
+        screen.query_one("#goal", Input).value = "2"
+        screen.query_one("#ace", Select).value = "low"
+        screen.query_one("#instant", Checkbox).value = True
+        settings = screen.settings()
+        assert settings.rules.deals == 2 and settings.rules.ace.value == "low"
+        assert settings.bots == ("easy", "easy") and settings.seed == 4
+        assert settings.rules.opening_minimum == 40
+        assert settings.rules.spec().startswith("rami51(")
+        screen.query_one("#goal", Input).value = "0"
+        await pilot.press("ctrl+s")
+        assert "Cannot start" in str(screen.query_one("#error").render())
+        screen.query_one("#goal", Input).value = "2"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.match is not None
+        assert app.match.state.rules.name == "rami51" and app.match.state.num_players == 3
+        assert app.pace == 0
+
+
+@sync
+async def test_help_pile_hint_sort_and_instant() -> None:
+    app = start("basic", seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "v")
+        assert isinstance(app.screen, PileScreen)
+        await pilot.press("escape")
+        order = list(screen.order)
+        await pilot.press("r")
+        assert sorted(screen.order) == sorted(order)
+        await pilot.press("right", "right", "space")
+        assert screen.selected == {screen.order[1]}
+        await pilot.press("i")
+        assert app.pace > 0
+        await pilot.press("i", "h")
+        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), timeout=30)
+        await pilot.click(PilesBar, offset=(2, 0))  # click the stock
+        assert app.match is not None and app.match.state.phase is Phase.PLAY
+
+
+def test_command_line_options() -> None:
+    """The options the CLI adds for ``rummy play`` and ``rummy replay``."""
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    add_play_arguments(sub.add_parser("play"))
+    add_replay_arguments(sub.add_parser("replay"))
+    ns = parser.parse_args(
+        ["play", "--rules", "rami51", "--players", "4", "--bots", "hard,medium,easy",
+         "--name", "Ann", "--instant", "--seed", "9"]
+    )  # fmt: skip
+    s = settings_from_options(ns)
+    assert s is not None and s.rules.name == "rami51" and s.names()[0] == "Ann"
+    assert s.bots == ("hard", "medium", "easy") and s.seed == 9
+    assert settings_from_options(parser.parse_args(["play", "--resume"])) is None
+    assert parser.parse_args(["replay", "game.rummy"]).file == "game.rummy"
+    with pytest.raises(ValueError, match="bot"):
+        play_main(parser.parse_args(["play", "--players", "3", "--bots", "easy,easy,easy"]))
+
+
+def test_flags_and_rules_text() -> None:
+    s = settings_from_options(rules="rami51", players=4, bots="hard,medium,easy", name="Ann")
+    assert s is not None and s.bots == ("hard", "medium", "easy") and s.players == 4
+    s = settings_from_options(rules="basic", bots="greedy", players=3, target=50)
+    assert s is not None and s.bots == ("easy", "easy") and s.rules.target_score == 50
+    s = settings_from_options(rules="cg101", deals=2)
+    assert s is not None and s.rules.deals == 2 and s.players == 2
+    for bad in (
+        {"bots": "hard,easy", "players": 4},
+        {"bots": "genius"},
+        {"rules": "rami51", "players": 6},
+        {"rules": "gin"},
+        {"rules": "basic", "target": 5, "deals": 2},
+    ):
+        with pytest.raises(ValueError):
+            settings_from_options(**bad)
+    with pytest.raises(TypeError):
+        play_main(colour="red")
+    for preset in ("basic", "classic", "cg101", "rami51"):
+        text = " ".join(rules_summary(Rules.preset(preset)))
+        assert "Scoring" in text and "Melds" in text
+    assert "51 points" in " ".join(rules_summary(Rules.preset("rami51")))
+
+
+# -- snapshots ----------------------------------------------------------------------
+def _snapshot_app() -> RummyApp:
+    return start("rami51", players=3, seed=24, bots="easy,easy")
+
+
+def test_snapshot_table(snap_compare: Any) -> None:
+    async def ready(pilot: Pilot[Any]) -> None:
+        await wait_until(pilot, lambda: my_turn(pilot.app))  # type: ignore[arg-type]
+
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=ready)
+
+
+def test_snapshot_selection(snap_compare: Any) -> None:
+    async def ready(pilot: Pilot[Any]) -> None:
+        await wait_until(pilot, lambda: my_turn(pilot.app))  # type: ignore[arg-type]
+        await pilot.press("s", "1", "3")
+
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=ready)

@@ -1,0 +1,231 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a real server.
+
+``make test`` installs Chromium first (the Makefile's ``browser`` target); these tests
+are skipped only when it is missing.  They are marked ``web_slow``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from rummykit.web import Settings
+from web_helpers import ServerThread
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]  # fmt: skip
+SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "screenshot-web.png"
+
+pytestmark = [
+    pytest.mark.web_slow,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ServerThread]:
+    db = Path(tempfile.mkdtemp()) / "web.db"
+    settings = Settings(database_url=f"sqlite:///{db}", bot_delay=0.05, hint_budget=20)
+    with ServerThread(settings) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def new_page(browser: Any, width: int = 1100, height: int = 800) -> Any:
+    # Playwright's wait_for_function evaluates strings, which the page's CSP forbids.
+    ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    return ctx.new_page()
+
+
+def create(server: ServerThread, body: dict[str, Any]) -> dict[str, Any]:
+    r = httpx.post(server.base + "/api/tables", json=body)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def state(page: Any) -> dict[str, Any]:
+    s: dict[str, Any] = page.evaluate("window.rummy.state")
+    return s
+
+
+def wait_version(page: Any, above: int) -> None:
+    page.wait_for_function(f"window.rummy.version > {above}", timeout=15000)
+
+
+def cards_for(hand: list[int], faces: list[int]) -> list[int]:
+    """Hand card ids for the faces of a legal move (52: any joker)."""
+    pool = list(hand)
+    out = []
+    for f in faces:
+        for c in pool:
+            cf = c % 54
+            if (52 if cf >= 52 else cf) == f:
+                out.append(c)
+                pool.remove(c)
+                break
+    return out
+
+
+def play_turn_by_clicks(page: Any) -> None:
+    """Play one action of the seat's turn with clicks, as a person would."""
+    msg = state(page)
+    v = msg["version"]
+    g = msg["game"]
+    legal = g["legal"]
+    kinds = {m["kind"] for m in legal}
+    if g["phase"] == "draw":
+        page.click("#stock")
+    elif "meld" in kinds:
+        m = next(m for m in legal if m["kind"] == "meld")
+        for c in cards_for(g["hand"], m["faces"]):
+            page.click(f'#hand [data-card="{c}"]')
+        page.click("#btn-meld")
+    elif "layoff" in kinds:
+        m = next(m for m in legal if m["kind"] == "layoff")
+        (c,) = cards_for(g["hand"], m["faces"])
+        page.click(f'#hand [data-card="{c}"]')
+        page.click(f'#melds [data-meld="{m["meld"]}"] .meld-no')
+        page.click("#btn-layoff")
+    else:
+        m = next(m for m in legal if m["kind"] == "discard")
+        (c,) = cards_for(g["hand"], m["faces"])
+        page.click(f'#hand [data-card="{c}"]')
+        page.click("#btn-discard")
+    wait_version(page, v)
+
+
+def my_turn(page: Any) -> bool:
+    return bool(
+        page.evaluate(
+            "(() => { const s = window.rummy.state; if (!s) return false;"
+            " const g = s.game; return g.phase !== 'over' && g.current === g.seat"
+            " && g.legal.length > 0; })()"
+        )
+    )
+
+
+def test_one_player_plays_a_whole_round_against_bots(server: ServerThread, browser: Any) -> None:
+    t = create(
+        server,
+        {
+            "rules": "basic",
+            "deals": 1,
+            "seats": [
+                {"kind": "human", "name": "<b>Ann</b>"},
+                {"kind": "bot", "difficulty": "easy"},
+                {"kind": "bot", "difficulty": "medium"},
+            ],
+        },
+    )
+    page = new_page(browser, width=1280, height=860)
+    page.goto(server.base + t["seats"][0]["link"])
+    page.wait_for_function("window.rummy.state !== null")
+    shot_taken = False
+    for _ in range(400):
+        if state(page)["game"]["phase"] == "over":
+            break
+        if my_turn(page):
+            g = state(page)["game"]
+            if not shot_taken and g["phase"] == "play" and g["melds"]:
+                page.wait_for_timeout(500)  # let the animations finish
+                page.screenshot(path=str(SCREENSHOT))
+                shot_taken = True
+            play_turn_by_clicks(page)
+        else:
+            page.wait_for_timeout(30)
+    g = state(page)["game"]
+    assert g["phase"] == "over" and len(g["results"]) == 1
+    # the round summary, the standings, rematch and the record download
+    page.wait_for_selector("#summary:not(.hidden)")
+    assert page.locator("#summary .summary tr").count() == 4
+    assert page.locator("#btn-rematch").is_visible()
+    href = page.get_attribute("#download", "href")
+    record = httpx.get(server.base + href).text
+    assert "[Players" in record and "Round 1" in record
+    if not shot_taken:
+        page.screenshot(path=str(SCREENSHOT))
+    # names are shown as text, never as HTML
+    assert page.locator("#scores b").count() == 0
+    assert "<b>Ann</b>" in page.inner_text("#scores")
+    page.click("#btn-rematch")
+    page.wait_for_function("window.rummy.state.game.phase !== 'over'")
+    page.close()
+
+
+def test_two_players_from_invitation_links_reload_and_illegal_move(
+    server: ServerThread, browser: Any
+) -> None:
+    t = create(
+        server,
+        {"rules": "basic", "deals": 1, "seats": [{"kind": "human", "name": "Ann"}, {}]},
+    )
+    link_b = t["seats"][1]["link"]
+    a = new_page(browser)
+    b = new_page(browser, width=390, height=844)  # a phone-sized screen
+    a.goto(server.base + t["seats"][0]["link"])
+    b.goto(server.base + link_b)
+    for p in (a, b):
+        p.wait_for_function("window.rummy.state !== null && window.rummy.state.game.seat >= 0")
+    assert a.evaluate("window.rummy.state.game.seat") == 0
+    assert b.evaluate("window.rummy.state.game.seat") == 1
+    # the phone layout does not scroll sideways
+    assert b.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    first = a if state(a)["game"]["current"] == 0 else b
+    other = b if first is a else a
+    # an illegal move shows the engine's reason and changes nothing
+    g = state(first)["game"]
+    v = state(first)["version"]
+    first.click(f'#hand [data-card="{g["hand"][0]}"]')
+    first.evaluate("document.getElementById('btn-discard').disabled = false")
+    first.click("#btn-discard")
+    first.wait_for_function("document.getElementById('error').textContent.length > 0")
+    assert "draw" in first.inner_text("#error")
+    assert state(first)["version"] == v and state(first)["game"]["hand"] == g["hand"]
+    # a real turn: the other player sees it
+    first.click("#stock")
+    wait_version(first, v)
+    play_turn_by_clicks(first)
+    while state(first)["game"]["current"] == state(first)["game"]["seat"]:
+        play_turn_by_clicks(first)
+    wait_version(other, v + 1)
+    assert state(other)["game"]["current"] == state(other)["game"]["seat"]
+    hand_before = state(other)["game"]["hand"]
+    # chat is shown as text
+    other.fill("#chat-input", "<img src=x onerror=alert(1)>hi")
+    other.click("#chat-send")
+    first.wait_for_selector("#chat li")
+    assert first.locator("#chat img").count() == 0
+    assert "<img src=x" in first.inner_text("#chat")
+    # a reload resumes the same seat and state (the link is remembered)
+    other.goto(server.base + f"/play/{t['id']}")
+    other.wait_for_function("window.rummy.state !== null")
+    assert state(other)["game"]["seat"] == (1 if other is b else 0)
+    assert state(other)["game"]["hand"] == hand_before
+    play_turn_by_clicks(other)
+    assert state(other)["game"]["phase"] == "play"
+    # a spectator sees the table but no hand
+    w = new_page(browser)
+    w.goto(server.base + t["watch"])
+    w.wait_for_function("window.rummy.state !== null")
+    assert state(w)["game"]["hand"] == [] and state(w)["game"]["seat"] == -1
+    for p in (a, b, w):
+        p.context.close()
