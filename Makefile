@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/rummy simulate --rules basic --players 2 --games 20 --seed 1
+	$(BIN)/rummy play
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -25,7 +25,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+# Debian's Chromium for the web tests (never `playwright install`); PostgreSQL's server
+# binaries for the storage and crash tests.
+browser:
+	test -x /usr/bin/chromium || apt-get install -y chromium
+	test -x /usr/lib/postgresql/15/bin/initdb || apt-get install -y postgresql-15
+
+unit: $(STAMP) browser
 	$(BIN)/pytest -q -n 2 -m "not peers" --cov --cov-report=term --cov-fail-under=90
 
 test: lint typecheck unit

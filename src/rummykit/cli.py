@@ -34,6 +34,7 @@ from . import rules as rules_module
 from .bots import BOTS, Bot, make_bot, play_match
 from .errors import RummyError
 from .rules import PRESET_SOURCES, PRESETS, Rules
+from .tui import add_play_arguments, add_replay_arguments
 
 PROG = "rummy"
 
@@ -325,6 +326,8 @@ def _parser() -> _Parser:
     )
     p_sim.add_argument("--seed", type=int, default=0, help="seed of the first match (default: 0)")
     p_sim.add_argument("--json", action="store_true", help="print one JSON object")
+    add_play_arguments(sub.add_parser("play", help="play rummy against the computer"))
+    add_replay_arguments(sub.add_parser("replay", help="step through a game record"))
     p_tour = sub.add_parser(
         "tournament", help="duplicate-deal tournament between bots, with CIs and Elo"
     )
@@ -437,6 +440,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_rules(args, out)
         if args.command == "tournament":
             return _cmd_tournament(args, out)
+        if args.command == "play":
+            from .tui import play_main
+
+            try:
+                return play_main(args)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+        if args.command == "replay":
+            from .tui import replay_main
+
+            try:
+                return replay_main(args.file)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
         return _cmd_simulate(args, out)
     except UsageError as exc:
         message = " ".join(str(exc).split())

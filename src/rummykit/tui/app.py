@@ -1,0 +1,711 @@
+"""The Textual app: the table screen and the app that strings the screens together."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events, on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from ..bots.hints import Hint, suggest
+from ..cards import face_of
+from ..errors import IllegalMoveError
+from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP, TAKE, Move
+from ..state import GameState, Phase
+from .screens import (
+    ChoiceScreen,
+    HelpScreen,
+    MatchEndScreen,
+    NewGameScreen,
+    PileScreen,
+    ReplayScreen,
+    RoundSummaryScreen,
+)
+from .session import (
+    Attempt,
+    GameSettings,
+    Match,
+    ReplayStep,
+    archive_match,
+    card_text,
+    cards_for_move,
+    choice_text,
+    discard_save,
+    goal_text,
+    layoff_attempt,
+    load_saved,
+    meld_attempt,
+    move_clause,
+    save_match,
+    save_path,
+    sort_cards,
+    swap_attempt,
+    table_cells,
+    take_attempt,
+)
+from .widgets import HandView, LogView, MeldInfo, PilesBar, PlayersView, SeatInfo, TableView
+
+CARD_KEYS = "1234567890abefgknouwxyz"
+"""Keys that select the cards of the hand, in order (the other letters are actions)."""
+BOT_PACE = 0.6
+"""Seconds between bot moves, so a person can follow them."""
+HINT_BUDGET = 60
+"""Search iterations for a hint (a fraction of a second)."""
+
+
+ACTION_KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
+               DISCARD: "d"}  # fmt: skip
+
+
+class TableScreen(Screen[None]):
+    """The game: your hand, the table, the piles, the players and the log."""
+
+    DEFAULT_CSS = """
+    TableScreen #status { height: 1; background: $boost; padding: 0 1; }
+    TableScreen #main { height: 1fr; }
+    TableScreen #table-box {
+        width: 1fr; border: round $primary 60%; padding: 0 1;
+        border-title-color: $text-primary;
+    }
+    TableScreen #side { width: 32; }
+    TableScreen #players-box {
+        height: auto; border: round $secondary 60%; border-title-color: $text-secondary;
+    }
+    TableScreen #log {
+        border: round $secondary 60%; border-title-color: $text-secondary; padding: 0 0 0 1;
+    }
+    TableScreen #hand-box {
+        height: auto; border: round $accent 70%; padding: 0 1;
+        border-title-color: $text-accent;
+    }
+    TableScreen #message { height: 1; padding: 0 1; color: $text-muted; }
+    TableScreen #message.error { color: $text-error; text-style: bold; }
+    TableScreen #message.hint { color: $text-accent; }
+    TableScreen #message.info { color: $text-success; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "draw_stock", "Stock"),
+        Binding("p", "draw_pile", "Pile"),
+        Binding("m", "meld", "Meld"),
+        Binding("l", "layoff", "Lay off"),
+        Binding("d", "discard", "Discard"),
+        Binding("j", "swap", "Swap joker", show=False),
+        Binding("t", "take", "Take", show=False),
+        Binding("c,escape", "clear", "Clear", show=False),
+        Binding("h", "hint", "Hint"),
+        Binding("r", "sort", "Sort", show=False),
+        Binding("v", "view_pile", "Pile", show=False),
+        Binding("i", "instant", "Instant", show=False),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit_game", "Quit"),
+        Binding("left", "cursor(-1)", show=False),
+        Binding("right", "cursor(1)", show=False),
+        Binding("space", "toggle_cursor", show=False),
+    ]
+
+    def __init__(self, match: Match) -> None:
+        super().__init__()
+        self.match = match
+        self.selected: set[int] = set()
+        self.by_rank = False
+        self.cursor = -1
+        self.new_card = -1
+        self.rounds_seen = len(match.state.results)
+        self.blocked = False
+        self.bot_job: str | None = None
+        self.bot_started = 0.0
+        self.hint_job: str | None = None
+        self.order: list[int] = []
+        """The hand as shown, left to right (card ids); keys follow this order."""
+
+    # -- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="table-box") as box:
+                box.border_title = "Table"
+                yield TableView(id="table")
+            with Vertical(id="side"):
+                with Vertical(id="players-box") as players:
+                    players.border_title = "Players"
+                    yield PlayersView(id="players")
+                log = LogView(id="log")
+                log.border_title = "Log"
+                yield log
+        yield PilesBar(id="piles")
+        with Vertical(id="hand-box") as hand:
+            hand.border_title = "Your hand"
+            yield HandView(id="hand")
+        yield Static(id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_all()
+        self.set_message("Select cards with the keys shown above them or by clicking; ? for help.")
+        self.advance()
+
+    @property
+    def state(self) -> GameState:
+        return self.match.state
+
+    @property
+    def app_(self) -> RummyApp:
+        app = self.app
+        assert isinstance(app, RummyApp)
+        return app
+
+    # -- drawing -----------------------------------------------------------------------------
+    def refresh_all(self) -> None:
+        s = self.state
+        me = self.match.human
+        hand = s.hands[me]
+        self.selected &= {c for c in self.selected if hand >> c & 1}
+        if self.new_card >= 0 and not hand >> self.new_card & 1:
+            self.new_card = -1
+        self.order = sort_cards(hand, self.by_rank)
+        if self.cursor >= len(self.order):
+            self.cursor = len(self.order) - 1
+        labels = [CARD_KEYS[i] if i < len(CARD_KEYS) else " " for i in range(len(self.order))]
+        self.query_one(HandView).show(self.order, labels, self.selected, self.new_card, self.cursor)
+        box = self.query_one("#hand-box")
+        sort = "rank" if self.by_rank else "suit"
+        box.border_title = f"Your hand · {len(self.order)} cards · by {sort} (r)"
+        box.border_subtitle = f"{len(self.selected)} selected" if self.selected else ""
+        melds = [MeldInfo(slot, tm.owner, table_cells(s, tm)) for slot, tm in enumerate(s.table)]
+        self.query_one(TableView).show(s.names, melds, self._layoff_slots())
+        self.query_one("#table-box").border_title = f"Table · {len(s.table)} meld(s)"
+        self.query_one(PilesBar).show(len(s.stock), s.discard)
+        seats = [
+            SeatInfo(
+                name=s.names[p],
+                label=self.match.seat_labels()[p],
+                cards=s.hand_size(p),
+                score=s.scores[p],
+                current=p == s.current,
+                dealer=p == s.dealer,
+                opened=s.opened[p],
+            )
+            for p in range(s.num_players)
+        ]
+        self.query_one(PlayersView).show(seats, s.rules.opening_minimum > 0)
+        self.query_one("#players-box").border_title = f"Round {s.round_no} · {goal_text(s.rules)}"
+        self.query_one(LogView).show(self.match.log.lines(), me)
+        self.update_status()
+
+    def _layoff_slots(self) -> set[int]:
+        """Melds the one selected card can be laid off on now (highlighted)."""
+        if len(self.selected) != 1 or not self.match.my_turn:
+            return set()
+        card = next(iter(self.selected))
+        return {m.a for m in layoff_attempt(self.state, card).moves}
+
+    def update_status(self) -> None:
+        s = self.state
+        out = Text(no_wrap=True, overflow="ellipsis")
+        out.append(f"{s.rules.name} ", Style(bold=True))
+        if s.phase is Phase.OVER:
+            out.append("· the match is over")
+        elif self.match.my_turn:
+            out.append("· ")
+            out.append("Your turn: ", Style(bold=True))
+            out.append(self._turn_advice())
+        else:
+            who = s.names[s.current]
+            label = self.match.seat_labels()[s.current]
+            out.append(f"· {who} ({label}) is playing…")
+        self.query_one("#status", Static).update(out, layout=False)
+
+    def _turn_advice(self) -> str:
+        s = self.state
+        if s.phase is Phase.DRAW:
+            if not s.discard:
+                return "draw from the stock (s)"
+            top = _face(s.discard[-1])
+            if Move(DRAW_DISCARD) not in s.legal_moves():
+                return f"draw from the stock (s); {top} on the pile cannot be used now"
+            return f"draw from the stock (s) or take {top} (p)"
+        if s.pending >= 0:
+            return f"use {_face(s.pending)} in a meld now"
+        if s.opening_in_progress():
+            return (
+                f"opening {s.open_points}/{s.rules.opening_minimum} points: "
+                "meld more before you discard"
+            )
+        if s.needs_opening(self.match.human):
+            return f"meld (m) or discard (d); opening melds need {s.rules.opening_minimum}+"
+        return "meld (m), lay off (l) or discard (d)"
+
+    def set_message(self, text: str, kind: str = "") -> None:
+        msg = self.query_one("#message", Static)
+        msg.set_classes(kind)
+        msg.update(Text(text, no_wrap=True, overflow="ellipsis"), layout=False)
+
+    @property
+    def message(self) -> str:
+        """The text of the message line (tests read it)."""
+        return str(self.query_one("#message", Static).render())
+
+    # -- turn flow ---------------------------------------------------------------------------
+    def advance(self) -> None:
+        """Hand the turn to whoever is to act: wait for the person, or start a bot."""
+        if self.blocked:
+            return
+        s = self.state
+        self.update_status()
+        if s.phase is Phase.OVER:
+            self.match_over()
+        elif not self.match.my_turn:
+            self.schedule_bot()
+
+    def schedule_bot(self) -> None:
+        s = self.state
+        seat = s.current
+        bot = self.match.bots[seat]
+        if bot is None:
+            return
+        name = f"bot:{len(s.history)}"
+        if self.bot_job == name:
+            return
+        self.bot_job = name
+        self.bot_started = time.monotonic()
+        view = s.view(seat)
+        self.run_worker(
+            partial(bot.choose, view, self.match.rngs[seat]),
+            name=name,
+            group="bot",
+            thread=True,
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        w = event.worker
+        if w.group == "bot" and w.name == self.bot_job:
+            if event.state is WorkerState.SUCCESS:
+                move = w.result
+                assert isinstance(move, Move)
+                pace = self.app_.pace
+                delay = max(0.0, pace - (time.monotonic() - self.bot_started))
+                if delay > 0:
+                    self.set_timer(delay, partial(self.play_bot_move, w.name, move))
+                else:
+                    self.play_bot_move(w.name, move)
+            elif event.state is WorkerState.ERROR:
+                self.bot_job = None
+                self.set_message(f"The bot failed: {w.error}", "error")
+        elif w.group == "hint" and w.name == self.hint_job:
+            if event.state is WorkerState.SUCCESS:
+                self.hint_job = None
+                hint = w.result
+                assert isinstance(hint, Hint)
+                self.show_hint(hint)
+            elif event.state is WorkerState.ERROR:
+                self.hint_job = None
+                self.set_message(f"No hint: {w.error}", "error")
+
+    def play_bot_move(self, name: str, move: Move) -> None:
+        if name != self.bot_job or name != f"bot:{len(self.state.history)}":
+            return
+        self.bot_job = None
+        try:
+            self.match.apply(move)
+        except IllegalMoveError as exc:  # pragma: no cover - bots play legal moves
+            self.set_message(f"The bot tried an illegal move: {exc}", "error")
+            return
+        self.after_move()
+
+    def after_move(self) -> None:
+        s = self.state
+        if len(s.results) > self.rounds_seen:
+            self.rounds_seen = len(s.results)
+            self.selected.clear()
+            self.new_card = -1
+            self.refresh_all()
+            totals = [sum(r.deltas[p] for r in s.results) for p in range(s.num_players)]
+            if s.phase is Phase.OVER:
+                totals = list(s.scores)
+            else:
+                self.app_.autosave()
+            self.blocked = True
+            self.app.push_screen(
+                RoundSummaryScreen(s.results[-1], s.names, totals, s.phase is Phase.OVER),
+                self._summary_closed,
+            )
+            return
+        self.refresh_all()
+        self.advance()
+
+    def _summary_closed(self, _result: None = None) -> None:
+        self.blocked = False
+        self.refresh_all()
+        self.advance()
+
+    def match_over(self) -> None:
+        self.blocked = True
+        self.app_.match_finished(self.match)
+        self.app.push_screen(MatchEndScreen(self.state, self.match.human), self._end_chosen)
+
+    def _end_chosen(self, choice: str | None) -> None:
+        self.app_.after_match(choice or "quit")
+
+    # -- the person's moves -----------------------------------------------------------------
+    def _ready(self) -> bool:
+        """Whether the person may act now (else say why)."""
+        s = self.state
+        if self.blocked:
+            return False
+        if s.phase is Phase.OVER:
+            self.set_message("The match is over.", "error")
+            return False
+        if not self.match.my_turn:
+            self.set_message(f"Wait: it is {s.names[s.current]}'s turn.", "error")
+            return False
+        return True
+
+    def try_move(self, move: Move) -> bool:
+        """Apply a move for the person; an illegal one shows the rule and changes nothing."""
+        s = self.state
+        me = self.match.human
+        before = s.hands[me]
+        clause = move_clause(s, move)
+        try:
+            self.match.apply(move)
+        except IllegalMoveError as exc:
+            self.set_message(f"Not allowed: {exc.reason} [rule: {exc.rule}]", "error")
+            self.refresh_all()
+            return False
+        if move.kind in (DRAW_STOCK, DRAW_DISCARD):
+            new = s.hands[me] & ~before
+            self.new_card = new.bit_length() - 1 if new else -1
+            self.set_message("")
+        elif s.current != me or s.phase is not Phase.PLAY:
+            self.selected.clear()
+            self.new_card = -1
+            self.set_message("")
+        else:
+            self.set_message(f"You {clause}.", "info")
+        self.after_move()
+        return True
+
+    def run_attempt(self, attempt: Attempt, title: str) -> None:
+        if attempt.moves:
+            if len(attempt.moves) == 1:
+                self.try_move(attempt.moves[0])
+            else:
+                self.choose(title, attempt.moves)
+        elif attempt.probe is not None:
+            self.try_move(attempt.probe)
+        else:
+            self.set_message(attempt.error, "error")
+
+    def choose(self, title: str, moves: Sequence[Move]) -> None:
+        options = [choice_text(self.state, m) for m in moves]
+        history = len(self.state.history)
+
+        def chosen(index: int | None) -> None:
+            if index is not None and len(self.state.history) == history:
+                self.try_move(moves[index])
+
+        self.app.push_screen(ChoiceScreen(title, options), chosen)
+
+    def _one_card(self, what: str) -> int | None:
+        if len(self.selected) == 1:
+            return next(iter(self.selected))
+        if not self.selected and 0 <= self.cursor < len(self.order):
+            return self.order[self.cursor]
+        self.set_message(f"Select exactly one card to {what}.", "error")
+        return None
+
+    def action_draw_stock(self) -> None:
+        if self._ready():
+            self.try_move(Move(DRAW_STOCK))
+
+    def action_draw_pile(self) -> None:
+        if self._ready():
+            self.try_move(Move(DRAW_DISCARD))
+
+    def action_meld(self) -> None:
+        if not self._ready():
+            return
+        attempt = meld_attempt(self.state, sorted(self.selected))
+        self.run_attempt(attempt, "Which meld do you mean? (each joker stands for one card)")
+
+    def action_layoff(self, slot: int | None = None) -> None:
+        if not self._ready():
+            return
+        card = self._one_card("lay off")
+        if card is None:
+            return
+        attempt = layoff_attempt(self.state, card, slot)
+        self.run_attempt(attempt, f"Lay off {_face(card)} where?")
+
+    def action_swap(self) -> None:
+        if not self._ready():
+            return
+        card = next(iter(self.selected)) if len(self.selected) == 1 else None
+        if len(self.selected) > 1:
+            self.set_message("Select the one card to give for a joker.", "error")
+            return
+        self.run_attempt(swap_attempt(self.state, card), "Swap which joker?")
+
+    def action_take(self) -> None:
+        if self._ready():
+            self.run_attempt(take_attempt(self.state), "Take which card?")
+
+    def action_discard(self) -> None:
+        if not self._ready():
+            return
+        card = self._one_card("discard")
+        if card is not None:
+            self.try_move(Move(DISCARD, face_of(card)))
+
+    def action_clear(self) -> None:
+        self.selected.clear()
+        self.refresh_all()
+
+    def action_sort(self) -> None:
+        self.by_rank = not self.by_rank
+        self.refresh_all()
+
+    def action_cursor(self, delta: int) -> None:
+        if not self.order:
+            return
+        if self.cursor < 0:
+            self.cursor = 0 if delta > 0 else len(self.order) - 1
+        else:
+            self.cursor = max(0, min(len(self.order) - 1, self.cursor + delta))
+        self.refresh_all()
+
+    def action_toggle_cursor(self) -> None:
+        if 0 <= self.cursor < len(self.order):
+            self.toggle(self.cursor)
+
+    def toggle(self, index: int) -> None:
+        if not 0 <= index < len(self.order):
+            return
+        card = self.order[index]
+        if card in self.selected:
+            self.selected.discard(card)
+        else:
+            self.selected.add(card)
+        self.refresh_all()
+
+    def action_hint(self) -> None:
+        if not self._ready():
+            return
+        s = self.state
+        name = f"hint:{len(s.history)}"
+        self.hint_job = name
+        self.set_message("Thinking of a hint…", "hint")
+        self.run_worker(
+            partial(suggest, s.view(self.match.human), budget=HINT_BUDGET, seed=len(s.history)),
+            name=name,
+            group="hint",
+            thread=True,
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    def show_hint(self, hint: Hint) -> None:
+        s = self.state
+        if not self.match.my_turn or hint.move not in s.legal_moves():
+            return
+        cards = cards_for_move(s, s.hands[self.match.human], hint.move)
+        if cards:
+            self.selected = set(cards)
+        self.refresh_all()
+        key = ACTION_KEYS.get(hint.move.kind, "")
+        press = f" (press {key})" if key else ""
+        self.set_message(f"Hint: {hint.reason}{press}", "hint")
+
+    def action_view_pile(self) -> None:
+        self.app.push_screen(PileScreen(self.state.discard))
+
+    def action_instant(self) -> None:
+        app = self.app_
+        app.pace = BOT_PACE if app.pace == 0 else 0.0
+        self.set_message(
+            "Bots play instantly." if app.pace == 0 else "Bots play at a readable pace."
+        )
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.state.rules))
+
+    async def action_quit_game(self) -> None:
+        await self.app_.action_quit()
+
+    # -- keys and clicks -----------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        ch = event.character
+        if ch and len(ch) == 1 and ch in CARD_KEYS and not self.blocked:
+            event.stop()
+            event.prevent_default()
+            self.toggle(CARD_KEYS.index(ch))
+
+    @on(HandView.CardClicked)
+    def _card_clicked(self, event: HandView.CardClicked) -> None:
+        self.cursor = event.index
+        self.toggle(event.index)
+
+    @on(TableView.MeldClicked)
+    def _meld_clicked(self, event: TableView.MeldClicked) -> None:
+        if len(self.selected) == 1:
+            self.action_layoff(event.slot)
+        else:
+            self.set_message("Select one card, then click a meld to lay it off.", "hint")
+
+    @on(PilesBar.PileClicked)
+    def _pile_clicked(self, event: PilesBar.PileClicked) -> None:
+        if event.pile == "stock":
+            self.action_draw_stock()
+        elif self.state.phase is Phase.DRAW or not self.match.my_turn:
+            self.action_draw_pile()
+        else:
+            self.action_view_pile()
+
+
+def _face(card: int) -> str:
+    return card_text(card)
+
+
+# -- the app ---------------------------------------------------------------------------------------
+class RummyApp(App[int]):
+    """Rummy against the computer.  Give ``settings`` (or a ready ``match``) to skip the
+    new-game screen, ``resume=True`` to continue the saved game, or ``replay`` to watch
+    a record."""
+
+    TITLE = "rummykit"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = "* { scrollbar-size-vertical: 1; }"
+
+    def __init__(
+        self,
+        *,
+        settings: GameSettings | None = None,
+        resume: bool = False,
+        replay: tuple[Sequence[ReplayStep], str] | None = None,
+        instant: bool = False,
+        initial: GameSettings | None = None,
+        match: Match | None = None,
+    ) -> None:
+        super().__init__()
+        self.start_match = match
+        self.start_settings = settings
+        self.initial = initial
+        self.resume_requested = resume
+        self.replay = replay
+        self.pace = 0.0 if instant else BOT_PACE
+        self.match: Match | None = None
+        self.last_settings: GameSettings | None = settings
+        self.saved_to: Path | None = None
+
+    def on_mount(self) -> None:
+        if self.replay is not None:
+            steps, title = self.replay
+            self.push_screen(ReplayScreen(steps, title))
+            return
+        if self.start_match is not None:
+            self.begin(self.start_match)
+            return
+        if self.resume_requested:
+            m = load_saved()
+            if m is not None:
+                self.begin(m)
+                return
+            self.notify("There is no saved game to resume.", severity="warning")
+        if self.start_settings is not None:
+            try:
+                self.begin(Match.start(self.start_settings))
+                return
+            except ValueError as exc:
+                self.notify(f"Cannot start: {exc}", severity="error")
+        self.new_game_screen(self.initial or self.start_settings)
+
+    def new_game_screen(self, initial: GameSettings | None = None) -> None:
+        screen = NewGameScreen(
+            initial=initial, can_resume=save_path().exists(), instant=self.pace == 0
+        )
+
+        def done(result: GameSettings | str | None) -> None:
+            if result is None:
+                self.exit(0)
+                return
+            if isinstance(result, str):
+                m = load_saved()
+                if m is None:
+                    self.notify("The saved game cannot be read.", severity="error")
+                    self.new_game_screen(initial)
+                    return
+                self.begin(m)
+                return
+            self.pace = 0.0 if screen.instant_chosen else BOT_PACE
+            self.last_settings = result
+            self.begin(Match.start(result))
+
+        self.push_screen(screen, done)
+
+    def begin(self, match: Match) -> None:
+        self.match = match
+        screen = TableScreen(match)
+        if isinstance(self.screen, TableScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def autosave(self) -> None:
+        """Save the match in progress (quietly: a failure only shows a notice)."""
+        m = self.match
+        if m is None or m.state.phase is Phase.OVER:
+            return
+        try:
+            self.saved_to = save_match(m)
+        except OSError as exc:
+            self.notify(f"Could not save the game: {exc}", severity="error")
+
+    def match_finished(self, match: Match) -> None:
+        discard_save()
+        archive_match(match)
+
+    def after_match(self, choice: str) -> None:
+        m = self.match
+        if choice == "again" and m is not None:
+            base = self.last_settings or m.settings()
+            seed = None if base.seed is None else base.seed + 1
+            settings = GameSettings(base.rules, base.name, base.bots, seed)
+            self.last_settings = settings
+            self.begin(Match.start(settings))
+        elif choice == "new" and m is not None:
+            self.match = None
+            if isinstance(self.screen, TableScreen):
+                self.pop_screen()
+            # From the app's own queue, so the new screen's result comes back to the
+            # app and not to the table screen just closed.
+            self.call_later(self.new_game_screen, m.settings())
+        else:
+            self.exit(0)
+
+    async def action_quit(self) -> None:
+        """Quit; a match in progress is saved first (``rummy play --resume``)."""
+        self.autosave()
+        self.exit(0)
+
+
+def run_app(app: RummyApp) -> int:
+    """Run the app in the terminal; say where a game in progress was saved."""
+    code = app.run()
+    if app.saved_to is not None and app.match is not None and not app.match.state.is_over():
+        print(f"Game saved to {app.saved_to}; continue it with: rummy play --resume")
+    return code if isinstance(code, int) else 0

@@ -1,0 +1,645 @@
+"""The screens around the table: new game, choosers, help, round and match results,
+and the replay viewer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Footer,
+    Input,
+    Label,
+    OptionList,
+    Select,
+    Static,
+)
+
+from ..cards import bits, face_of
+from ..errors import RummyError
+from ..rules import PRESET_SOURCES, Ace, Rules, RummyBonus, Scoring
+from ..scoring import RoundResult
+from ..state import GameState, Phase
+from .session import (
+    DIFFICULTIES,
+    HOUSE_RULE_TOGGLES,
+    TUI_PRESETS,
+    GameSettings,
+    ReplayStep,
+    cells_text,
+    face_text,
+    goal_text,
+    round_text,
+    rules_summary,
+    sort_cards,
+    table_cells,
+    toggle_option,
+    toggle_value,
+)
+
+DIALOG_CSS = """
+    align: center middle;
+    & > #dialog {
+        width: auto;
+        min-width: 40;
+        max-width: 90%;
+        height: auto;
+        max-height: 90%;
+        border: thick $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    & #dialog-title { text-style: bold; width: 1fr; }
+    & .hint { color: $text-muted; }
+    & #dialog > VerticalScroll { height: auto; max-height: 16; }
+"""
+
+
+def _cards_text(cards: Sequence[int]) -> Text:
+    out = Text()
+    for k, c in enumerate(sort_cards(cards)):
+        if k:
+            out.append(" ")
+        out.append(face_text(face_of(c)))
+    return out
+
+
+class ChoiceScreen(ModalScreen[int | None]):
+    """Pick one of several options: number keys, arrows and Enter, or a click."""
+
+    DEFAULT_CSS = "ChoiceScreen {" + DIALOG_CSS + "} ChoiceScreen OptionList { height: auto; }"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        *(Binding(str(k), f"pick({k - 1})", show=False) for k in range(1, 10)),
+    ]
+
+    def __init__(self, title: str, options: Sequence[str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.options = list(options)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(self.title_text, id="dialog-title")
+            yield OptionList(*(f"{k + 1}. {o}" for k, o in enumerate(self.options)))
+            yield Label("1-9 or Enter: choose · Esc: cancel", classes="hint")
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index)
+
+    def action_pick(self, index: int) -> None:
+        if 0 <= index < len(self.options):
+            self.dismiss(index)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+KEYS_HELP: tuple[tuple[str, str], ...] = (
+    ("s / click Stock", "draw from the stock"),
+    ("p / click Discard", "take the top card of the discard pile"),
+    ("1-9 0 a b e f …", "select or unselect a card: the key shown above it (or click it)"),
+    ("← → space", "move the card cursor, select the card under it"),
+    ("c / Esc", "clear the selection"),
+    ("m", "meld the selected cards"),
+    ("l / click a meld", "lay off the selected card on a meld"),
+    ("j", "swap the selected card for the joker standing for it"),
+    ("t", "take a card from a table meld (rami51)"),
+    ("d", "discard the selected card (ends your turn)"),
+    ("h", "hint: what the hard bot would play, and why"),
+    ("r", "sort the hand by suit or by rank"),
+    ("v", "show the whole discard pile"),
+    ("i", "bots play instantly / at a readable pace"),
+    ("? / F1", "this help"),
+    ("q", "save the game and quit (rummy play --resume continues it)"),
+)
+
+
+SYMBOLS_HELP = (
+    "▶ the player to act · D the dealer · ✓ has opened (met the opening minimum)\n"
+    "🃏(7♥) a joker standing for 7♥ · 2* the card you just drew · "
+    "a highlighted meld number: the selected card fits there"
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = (
+        "HelpScreen {"
+        + DIALOG_CSS
+        + "} HelpScreen VerticalScroll { height: auto; max-height: 20; }"
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1", "close", "Close"),
+    ]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        keys = Table.grid(padding=(0, 2))
+        keys.add_column(style=Style(bold=True), no_wrap=True, max_width=20)
+        keys.add_column()
+        for key, what in KEYS_HELP:
+            keys.add_row(key, what)
+        rules = Text()
+        for k, line in enumerate(rules_summary(self.rules)):
+            if k:
+                rules.append("\n")
+            rules.append("• " + line)
+        with Vertical(id="dialog"):
+            yield Label(f"Help · {self.rules.spec()}", id="dialog-title")
+            with VerticalScroll():
+                yield Static(keys)
+                yield Static(Text("\nOn the screen", style=Style(bold=True)))
+                yield Static(SYMBOLS_HELP)
+                yield Static(Text("\nRules of this game", style=Style(bold=True)))
+                yield Static(rules)
+            yield Label("Esc: close", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class PileScreen(ModalScreen[None]):
+    """The whole discard pile (every player saw it being built)."""
+
+    DEFAULT_CSS = "PileScreen {" + DIALOG_CSS + "}"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,v", "close", "Close")]
+
+    def __init__(self, pile: Sequence[int]) -> None:
+        super().__init__()
+        self.pile = list(pile)
+
+    def compose(self) -> ComposeResult:
+        body = Text()
+        for k, c in enumerate(reversed(self.pile)):
+            if k:
+                body.append(" ")
+            body.append(face_text(face_of(c)), Style(bold=k == 0))
+        with Vertical(id="dialog"):
+            yield Label(f"Discard pile, top first ({len(self.pile)} cards)", id="dialog-title")
+            yield Static(body if self.pile else Text("empty"))
+            yield Label("Esc: close", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def round_table(result: RoundResult, names: Sequence[str], totals: Sequence[int]) -> Table:
+    """The scoring of one round, per player."""
+    t = Table(expand=False, padding=(0, 1))
+    t.add_column("player", no_wrap=True)
+    t.add_column("cards left", max_width=34)
+    t.add_column("value", justify="right")
+    t.add_column("round", justify="right")
+    t.add_column("total", justify="right")
+    t.add_column("notes", max_width=28)
+    for p, ps in enumerate(result.players):
+        name = names[p] + (" ★" if result.winner == p else "")
+        t.add_row(
+            name,
+            _cards_text(ps.cards) if ps.cards else Text("—"),
+            str(ps.hand_points),
+            f"{ps.delta:+d}",
+            str(totals[p]),
+            "; ".join(ps.notes),
+        )
+    return t
+
+
+class RoundSummaryScreen(ModalScreen[None]):
+    DEFAULT_CSS = (
+        "RoundSummaryScreen {" + DIALOG_CSS + "} RoundSummaryScreen Button { margin: 1 0 0 0; }"
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,n", "close", "Continue")]
+
+    def __init__(
+        self, result: RoundResult, names: Sequence[str], totals: Sequence[int], last: bool
+    ) -> None:
+        super().__init__()
+        self.result = result
+        self.names = list(names)
+        self.totals = list(totals)
+        self.last = last
+
+    def compose(self) -> ComposeResult:
+        r = self.result
+        with Vertical(id="dialog"):
+            yield Label(f"Round {r.round_no}: {round_text(r, self.names)}", id="dialog-title")
+            with VerticalScroll():
+                yield Static(round_table(r, self.names, self.totals))
+            label = "Final standings" if self.last else "Next deal"
+            yield Button(f"{label} (Enter)", id="continue", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class MatchEndScreen(ModalScreen[str]):
+    """Final standings; play again with the same or new settings, or quit."""
+
+    DEFAULT_CSS = (
+        "MatchEndScreen {"
+        + DIALOG_CSS
+        + "} MatchEndScreen Horizontal { height: auto; } MatchEndScreen Button { margin: 1 1 0 0; }"
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a,enter", "choose('again')", "Play again"),
+        Binding("n", "choose('new')", "New settings"),
+        Binding("q,escape", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self, state: GameState, me: int) -> None:
+        super().__init__()
+        self.state = state
+        self.me = me
+
+    def compose(self) -> ComposeResult:
+        res = self.state.result()
+        names = self.state.names
+        t = Table(padding=(0, 1))
+        t.add_column("place", justify="right")
+        t.add_column("player")
+        t.add_column("score", justify="right")
+        place = 0
+        last_score: int | None = None
+        for k, p in enumerate(res.standings):
+            if res.scores[p] != last_score:
+                place = k + 1
+                last_score = res.scores[p]
+            name = names[p] + (" (you)" if p == self.me else "")
+            t.add_row(str(place), name, str(res.scores[p]))
+        won = " and ".join(names[p] for p in res.winners)
+        verdict = "You win!" if self.me in res.winners else f"{won} won."
+        rule = (
+            "highest score wins"
+            if self.state.rules.scoring is Scoring.WINNER_COLLECTS
+            else "lowest score wins"
+        )
+        with Vertical(id="dialog"):
+            yield Label(f"Match over after {res.rounds} round(s). {verdict}", id="dialog-title")
+            yield Static(Text(rule, style=Style(italic=True)))
+            yield Static(t)
+            with Horizontal():
+                yield Button("Play again (a)", id="again", variant="primary")
+                yield Button("New settings (n)", id="new")
+                yield Button("Quit (q)", id="quit")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "quit")
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what)
+
+
+# -- new game ----------------------------------------------------------------------------
+class NewGameScreen(Screen[GameSettings | str | None]):
+    """Choose the preset, house rules, players, bots, goal and name.
+
+    Dismisses with the settings, ``"resume"`` to continue the saved game, or None to quit.
+    """
+
+    DEFAULT_CSS = """
+    NewGameScreen { align: center top; }
+    NewGameScreen > VerticalScroll { width: 78; max-width: 100%; height: 1fr; padding: 0 1; }
+    NewGameScreen .row { height: auto; margin: 0 0 0 0; }
+    NewGameScreen .row > Label { width: 16; padding: 0 1 0 0; }
+    NewGameScreen .row > Select { width: 1fr; }
+    NewGameScreen .row > Input { width: 1fr; }
+    NewGameScreen #preset-about { color: $text-muted; padding: 0 0 0 16; }
+    NewGameScreen #title { text-style: bold; color: $text-primary; }
+    NewGameScreen #error { color: $text-error; height: auto; width: 78; max-width: 100%; }
+    NewGameScreen .section { text-style: bold; margin: 1 0 0 0; }
+    NewGameScreen #buttons { height: auto; width: 78; max-width: 100%; padding: 0 1; }
+    NewGameScreen #buttons > Button { margin: 0 1 0 0; }
+    NewGameScreen Checkbox { width: 1fr; }
+    NewGameScreen #bots > Select { width: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start"),
+        Binding("ctrl+r", "resume", "Resume", show=False),
+        Binding("escape", "quit_app", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        *,
+        initial: GameSettings | None = None,
+        can_resume: bool = False,
+        instant: bool = False,
+    ) -> None:
+        super().__init__()
+        self.initial = initial or GameSettings(Rules.preset("basic"))
+        self.can_resume = can_resume
+        self.instant = instant
+
+    def compose(self) -> ComposeResult:
+        init = self.initial
+        rules = init.rules
+        preset = rules.name if rules.name in TUI_PRESETS else "basic"
+        with VerticalScroll():
+            yield Label("rummykit · new game", id="title")
+            with Horizontal(classes="row"):
+                yield Label("Preset")
+                yield Select(
+                    [(p, p) for p in TUI_PRESETS],
+                    value=preset,
+                    allow_blank=False,
+                    compact=True,
+                    id="preset",
+                )
+            yield Static(PRESET_SOURCES.get(preset, ""), id="preset-about")
+            with Horizontal(classes="row"):
+                yield Label("Your name")
+                yield Input(init.name, compact=True, id="name", max_length=20)
+            with Horizontal(classes="row"):
+                yield Label("Players")
+                yield Select(
+                    self._player_options(rules),
+                    value=init.players,
+                    allow_blank=False,
+                    compact=True,
+                    id="players",
+                )
+            with Horizontal(classes="row", id="bots"):
+                yield Label("Bots")
+                for k in range(5):
+                    value = init.bots[k] if k < len(init.bots) else "medium"
+                    yield Select(
+                        [(d, d) for d in DIFFICULTIES],
+                        value=value,
+                        allow_blank=False,
+                        compact=True,
+                        id=f"bot{k}",
+                    )
+            with Horizontal(classes="row"):
+                yield Label("Match")
+                yield Select(
+                    [("to a target score", "target"), ("a number of deals", "deals")],
+                    value="deals" if rules.deals is not None else "target",
+                    allow_blank=False,
+                    compact=True,
+                    id="goal-kind",
+                )
+                yield Input(
+                    str(rules.deals if rules.deals is not None else rules.target_score),
+                    compact=True,
+                    id="goal",
+                    type="integer",
+                )
+            yield Label("House rules", classes="section")
+            with Horizontal(classes="row"):
+                yield Label("Ace")
+                yield Select(
+                    [("low only (A-2-3)", "low"), ("high or low (Q-K-A too)", "high_or_low")],
+                    value=rules.ace.value,
+                    allow_blank=False,
+                    compact=True,
+                    id="ace",
+                )
+            with Horizontal(classes="row"):
+                yield Label("Rummy bonus")
+                yield Select(
+                    [("none", "none"), ("double", "double"), ("plus ten", "plus_ten")],
+                    value=rules.rummy_bonus.value,
+                    allow_blank=False,
+                    compact=True,
+                    id="rummy-bonus",
+                )
+            with Horizontal(classes="row"):
+                yield Label("Opening minimum")
+                yield Input(str(rules.opening_minimum), compact=True, id="opening", type="integer")
+            for key, label in HOUSE_RULE_TOGGLES:
+                yield Checkbox(label, toggle_value(rules, key), compact=True, id=f"opt-{key}")
+            yield Label("Play", classes="section")
+            with Horizontal(classes="row"):
+                yield Label("Seed (optional)")
+                yield Input(
+                    "" if init.seed is None else str(init.seed),
+                    compact=True,
+                    id="seed",
+                    type="integer",
+                )
+            yield Checkbox("bots play instantly", self.instant, compact=True, id="instant")
+        yield Static("", id="error")
+        with Horizontal(id="buttons"):
+            yield Button("Start (ctrl+s)", id="start", variant="primary")
+            if self.can_resume:
+                yield Button("Resume saved game (ctrl+r)", id="resume")
+            yield Button("Quit (esc)", id="quit")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_bots()
+
+    @staticmethod
+    def _player_options(rules: Rules) -> list[tuple[str, int]]:
+        return [(str(n), n) for n in range(rules.min_players, rules.max_players + 1)]
+
+    def _show_bots(self) -> None:
+        n = self._players()
+        for k in range(5):
+            self.query_one(f"#bot{k}", Select).display = k < n - 1
+
+    def _players(self) -> int:
+        value = self.query_one("#players", Select).value
+        return value if isinstance(value, int) else 2
+
+    def _preset(self) -> str:
+        value = self.query_one("#preset", Select).value
+        return value if isinstance(value, str) else "basic"
+
+    @on(Select.Changed, "#preset")
+    def _preset_changed(self) -> None:
+        rules = Rules.preset(self._preset())
+        self.query_one("#preset-about", Static).update(PRESET_SOURCES.get(rules.name, ""))
+        players = self.query_one("#players", Select)
+        keep = self._players()
+        players.set_options(self._player_options(rules))
+        players.value = min(max(keep, rules.min_players), rules.max_players)
+        self.query_one("#goal-kind", Select).value = "deals" if rules.deals else "target"
+        self.query_one("#goal", Input).value = str(rules.deals or rules.target_score)
+        self.query_one("#ace", Select).value = rules.ace.value
+        self.query_one("#rummy-bonus", Select).value = rules.rummy_bonus.value
+        for key, _label in HOUSE_RULE_TOGGLES:
+            self.query_one(f"#opt-{key}", Checkbox).value = toggle_value(rules, key)
+        self.query_one("#opening", Input).value = str(rules.opening_minimum)
+        self._show_bots()
+
+    @on(Select.Changed, "#players")
+    def _players_changed(self) -> None:
+        self._show_bots()
+
+    def settings(self) -> GameSettings:
+        """The settings on the form (ValueError/RummyError with a message if invalid)."""
+        rules = Rules.preset(self._preset())
+        options: dict[str, object] = {}
+        for key, _label in HOUSE_RULE_TOGGLES:
+            options[key] = toggle_option(key, self.query_one(f"#opt-{key}", Checkbox).value)
+        opening = self.query_one("#opening", Input).value.strip() or "0"
+        if not opening.isdigit():
+            raise ValueError("the opening minimum must be a whole number (0 for none)")
+        options["opening_minimum"] = int(opening)
+        ace = self.query_one("#ace", Select).value
+        options["ace"] = Ace(str(ace))
+        if options["ace"] is not rules.ace:
+            options["ace_points"] = 15 if options["ace"] is Ace.HIGH_OR_LOW else 1
+            if rules.ace_points not in (1, 15):
+                options["ace_points"] = rules.ace_points
+        options["rummy_bonus"] = RummyBonus(str(self.query_one("#rummy-bonus", Select).value))
+        goal_text_value = self.query_one("#goal", Input).value.strip()
+        if not goal_text_value.isdigit() or int(goal_text_value) < 1:
+            raise ValueError("the match length must be a positive whole number")
+        goal = int(goal_text_value)
+        if self.query_one("#goal-kind", Select).value == "deals":
+            options["deals"] = goal
+            options["target_score"] = None
+        else:
+            options["target_score"] = goal
+            options["deals"] = None
+        rules = rules.with_options(**options)
+        n = self._players()
+        bots = tuple(str(self.query_one(f"#bot{k}", Select).value) for k in range(n - 1))
+        seed_text = self.query_one("#seed", Input).value.strip()
+        seed = int(seed_text) if seed_text.lstrip("-").isdigit() else None
+        name = self.query_one("#name", Input).value.strip() or "You"
+        s = GameSettings(rules, name=name, bots=bots, seed=seed)
+        s.check()
+        return s
+
+    @property
+    def instant_chosen(self) -> bool:
+        return self.query_one("#instant", Checkbox).value
+
+    def action_start(self) -> None:
+        try:
+            settings = self.settings()
+        except (ValueError, RummyError) as exc:
+            self.query_one("#error", Static).update(f"Cannot start: {exc}")
+            return
+        self.dismiss(settings)
+
+    def action_quit_app(self) -> None:
+        self.dismiss(None)
+
+    def action_resume(self) -> None:
+        if self.can_resume:
+            self.dismiss("resume")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+        elif event.button.id == "resume":
+            self.dismiss("resume")
+        else:
+            self.dismiss(None)
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_start()
+
+
+# -- replay ---------------------------------------------------------------------------------
+class ReplayScreen(Screen[None]):
+    """Step through a record, forward and back, with every hand face up."""
+
+    DEFAULT_CSS = """
+    ReplayScreen #replay-head { height: auto; background: $boost; padding: 0 1; }
+    ReplayScreen #replay-body { height: 1fr; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,l", "step(1)", "Next"),
+        Binding("left,h", "step(-1)", "Back"),
+        Binding("down,pagedown", "turn(1)", "Next turn"),
+        Binding("up,pageup", "turn(-1)", "Turn back"),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, steps: Sequence[ReplayStep], title: str = "") -> None:
+        super().__init__()
+        self.steps = list(steps)
+        self.index = 0
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="replay-head")
+        with VerticalScroll(id="replay-body"):
+            yield Static(id="replay-state")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.render_step()
+
+    def action_step(self, delta: int) -> None:
+        self.index = max(0, min(len(self.steps) - 1, self.index + delta))
+        self.render_step()
+
+    def action_turn(self, delta: int) -> None:
+        """Jump to the start of the next (or previous) turn."""
+        i = self.index
+        last = len(self.steps) - 1
+        while 0 <= i + delta <= last:
+            i += delta
+            s = self.steps[i].state
+            if s.phase is not Phase.PLAY:
+                break
+        self.index = i
+        self.render_step()
+
+    def action_jump(self, where: int) -> None:
+        self.index = where if where >= 0 else len(self.steps) - 1
+        self.render_step()
+
+    def render_step(self) -> None:
+        step = self.steps[self.index]
+        s = step.state
+        head = Text()
+        head.append(f"Replay {self.title_text} ", Style(bold=True))
+        head.append(f"step {self.index}/{len(self.steps) - 1} · round {s.round_no}\n")
+        head.append(step.text)
+        self.query_one("#replay-head", Static).update(head)
+        self.query_one("#replay-state", Static).update(state_text(s))
+
+
+def state_text(s: GameState) -> Text:
+    """Everything about a state, every hand face up (for replays)."""
+    out = Text()
+    bold = Style(bold=True)
+    for p, name in enumerate(s.names):
+        mark = "▶ " if p == s.current else "  "
+        out.append(f"{mark}{name}", bold)
+        out.append(f"  score {s.scores[p]}  ({s.hand_size(p)} cards)\n")
+        out.append("    ")
+        out.append_text(_cards_text(list(bits(s.hands[p]))))
+        out.append("\n")
+    out.append("\nTable", bold)
+    if not s.table:
+        out.append("  none")
+    for slot, tm in enumerate(s.table):
+        out.append(f"\n  {slot + 1}: {cells_text(table_cells(s, tm))}  ({s.names[tm.owner]})")
+    out.append("\n\nStock ", bold)
+    out.append(f"{len(s.stock)}   ")
+    out.append("Discard ", bold)
+    out.append(" ".join(face_text(face_of(c)) for c in reversed(s.discard)) or "empty")
+    out.append(f"\n\nMatch: {goal_text(s.rules)}; scores ")
+    out.append(", ".join(f"{n} {v}" for n, v in zip(s.names, s.scores, strict=True)))
+    if s.phase is Phase.OVER:
+        out.append("\nThe match is over.", bold)
+    return out

@@ -1,0 +1,717 @@
+"""The game logic behind the terminal app, with no Textual in it.
+
+Everything the screens need that is not drawing lives here, so it can be tested on
+its own: the match settings, the seats (one person, the rest bots), the move log in
+words, turning a selection of cards into a legal move, saving and resuming, and the
+states of a replay.
+
+>>> from rummykit.rules import Rules
+>>> m = Match.start(GameSettings(Rules.preset("basic"), name="Ann", bots=("easy",), seed=3))
+>>> m.state.names, m.seat_labels()
+(['Ann', 'Bob'], ['you', 'easy'])
+>>> Match.from_record(m.record()).state.hands == m.state.hands
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from ..bots import Bot, make_bot
+from ..cards import JOKER, RANKS, UNICODE_SUITS, bits, face_of, is_joker, mask_of
+from ..errors import NotationError
+from ..melds import RUN, HandCounts
+from ..moves import (
+    DISCARD,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    LAYOFF,
+    MELD,
+    PASS,
+    SWAP,
+    TAKE,
+    Move,
+    code_suit_pos,
+)
+from ..notation import export_record, import_record
+from ..rules import (
+    PRESET_SOURCES,
+    Ace,
+    DiscardPickup,
+    OpeningScope,
+    Restock,
+    Rules,
+    RummyBonus,
+    Scoring,
+    SetSuits,
+    SwappedJoker,
+)
+from ..scoring import RoundResult
+from ..state import GameState, Phase
+from ..table import TableMeld, joker_cells, layoff_cells
+
+JOKER_GLYPH = "🃏"
+DIFFICULTIES = ("easy", "medium", "hard")
+TUI_PRESETS = ("basic", "classic", "cg101", "rami51")
+"""The presets the app offers (the Gin presets have no game-record notation yet)."""
+BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus")
+ENV_DATA_DIR = "RUMMYKIT_DATA_DIR"
+"""Environment variable that overrides where games are saved (tests use it)."""
+SAVE_NAME = "saved-game.rummy"
+
+HOUSE_RULE_TOGGLES: tuple[tuple[str, str], ...] = (
+    ("multiple_melds", "any number of melds per turn"),
+    ("layoff_after_own_meld", "lay off only after your own first meld"),
+    ("final_discard", "you must discard to go out"),
+    ("discard_taken_card", "the card taken from the discard pile may be thrown back"),
+    ("discard_pickup", "a card taken from the discard pile must be used at once"),
+    ("joker_swap", "swap a table joker for the card it stands for"),
+    ("swapped_joker", "a joker freed by a swap must go into a new meld at once"),
+    ("take_from_meld", "take a card from a table meld of 4+ cards"),
+    ("opening_pure_run", "the opening must include a run without a joker"),
+)
+"""The yes/no options of :class:`Rules` (and two-valued choices) offered as switches."""
+
+_ENUM_TOGGLES: dict[str, tuple[object, object]] = {
+    "discard_pickup": (DiscardPickup.MUST_USE, DiscardPickup.FREE),
+    "swapped_joker": (SwappedJoker.MUST_MELD, SwappedJoker.KEEP),
+}
+
+
+def toggle_value(rules: Rules, key: str) -> bool:
+    """Whether the switch for option ``key`` is on for these rules."""
+    value = getattr(rules, key)
+    if key in _ENUM_TOGGLES:
+        return bool(value is _ENUM_TOGGLES[key][0])
+    return bool(value)
+
+
+def toggle_option(key: str, on: bool) -> object:
+    """The option value a switch position means."""
+    if key in _ENUM_TOGGLES:
+        return _ENUM_TOGGLES[key][0 if on else 1]
+    return on
+
+
+# -- cards in words --------------------------------------------------------------------------
+def face_text(face: int) -> str:
+    """A face for people: ``7♥``, ``10♥``, ``A♠``, or the joker glyph."""
+    if face >= JOKER:
+        return JOKER_GLYPH
+    rank = face % 13
+    return ("10" if rank == 9 else RANKS[rank]) + UNICODE_SUITS[face // 13]
+
+
+def card_text(card: int) -> str:
+    return face_text(face_of(card))
+
+
+def is_red(face: int) -> bool:
+    return face < JOKER and face // 13 in (1, 2)
+
+
+def sort_cards(cards: Sequence[int] | int, by_rank: bool = False) -> list[int]:
+    """Cards (a list or a hand mask) sorted by suit then rank, or rank then suit;
+    jokers last."""
+    items = list(bits(cards)) if isinstance(cards, int) else list(cards)
+
+    def key(c: int) -> tuple[int, int, int]:
+        f = face_of(c)
+        if f == JOKER:
+            return (99, 99, c)
+        return (f % 13, f // 13, c) if by_rank else (f // 13, f % 13, c)
+
+    return sorted(items, key=key)
+
+
+def shape_cells(state: GameState, shape: int) -> list[tuple[int, bool]]:
+    """``(represented face, is a joker)`` for each cell of a meld shape."""
+    sh = state.game.melds.shapes[shape]
+    return [(f, bool(sh.joker_cells >> i & 1)) for i, f in enumerate(sh.cells)]
+
+
+def cells_text(cells: Sequence[tuple[int, bool]]) -> str:
+    return " ".join(f"{JOKER_GLYPH}({face_text(f)})" if j else face_text(f) for f, j in cells)
+
+
+def shape_text(state: GameState, shape: int) -> str:
+    """A meld shape with each joker shown as the card it stands for: ``5♥ 🃏(6♥) 7♥``."""
+    return cells_text(shape_cells(state, shape))
+
+
+def table_cells(state: GameState, tm: TableMeld) -> list[tuple[int, bool]]:
+    sh = state.game.melds.shapes[tm.shape]
+    return [(sh.cells[i], is_joker(c)) for i, c in enumerate(tm.cards)]
+
+
+def meld_text(state: GameState, slot: int) -> str:
+    return cells_text(table_cells(state, state.table[slot]))
+
+
+def code_face(code: int) -> int:
+    suit, pos = code_suit_pos(code)
+    return suit * 13 + (0 if pos == 13 else pos)
+
+
+# -- moves in words ----------------------------------------------------------------------------
+def move_clause(state: GameState, move: Move) -> str:
+    """What ``move`` does, in words, as played in ``state`` (call it before applying)."""
+    kind = move.kind
+    if kind == DRAW_STOCK:
+        return "drew from the stock"
+    if kind == DRAW_DISCARD:
+        top = state.discard[-1] if state.discard else -1
+        return f"took {card_text(top)} from the discard pile" if top >= 0 else "took the upcard"
+    if kind == DISCARD:
+        return f"discarded {face_text(move.a)}"
+    if kind == MELD:
+        return f"melded {shape_text(state, move.a)}"
+    on = meld_text(state, move.a) if 0 <= move.a < len(state.table) else f"meld {move.a + 1}"
+    if kind == LAYOFF:
+        face = code_face(move.b)
+        what = f"{JOKER_GLYPH} as {face_text(face)}" if move.c else face_text(face)
+        return f"laid off {what} on {on}"
+    if kind == SWAP:
+        return f"swapped {face_text(move.b)} for the joker in {on}"
+    if kind == TAKE:
+        return f"took {face_text(code_face(move.b))} from {on}"
+    if kind == PASS:
+        return "passed"
+    if kind == KNOCK:
+        return "knocked"
+    return "played"  # pragma: no cover - every kind is named above
+
+
+def join_clauses(clauses: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(clauses) <= 1:
+        return "".join(clauses)
+    return ", ".join(clauses[:-1]) + " and " + clauses[-1]
+
+
+def round_text(result: RoundResult, names: Sequence[str]) -> str:
+    """One line on how a round ended."""
+    if result.went_out and result.winner is not None:
+        extra = " (rummy!)" if result.rummy else ""
+        return f"{names[result.winner]} went out{extra}"
+    why = {
+        "restock_limit": "the stock ran out too often",
+        "turn_limit": "the turn limit was reached",
+        "no_draw": "nobody could draw",
+        "wall": "the stock ran out",
+    }.get(result.reason, result.reason.replace("_", " "))
+    return f"the round was blocked: {why}"
+
+
+@dataclass
+class LogEntry:
+    player: int
+    """The seat, or -1 for a line about the game."""
+    clauses: list[str] = field(default_factory=list)
+    turn: tuple[int, int] = (0, 0)
+    text: str = ""
+    """For a game line: its text."""
+
+
+class MoveLog:
+    """Every turn as one sentence: "Ann took 7♥ from the discard pile and melded ..."."""
+
+    def __init__(self, names: Sequence[str], limit: int = 300) -> None:
+        self.names = list(names)
+        self.entries: list[LogEntry] = []
+        self.limit = limit
+
+    def note(self, text: str) -> None:
+        self.entries.append(LogEntry(-1, text=text))
+        self._trim()
+
+    def record(self, player: int, turn: tuple[int, int], clause: str) -> None:
+        """Add ``clause`` (from :func:`move_clause`) to ``player``'s sentence for the turn
+        ``turn`` = (round, turn number)."""
+        last = self.entries[-1] if self.entries else None
+        if last is None or last.player != player or last.turn != turn:
+            last = LogEntry(player, turn=turn)
+            self.entries.append(last)
+            self._trim()
+        last.clauses.append(clause)
+
+    def _trim(self) -> None:
+        if len(self.entries) > self.limit:
+            del self.entries[: len(self.entries) - self.limit]
+
+    def lines(self) -> list[tuple[int, str]]:
+        """``(seat or -1, sentence)`` for every entry, oldest first."""
+        out: list[tuple[int, str]] = []
+        for e in self.entries:
+            if e.player < 0:
+                out.append((-1, e.text))
+            else:
+                out.append((e.player, f"{self.names[e.player]} {join_clauses(e.clauses)}."))
+        return out
+
+
+# -- settings and seats ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameSettings:
+    """What the new-game screen (or the command line) chooses."""
+
+    rules: Rules
+    name: str = "You"
+    bots: tuple[str, ...] = ("medium",)
+    """One difficulty per computer player (seats 1, 2, ...)."""
+    seed: int | None = None
+
+    @property
+    def players(self) -> int:
+        return 1 + len(self.bots)
+
+    def names(self) -> list[str]:
+        me = self.name.strip() or "You"
+        others = [n for n in BOT_NAMES if n.lower() != me.lower()]
+        return [me, *others[: len(self.bots)]]
+
+    def check(self) -> None:
+        """Raise ValueError when these settings cannot start a game."""
+        if not self.rules.meld_in_play:
+            raise ValueError("the terminal game plays rummy, not knock games such as Gin")
+        self.rules.check_players(self.players)
+        for b in self.bots:
+            if b not in DIFFICULTIES:
+                raise ValueError(f"unknown difficulty {b!r} (known: {', '.join(DIFFICULTIES)})")
+
+
+class Match:
+    """A match in progress: the state, the person's seat and a bot for every other seat."""
+
+    def __init__(self, state: GameState, seats: Sequence[str | None], human: int = 0) -> None:
+        self.state = state
+        self.seats = list(seats)
+        """Per seat, the bot difficulty, or None for the person."""
+        self.human = human
+        base = state.seed if isinstance(state.seed, int) else 0
+        master = random.Random(base * 7919 + len(state.history))
+        self.bots: list[Bot | None] = [make_bot(d) if d else None for d in self.seats]
+        self.rngs = [random.Random(master.getrandbits(64)) for _ in self.seats]
+        self.log = MoveLog(state.names)
+
+    @classmethod
+    def start(cls, settings: GameSettings) -> Match:
+        settings.check()
+        seed = settings.seed if settings.seed is not None else random.randrange(1 << 31)
+        state = GameState.new(settings.rules, settings.names(), seed)
+        m = cls(state, [None, *settings.bots])
+        m.log.note(f"Round 1: {state.names[state.dealer]} deals.")
+        return m
+
+    def settings(self) -> GameSettings:
+        """Settings that start a match like this one (a new deal)."""
+        bots = tuple(d for d in self.seats if d)
+        return GameSettings(self.state.rules, self.state.names[self.human], bots)
+
+    def seat_labels(self) -> list[str]:
+        return ["you" if d is None else d for d in self.seats]
+
+    @property
+    def my_turn(self) -> bool:
+        s = self.state
+        return s.current == self.human and s.phase is not Phase.OVER
+
+    def apply(self, move: Move) -> None:
+        """Apply a move for the player to act, logging it; IllegalMoveError changes nothing."""
+        s = self.state
+        p = s.current
+        clause = move_clause(s, move)
+        before = s.hands[p] if p >= 0 else 0
+        rounds = len(s.results)
+        turn = (s.round_no, s.turn)
+        s.apply(move)  # raises IllegalMoveError and changes nothing if illegal
+        if move.kind == DRAW_STOCK and p == self.human:
+            new = s.hands[p] & ~before
+            if new:
+                clause = f"drew {card_text(new.bit_length() - 1)} from the stock"
+        self.log.record(p, turn, clause)
+        for r in s.results[rounds:]:
+            self.log.note(f"Round {r.round_no}: {round_text(r, s.names)}.")
+        if len(s.results) > rounds and s.phase is not Phase.OVER:
+            self.log.note(f"Round {s.round_no}: {s.names[s.dealer]} deals.")
+
+    # -- records ---------------------------------------------------------------------------
+    def record(self) -> str:
+        """The game record, with a ``[Bots ...]`` tag saying who played each seat."""
+        text = export_record(self.state, unicode=False)
+        tag = '[Bots "' + ", ".join(d or "-" for d in self.seats) + '"]\n'
+        at = text.find("[Result ")
+        return text[:at] + tag + text[at:] if at >= 0 else tag + text
+
+    @classmethod
+    def from_record(cls, text: str) -> Match:
+        """Continue the match of a record (NotationError if it is not one)."""
+        state = import_record(text)
+        n = state.num_players
+        found = re.search(r'^\s*\[\s*Bots\s+"([^"]*)"\s*\]', text, re.M | re.I)
+        seats: list[str | None] = [None] + ["medium"] * (n - 1)
+        if found:
+            parts = [p.strip().lower() for p in found.group(1).split(",")]
+            if len(parts) == n and parts.count("-") == 1:
+                seats = [
+                    None if p == "-" else (p if p in DIFFICULTIES else "medium") for p in parts
+                ]
+        human = seats.index(None)
+        m = cls(state, seats, human)
+        m.log.note(f"Resumed: round {state.round_no}, turn {state.turn}.")
+        return m
+
+
+# -- from a selection to a move ----------------------------------------------------------------
+class Attempt:
+    """What an action key means now: legal moves to choose from, or an error to show."""
+
+    def __init__(self, moves: Sequence[Move] = (), error: str = "", probe: Move | None = None):
+        self.moves = list(moves)
+        self.error = error
+        self.probe = probe
+        """An illegal move to hand to the engine so it names the rule broken."""
+
+
+def meld_attempt(state: GameState, selected: Sequence[int]) -> Attempt:
+    """The legal MELD moves whose cards are exactly ``selected`` (several when jokers
+    could stand for different cards), else why not."""
+    if not selected:
+        return Attempt(error="select the cards of the meld first")
+    t = state.game.melds
+    mask = mask_of(selected)
+    faces = sorted(face_of(c) for c in selected if not is_joker(c))
+    jokers = sum(1 for c in selected if is_joker(c))
+    shapes = [
+        i
+        for i in t.shapes_in(HandCounts.of(mask))
+        if t.shapes[i].njokers == jokers and list(t.shapes[i].naturals) == faces
+    ]
+    legal = set(state.legal_moves())
+    moves = [Move(MELD, i) for i in shapes if Move(MELD, i) in legal]
+    if moves:
+        return Attempt(moves)
+    if shapes:
+        return Attempt(probe=Move(MELD, shapes[0]))
+    shown = " ".join(card_text(c) for c in sort_cards(selected))
+    if len(selected) < 3:
+        return Attempt(error=f"{shown} is not a meld: a meld has at least three cards")
+    if jokers > t.k:
+        return Attempt(
+            error=f"{shown} is not a meld: at most {t.k} joker(s) per meld [rule: jokers_per_meld]"
+        )
+    return Attempt(
+        error=f"{shown} is not a meld: a set is one rank in different suits, a run "
+        "is consecutive cards of one suit"
+    )
+
+
+def layoff_attempt(state: GameState, card: int, slot: int | None = None) -> Attempt:
+    """Legal lay-offs of ``card`` (onto meld ``slot`` only, if given), else why not."""
+    joker = is_joker(card)
+    face = face_of(card)
+    slots = range(len(state.table)) if slot is None else [slot]
+    moves = [
+        m
+        for m in state.legal_moves()
+        if m.kind == LAYOFF
+        and m.a in slots
+        and bool(m.c) == joker
+        and (joker or code_face(m.b) == face)
+    ]
+    if moves:
+        return Attempt(moves)
+    if not state.table:
+        return Attempt(error="there is no meld on the table to lay off on")
+    t = state.game.melds
+    for s in slots:
+        for code, f, _index in layoff_cells(t, state.table[s]):
+            if joker or f == face:
+                return Attempt(probe=Move(LAYOFF, s, code, int(joker)))
+    where = "any meld on the table" if slot is None else f"meld {slot + 1}"
+    return Attempt(error=f"{card_text(card)} does not fit {where}")
+
+
+def swap_attempt(state: GameState, card: int | None) -> Attempt:
+    """Legal joker swaps giving ``card`` (any card if None), else why not."""
+    face = None if card is None else face_of(card)
+    moves = [m for m in state.legal_moves() if m.kind == SWAP and (face is None or m.b == face)]
+    if moves:
+        return Attempt(moves)
+    t = state.game.melds
+    spots = [
+        (slot, f)
+        for slot, tm in enumerate(state.table)
+        for _i, f in joker_cells(t, tm)
+        if face is None or f == face
+    ]
+    if spots:
+        return Attempt(probe=Move(SWAP, spots[0][0], spots[0][1]))
+    if face is None:
+        return Attempt(error="there is no joker on the table to swap")
+    if face == JOKER:
+        return Attempt(error="select the natural card that a table joker stands for")
+    return Attempt(error=f"no joker on the table stands for {face_text(face)}")
+
+
+def take_attempt(state: GameState) -> Attempt:
+    """Legal takes from table melds, else why not."""
+    moves = [m for m in state.legal_moves() if m.kind == TAKE]
+    if moves:
+        return Attempt(moves)
+    t = state.game.melds
+    for slot, tm in enumerate(state.table):
+        sh = t.shapes[tm.shape]
+        for i, c in enumerate(tm.cards):
+            if not is_joker(c):
+                code = (
+                    sh.key * 14 + sh.positions[i]
+                    if sh.kind == RUN
+                    else (face_of(c) // 13) * 14 + sh.key
+                )
+                return Attempt(probe=Move(TAKE, slot, code))
+    return Attempt(error="there is no meld on the table to take from")
+
+
+def cards_for_move(state: GameState, hand: int, move: Move) -> list[int]:
+    """The cards of ``hand`` a move would play (to pre-select them for a hint)."""
+    faces: list[int] = []
+    if move.kind == MELD:
+        sh = state.game.melds.shapes[move.a]
+        faces = [JOKER if sh.joker_cells >> i & 1 else f for i, f in enumerate(sh.cells)]
+    elif move.kind == LAYOFF:
+        faces = [JOKER if move.c else code_face(move.b)]
+    elif move.kind == SWAP:
+        faces = [move.b]
+    elif move.kind == DISCARD:
+        faces = [move.a]
+    out: list[int] = []
+    used = 0
+    for f in faces:
+        options = [c for c in bits(hand & ~used) if face_of(c) == f]
+        if move.kind == DISCARD and len(options) > 1 and state.taken in options:
+            options.remove(state.taken)
+        if options:
+            out.append(options[0])
+            used |= 1 << options[0]
+    return out
+
+
+def choice_text(state: GameState, move: Move) -> str:
+    """A move as an option in a chooser."""
+    if move.kind == MELD:
+        return shape_text(state, move.a)
+    if move.kind not in (LAYOFF, SWAP, TAKE) or not 0 <= move.a < len(state.table):
+        return move_clause(state, move)
+    owner = state.names[state.table[move.a].owner]
+    where = f"meld {move.a + 1} ({owner}: {meld_text(state, move.a)})"
+    if move.kind == LAYOFF:
+        face = face_text(code_face(move.b))
+        return f"{JOKER_GLYPH} as {face} on {where}" if move.c else f"{face} on {where}"
+    if move.kind == SWAP:
+        return f"give {face_text(move.b)} for the joker in {where}"
+    return f"take {face_text(code_face(move.b))} from {where}"
+
+
+# -- rules in words ------------------------------------------------------------------------------
+def rules_summary(rules: Rules) -> list[str]:
+    """The rules of a game as short sentences for the help screen."""
+    out: list[str] = []
+    source = PRESET_SOURCES.get(rules.name)
+    if source:
+        out.append(f"{rules.name}: {source}.")
+    decks = "one 52-card deck" if rules.decks == 1 else "two 52-card decks"
+    if rules.jokers:
+        decks += f" with {rules.jokers} joker(s) each"
+    size = (
+        f"{rules.hand_size} cards each"
+        if rules.hand_size is not None
+        else "10 cards each for 2 players, 7 for 3-4, 6 for 5-6"
+    )
+    out.append(f"Cards: {decks}; {size}.")
+    sets = "3-4 cards of one rank in different suits"
+    if rules.set_suits is SetSuits.ANY:
+        sets = "3+ cards of one rank (suits may repeat)"
+    ace = (
+        "ace low only (A-2-3, not Q-K-A)"
+        if rules.ace is Ace.LOW
+        else "ace high or low (A-2-3 or Q-K-A, never K-A-2)"
+    )
+    out.append(f"Melds: sets of {sets}; runs of 3+ cards in one suit; {ace}.")
+    if rules.jokers:
+        out.append(f"Jokers stand for any card, at most {rules.jokers_per_meld} per meld.")
+    turn = ["draw from the stock or take the top discard"]
+    turn.append("meld any number of times" if rules.multiple_melds else "meld at most once")
+    turn.append("lay off on any meld")
+    turn.append("discard one card to end the turn")
+    out.append("Turn: " + ", ".join(turn) + ".")
+    extras: list[str] = []
+    if rules.layoff_after_own_meld:
+        extras.append("you may lay off only after laying down a meld of your own")
+    if rules.final_discard:
+        extras.append("going out needs a final discard")
+    else:
+        extras.append("you may go out by melding or laying off your last card")
+    if rules.discard_pickup is DiscardPickup.MUST_USE:
+        extras.append("a card taken from the discard pile must be used in a meld at once")
+    extras.append("the card taken from the discard pile cannot be thrown back the same turn")
+    if rules.joker_swap:
+        extras.append("after opening, swap a table joker for the card it stands for")
+        if rules.swapped_joker is SwappedJoker.MUST_MELD:
+            extras.append("a joker you free must go into a new meld that turn")
+    if rules.take_from_meld:
+        extras.append("after opening, take a card from a meld of 4+ cards for a new meld")
+    if rules.opening_minimum:
+        scope = (
+            "each player's"
+            if rules.opening_applies is OpeningScope.EACH_PLAYER
+            else "the round's first"
+        )
+        pure = " and include a run without a joker" if rules.opening_pure_run else ""
+        extras.append(
+            f"{scope} opening melds must total {rules.opening_minimum} points{pure} "
+            "(ace 1 low or 11, faces 10)"
+        )
+    out.extend(e[0].upper() + e[1:] + "." for e in extras)
+    restock = {
+        Restock.TURN_OVER: "the discard pile is turned over to form a new stock",
+        Restock.SHUFFLE: "the discard pile is shuffled to form a new stock",
+        Restock.SHUFFLE_KEEP_TOP: "the discard pile but its top card is shuffled into a new stock",
+    }[rules.restock]
+    out.append(f"When the stock runs out {restock}.")
+    if rules.max_restocks is not None:
+        out.append(f"The round ends blocked after {rules.max_restocks} restock(s).")
+    ace_pts = f"aces {rules.ace_points}"
+    joker_pts = f", jokers {rules.joker_points}" if rules.jokers else ""
+    if rules.scoring is Scoring.WINNER_COLLECTS:
+        out.append(
+            "Scoring: whoever goes out scores the cards left in the other hands "
+            f"({ace_pts}, faces 10{joker_pts}); the highest total wins."
+        )
+    else:
+        out.append(
+            "Scoring: everyone else adds the cards left in their own hand "
+            f"({ace_pts}, faces 10{joker_pts}); the lowest total wins."
+        )
+    if rules.rummy_bonus is RummyBonus.DOUBLE:
+        out.append("Going out in one turn (rummy) doubles the score.")
+    elif rules.rummy_bonus is RummyBonus.PLUS_TEN:
+        out.append("Going out in one turn (rummy) adds 10 points.")
+    if rules.never_melded_penalty:
+        out.append(f"A player who never melded adds {rules.never_melded_penalty}.")
+    if rules.one_turn_out_bonus:
+        out.append(
+            f"Going out in one turn before anyone melded scores {rules.one_turn_out_bonus:+d}."
+        )
+    if rules.deals is not None:
+        out.append(f"The match lasts {rules.deals} deal(s).")
+    else:
+        out.append(f"The match ends when a score reaches {rules.target_score}.")
+    return out
+
+
+def goal_text(rules: Rules) -> str:
+    """How the match ends and who wins, briefly: ``to 100, high wins``."""
+    best = "high" if rules.scoring is Scoring.WINNER_COLLECTS else "low"
+    if rules.deals is not None:
+        return f"{rules.deals} deal(s), {best} wins"
+    return f"to {rules.target_score}, {best} wins"
+
+
+# -- saving ----------------------------------------------------------------------------------------
+def data_dir() -> Path:
+    """Where games are saved: ``$RUMMYKIT_DATA_DIR`` or the user's data directory."""
+    override = os.environ.get(ENV_DATA_DIR)
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("rummykit"))
+
+
+def save_path() -> Path:
+    return data_dir() / SAVE_NAME
+
+
+def save_match(match: Match) -> Path:
+    """Write the match's record to the save file; return its path."""
+    path = save_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(match.record(), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_saved() -> Match | None:
+    """The saved match, or None if there is none (or it cannot be read)."""
+    path = save_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+        return Match.from_record(text)
+    except (OSError, NotationError, ValueError):
+        return None
+
+
+def discard_save() -> None:
+    with contextlib.suppress(OSError):
+        save_path().unlink()
+
+
+def archive_match(match: Match) -> Path | None:
+    """Keep a finished match's record under ``games/`` for ``rummy replay``."""
+    folder = data_dir() / "games"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = folder / f"{stamp}-{match.state.rules.name}.rummy"
+        path.write_text(match.record(), encoding="utf-8")
+    except (OSError, NotationError):
+        return None
+    return path
+
+
+# -- replays --------------------------------------------------------------------------------
+@dataclass
+class ReplayStep:
+    state: GameState
+    """The state after this step (step 0: the first deal)."""
+    text: str
+    """What happened, in words."""
+
+
+def replay_steps(final: GameState) -> list[ReplayStep]:
+    """Every state of a match, rebuilt from its seed and history."""
+    events = final.events
+    dealer: int | None = None
+    if not (events and events[0][0] == "cut"):
+        dealer = next((int(e[1]) for e in events if e[0] == "deal"), 0)
+    s = GameState.new(final.rules, list(final.names), final.seed, dealer=dealer)
+    first = f"Round 1: {s.names[s.dealer]} deals."
+    steps = [ReplayStep(_frozen_copy(s), first)]
+    actions = s.game.actions
+    for action in final.history:
+        move = actions.decode(action)
+        who = s.names[s.current]
+        text = f"{who} {move_clause(s, move)}."
+        rounds = len(s.results)
+        s.apply(move)
+        for r in s.results[rounds:]:
+            text += f" Round {r.round_no}: {round_text(r, s.names)}."
+        steps.append(ReplayStep(_frozen_copy(s), text))
+    return steps
+
+
+def _frozen_copy(s: GameState) -> GameState:
+    c = s.clone()
+    c.history = []
+    c.events = []
+    return c
