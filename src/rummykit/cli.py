@@ -328,6 +328,15 @@ def _parser() -> _Parser:
     p_sim.add_argument("--json", action="store_true", help="print one JSON object")
     add_play_arguments(sub.add_parser("play", help="play rummy against the computer"))
     add_replay_arguments(sub.add_parser("replay", help="step through a game record"))
+    p_serve = sub.add_parser("serve", help="serve the game in the browser (lobby, bots, friends)")
+    p_serve.add_argument("--host", default="127.0.0.1", help="address (default: 127.0.0.1)")
+    p_serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p_serve.add_argument(
+        "--database",
+        default=None,
+        help="SQLAlchemy URL, e.g. postgresql://user:pw@host/db (default: SQLite in the "
+        "user data directory, or $RUMMYKIT_DATABASE_URL)",
+    )
     p_tour = sub.add_parser(
         "tournament", help="duplicate-deal tournament between bots, with CIs and Elo"
     )
@@ -440,6 +449,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_rules(args, out)
         if args.command == "tournament":
             return _cmd_tournament(args, out)
+        if args.command == "serve":
+            from .web import serve_main
+
+            serve_main(args.host, args.port, args.database)
+            return 0
         if args.command == "play":
             from .tui import play_main
 

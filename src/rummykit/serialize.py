@@ -39,7 +39,7 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
     version, internal, gauss = s.rng.getstate()
     d: dict[str, Any] = {
         "format": FORMAT,
-        "rules": s.rules.spec(),
+        "rules": s.game.spec,
         "seed": getattr(s, "seed", None),
         "phase": s.phase.name,
         "rng": [version, list(internal), gauss],

@@ -103,6 +103,8 @@ class Game:
         self.max_table = rules.deck_size // 3
         self.actions = ActionSpace(len(self.melds.shapes), self.max_table)
         self._solver: Solver | None = None
+        self.spec = rules.spec()
+        """The rules as a spec string, computed once (saving a state writes it often)."""
         self.action_codes: dict[Move, int] = {}
         """A memo of :meth:`ActionSpace.encode` (moves are values, so it never goes stale)."""
 

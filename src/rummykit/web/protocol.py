@@ -15,6 +15,7 @@ the server sends, each built from one seat's :class:`~rummykit.view.PlayerView`.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -38,6 +39,7 @@ from ..moves import (
     code_suit_pos,
 )
 from ..notation import move_to_text, parse_move
+from ..rules import Rules
 from ..scoring import RoundResult, match_winners, standings
 from ..state import GameState, Phase
 from ..table import layoff_cells
@@ -113,7 +115,8 @@ ClientMessage = Annotated[
     Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg, Field(discriminator="type")
 ]
 MESSAGE_TYPES = ("hello", "move", "chat", "hint", "rematch", "ping")
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+ClientMsg = Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg
+_ADAPTER: TypeAdapter[ClientMsg] = TypeAdapter(ClientMessage)
 
 
 class ProtocolError(Exception):
@@ -125,7 +128,9 @@ class ProtocolError(Exception):
         self.message = message
 
 
-def parse_client_message(raw: str | bytes) -> Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg:
+def parse_client_message(
+    raw: str | bytes,
+) -> Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg:
     """Validate one client message; :class:`ProtocolError` says what is wrong."""
     if len(raw) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
@@ -138,10 +143,12 @@ def parse_client_message(raw: str | bytes) -> Hello | MoveMsg | ChatMsg | HintMs
     kind = data.get("type")
     if kind not in MESSAGE_TYPES:
         raise ProtocolError(
-            "unknown_type", f"unknown message type {str(kind)[:40]!r} (known: {', '.join(MESSAGE_TYPES)})"
+            "unknown_type",
+            f"unknown message type {str(kind)[:40]!r} (known: {', '.join(MESSAGE_TYPES)})",
         )
     try:
-        return cast(Any, _ADAPTER.validate_python(data))
+        msg: ClientMsg = _ADAPTER.validate_python(data)
+        return msg
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
@@ -156,6 +163,12 @@ def clean_text(text: str, limit: int) -> str:
 
 
 # -- payloads ------------------------------------------------------------------------------
+@lru_cache(maxsize=256)
+def rules_spec(rules: Rules) -> str:
+    """``rules.spec()``, remembered: it is asked for on every message."""
+    return rules.spec()
+
+
 def _as_state(v: PlayerView) -> GameState:
     """The notation functions read only ``rules``, ``table`` and ``game`` of the state
     they are given, which a view has too."""
@@ -242,8 +255,13 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
     scores = list(v.scores)
     return {
         "seat": -1 if spectator else v.player,
-        "rules": v.rules.spec(),
+        "rules": rules_spec(v.rules),
         "low_wins": v.rules.scoring.value != "winner_collects",
+        "options": {
+            "joker_swap": v.rules.joker_swap,
+            "take_from_meld": v.rules.take_from_meld,
+            "knock": v.rules.knock_card is not None,
+        },
         "phase": v.phase.name.lower(),
         "current": v.current,
         "dealer": v.dealer,
@@ -324,14 +342,14 @@ def resolve(intent: MoveIntent, v: PlayerView) -> Move:
             return Move(TAKE, slot, 0)
         tm = v.table[slot]
         sh = t.shapes[tm.shape]
-        i = intent.index
-        if i is None or not 0 <= i < len(tm.cards):
+        at = intent.index
+        if at is None or not 0 <= at < len(tm.cards):
             raise IllegalMoveError("no_such_card", "that meld has no such card")
-        if sh.joker_cells >> i & 1:
+        if sh.joker_cells >> at & 1:
             raise IllegalMoveError(
                 "take_joker", "a joker cannot be taken from a meld; swap it instead"
             )
-        return Move(TAKE, slot, cell_code(sh.cells[i] // 13, sh.positions[i]))
+        return Move(TAKE, slot, cell_code(sh.cells[at] // 13, sh.positions[at]))
     face = face_of(_own(v, intent.card))
     if k == "swap":
         if face == JOKER:
