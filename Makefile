@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 BENCH := .venv-bench
 BENCH_STAMP := $(BENCH)/.installed
 
-.PHONY: play test lint typecheck unit bench peers strength clean
+.PHONY: play test lint typecheck unit browser bench peers strength clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -28,8 +28,9 @@ typecheck: $(STAMP)
 # Debian's Chromium for the web tests (never `playwright install`); PostgreSQL's server
 # binaries for the storage and crash tests.
 browser:
-	test -x /usr/bin/chromium || apt-get install -y chromium
-	test -x /usr/lib/postgresql/15/bin/initdb || apt-get install -y postgresql-15
+	test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium)
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		(apt-get update -qq && apt-get install -y -qq postgresql)
 
 unit: $(STAMP) browser
 	$(BIN)/pytest -q -n 2 -m "not peers" --cov --cov-report=term --cov-fail-under=90

@@ -24,7 +24,12 @@ from websockets.sync.client import ClientConnection, connect
 
 from rummykit.web import Settings, create_app
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+PG_BIN = max(
+    (p.parent for p in Path("/usr/lib/postgresql").glob("*/bin/initdb")),
+    key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+    default=Path("/usr/lib/postgresql/15/bin"),
+)
+"""The newest Debian PostgreSQL server binaries installed."""
 
 
 def free_port() -> int:
