@@ -28,7 +28,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import bits, face_of
-from .moves import DISCARD, DISCARD_MOVES, DRAW_DISCARD, DRAW_STOCK, KNOCK, MELD, PASS, Move
+from .moves import (
+    DISCARD,
+    DISCARD_MOVES,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    MELD,
+    PASS,
+    LegalMoves,
+    Move,
+)
 from .scoring import card_value
 
 if TYPE_CHECKING:
@@ -79,8 +89,12 @@ def play_moves(state: GameState) -> list[Move]:
     taken = -1 if state.rules.discard_taken_card else state.taken
     out = _discards(hand, taken)
     if best_ten_deadwood(state, hand) <= state.knock_limit:
-        out.append(Move(KNOCK))
+        out.append(KNOCK_MOVE)
+        out.numbered[state.game.actions.knock_action] = KNOCK_MOVE
     return out
+
+
+KNOCK_MOVE = Move(KNOCK)
 
 
 def knock_moves(state: GameState) -> list[Move]:
@@ -121,27 +135,33 @@ def wall_moves(state: GameState) -> list[Move]:
     return out
 
 
-def _suit_discards(suit: int) -> tuple[tuple[Move, ...], ...]:
+def _suit_discards(suit: int) -> tuple[tuple[tuple[int, Move], ...], ...]:
     return tuple(
-        tuple(DISCARD_MOVES[suit * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)
+        tuple((2 + suit * 13 + r, DISCARD_MOVES[suit * 13 + r]) for r in range(13) if m >> r & 1)
+        for m in range(1 << 13)
     )
 
 
 _DISCARDS_BY_SUIT = tuple(_suit_discards(s) for s in range(4))
-"""Per suit and 13-bit mask, the discards of those cards: four lookups per hand."""
+"""Per suit and 13-bit mask, (action number, move) of those cards' discards: a hand's
+discards are four lookups.  A discard's action number is 2 + face (see ActionSpace)."""
 
 
-def _discards(hand: int, taken: int) -> list[Move]:
-    """One discard per card (knock games use one deck, so card id == face)."""
+def _discards(hand: int, taken: int) -> LegalMoves:
+    """One discard per card (knock games use one deck, so card id == face), with the
+    action numbers filled in."""
     if taken >= 0:
         hand &= ~(1 << taken)
     c, d, h, s = _DISCARDS_BY_SUIT
-    return [
+    pairs = (
         *c[hand & 0x1FFF],
         *d[(hand >> 13) & 0x1FFF],
         *h[(hand >> 26) & 0x1FFF],
         *s[(hand >> 39) & 0x1FFF],
-    ]
+    )
+    out = LegalMoves(m for _a, m in pairs)
+    out.numbered = dict(pairs)
+    return out
 
 
 def _without_shape(state: GameState, hand: int, shape: int) -> int:

@@ -63,6 +63,21 @@ DISCARD_MOVES: tuple[Move, ...] = tuple(Move(DISCARD, f) for f in range(NUM_FACE
 """The discard of each face, built once: move generation hands these out."""
 
 
+DRAW_STOCK_MOVE = Move(DRAW_STOCK)
+DRAW_DISCARD_MOVE = Move(DRAW_DISCARD)
+
+
+class LegalMoves(list[Move]):
+    """A legal-move list that also carries the moves by action number.
+
+    The state caches one of these per position; generators that know the action
+    numbers cheaply (Gin's discards) fill :attr:`numbered` themselves.
+    """
+
+    __slots__ = ("numbered",)
+    numbered: dict[int, Move]
+
+
 def cell_code(suit: int, pos: int) -> int:
     return suit * 14 + pos
 

@@ -44,7 +44,9 @@ from .moves import (
     DISCARD,
     DISCARD_MOVES,
     DRAW_DISCARD,
+    DRAW_DISCARD_MOVE,
     DRAW_STOCK,
+    DRAW_STOCK_MOVE,
     KNOCK,
     LAYOFF,
     MELD,
@@ -52,6 +54,7 @@ from .moves import (
     SWAP,
     TAKE,
     ActionSpace,
+    LegalMoves,
     Move,
 )
 from .rules import DiscardPickup, OpeningScope, Restock, Rules, SwappedJoker
@@ -369,7 +372,7 @@ class GameState:
     def _actions(self) -> dict[int, Move]:
         """The legal moves by action number, kept with the cached legal list."""
         legal = self._legal
-        if type(legal) is _Legal:
+        if type(legal) is LegalMoves:
             return legal.numbered
         if legal is None:
             legal = self._generate()
@@ -381,7 +384,7 @@ class GameState:
             if a is None:
                 a = codes[m] = enc(m)
             numbered[a] = m
-        cached = _Legal(legal)
+        cached = LegalMoves(legal)
         cached.numbered = numbered
         self._legal = cached
         return numbered
@@ -412,9 +415,9 @@ class GameState:
     def _draw_moves(self) -> list[Move]:
         out: list[Move] = []
         if self.stock or self._restock_size() > 0:
-            out.append(Move(DRAW_STOCK))
+            out.append(DRAW_STOCK_MOVE)
         if self.discard:
-            m = Move(DRAW_DISCARD)
+            m = DRAW_DISCARD_MOVE
             if self.rules.discard_pickup is DiscardPickup.FREE:
                 out.append(m)
             else:
@@ -1034,13 +1037,6 @@ def _is_move(move: Any, actions: ActionSpace) -> bool:
         return False
     code = actions.encode(move)
     return 0 <= code < actions.size and actions.decode(code) == move
-
-
-class _Legal(list[Move]):
-    """A cached legal-move list that also carries the moves by action number."""
-
-    __slots__ = ("numbered",)
-    numbered: dict[int, Move]
 
 
 def _int_fields(move: Any) -> bool:
