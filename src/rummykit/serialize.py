@@ -44,7 +44,7 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
         "phase": s.phase.name,
         "rng": [version, list(internal), gauss],
         "table": [[tm.owner, tm.shape, list(tm.cards)] for tm in s.table],
-        "results": [_result_to_dict(r) for r in s.results],
+        "results": [result_to_dict(r) for r in s.results],
         "history": list(s.history),
         "events": [[k, p, list(c)] for k, p, c in s.events],
     }
@@ -118,7 +118,8 @@ def state_from_json(text: str) -> GameState:
     return state_from_dict(data)
 
 
-def _result_to_dict(r: RoundResult) -> dict[str, Any]:
+def result_to_dict(r: RoundResult) -> dict[str, Any]:
+    """A round's result as JSON-ready data (saved states and the web protocol)."""
     return {
         "round_no": r.round_no,
         "dealer": r.dealer,

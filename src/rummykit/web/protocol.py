@@ -40,7 +40,8 @@ from ..moves import (
 )
 from ..notation import move_to_text, parse_move
 from ..rules import Rules
-from ..scoring import RoundResult, match_winners, standings
+from ..scoring import match_winners, standings
+from ..serialize import result_to_dict
 from ..state import GameState, Phase
 from ..table import layoff_cells
 from ..view import PlayerView
@@ -211,26 +212,6 @@ def legal_entry(v: PlayerView, m: Move) -> dict[str, Any]:
     return e
 
 
-def _result(r: RoundResult) -> dict[str, Any]:
-    return {
-        "round": r.round_no,
-        "dealer": r.dealer,
-        "winner": r.winner,
-        "went_out": r.went_out,
-        "reason": r.reason,
-        "rummy": r.rummy,
-        "players": [
-            {
-                "cards": list(p.cards),
-                "points": p.hand_points,
-                "delta": p.delta,
-                "notes": list(p.notes),
-            }
-            for p in r.players
-        ],
-    }
-
-
 def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
     """The game part of a ``state`` message, from ``v`` alone.
 
@@ -279,7 +260,7 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
         "opened": list(v.opened),
         "taken": v.taken,
         "pending": v.pending,
-        "results": [_result(r) for r in v.results],
+        "results": [result_to_dict(r) for r in v.results],
         "legal": [] if spectator else [legal_entry(v, m) for m in v.legal],
     }
 

@@ -441,14 +441,14 @@ function tablePage(tableId) {
     const over = g.phase === "over";
     const reason = r ? (r.went_out ? `${name(r.winner)} went out${r.rummy ? " (rummy!)" : ""}.` : `The round ended: ${r.reason.replace("_", " ")}.`) : "";
     els.dialog.replaceChildren(h("div", { class: "dialog-box" },
-      h("h2", { text: over ? "Match over" : `Round ${r.round} over` }),
+      h("h2", { text: over ? "Match over" : `Round ${r.round_no} over` }),
       h("p", { text: reason }),
       r ? h("table", { class: "summary" },
         h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Cards left" }), h("th", { text: "Points" }), h("th", { text: "Score" }), h("th", { text: "Notes" })),
         r.players.map((p, i) => h("tr", {},
           h("td", { text: name(i) }),
           h("td", {}, h("div", { class: "mini" }, p.cards.map((c) => cardEl(c)))),
-          h("td", { text: String(p.points) }),
+          h("td", { text: String(p.hand_points) }),
           h("td", { text: (p.delta >= 0 ? "+" : "") + p.delta }),
           h("td", { text: p.notes.join("; ") })))) : null,
       h("h3", { text: "Standings" }),
