@@ -61,10 +61,10 @@ def best_ten_deadwood(state: GameState, hand: int) -> int:
     Exact whenever the result is within the knock limit, which is all that callers
     ask of it; above the limit it may return a lower bound.
     """
-    solver = state.game.solver
-    whole = solver.deadwood(hand)
-    if hand.bit_count() <= state.rules.cards_per_player(2):
+    whole = state.game.solver.deadwood(hand)
+    if hand.bit_count() <= state.game.dealt:
         return whole
+    solver = state.game.solver
     if whole - 10 > state.knock_limit:
         # Dropping a card c lowers the least deadwood by at most its value (10), so
         # this hand cannot knock: report a bound that says so without ten more calls.
@@ -101,7 +101,7 @@ def knock_moves(state: GameState) -> list[Move]:
     hand = state.hands[state.current]
     limit = state.knock_limit
     solver = state.game.solver
-    if hand.bit_count() > state.rules.cards_per_player(2):
+    if hand.bit_count() > state.game.dealt:
         return [
             Move(DISCARD, face_of(c))
             for c in bits(hand)
@@ -135,7 +135,13 @@ def wall_moves(state: GameState) -> list[Move]:
     return out
 
 
-def _suit_discards(suit: int) -> tuple[tuple[tuple[int, Move], ...], ...]:
+def _suit_discards(suit: int) -> tuple[tuple[Move, ...], ...]:
+    return tuple(
+        tuple(DISCARD_MOVES[suit * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)
+    )
+
+
+def _suit_numbered(suit: int) -> tuple[tuple[tuple[int, Move], ...], ...]:
     return tuple(
         tuple((2 + suit * 13 + r, DISCARD_MOVES[suit * 13 + r]) for r in range(13) if m >> r & 1)
         for m in range(1 << 13)
@@ -143,8 +149,9 @@ def _suit_discards(suit: int) -> tuple[tuple[tuple[int, Move], ...], ...]:
 
 
 _DISCARDS_BY_SUIT = tuple(_suit_discards(s) for s in range(4))
-"""Per suit and 13-bit mask, (action number, move) of those cards' discards: a hand's
-discards are four lookups.  A discard's action number is 2 + face (see ActionSpace)."""
+"""Per suit and 13-bit mask, the discards of those cards: a hand's are four lookups."""
+_NUMBERED_BY_SUIT = tuple(_suit_numbered(s) for s in range(4))
+"""The same with each discard's action number, 2 + face (see ActionSpace)."""
 
 
 def _discards(hand: int, taken: int) -> LegalMoves:
@@ -152,15 +159,11 @@ def _discards(hand: int, taken: int) -> LegalMoves:
     action numbers filled in."""
     if taken >= 0:
         hand &= ~(1 << taken)
-    c, d, h, s = _DISCARDS_BY_SUIT
-    pairs = (
-        *c[hand & 0x1FFF],
-        *d[(hand >> 13) & 0x1FFF],
-        *h[(hand >> 26) & 0x1FFF],
-        *s[(hand >> 39) & 0x1FFF],
-    )
-    out = LegalMoves(m for _a, m in pairs)
-    out.numbered = dict(pairs)
+    a, b, c, d = hand & 0x1FFF, (hand >> 13) & 0x1FFF, (hand >> 26) & 0x1FFF, hand >> 39
+    m0, m1, m2, m3 = _DISCARDS_BY_SUIT
+    n0, n1, n2, n3 = _NUMBERED_BY_SUIT
+    out = LegalMoves((*m0[a], *m1[b], *m2[c], *m3[d]))
+    out.numbered = dict((*n0[a], *n1[b], *n2[c], *n3[d]))
     return out
 
 

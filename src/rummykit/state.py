@@ -107,6 +107,10 @@ class Game:
         self.actions = ActionSpace(len(self.melds.shapes), self.max_table)
         self._solver: Solver | None = None
         self.spec = rules.spec()
+        self.dealt = rules.cards_per_player(num_players)
+        """Cards dealt to each player."""
+        self.one_copy = rules.decks == 1 and rules.jokers == 0
+        """Every face is one physical card (card id == face)."""
         """The rules as a spec string, computed once (saving a state writes it often)."""
         self.action_codes: dict[Move, int] = {}
         """A memo of :meth:`ActionSpace.encode` (moves are values, so it never goes stale)."""
@@ -287,8 +291,10 @@ class GameState:
             and self.restocks >= rules.max_restocks
         ):
             self._finish_round(None, "restock_limit")
-        elif not self.legal_moves():
-            self._finish_round(None, "no_draw")
+        else:
+            legal = self._legal = self._generate()
+            if not legal:
+                self._finish_round(None, "no_draw")
 
     # -- copying ----------------------------------------------------------------------
     def clone(self) -> GameState:
@@ -413,6 +419,8 @@ class GameState:
         return _KNOCK_PHASE_MOVES[phase](self)
 
     def _draw_moves(self) -> list[Move]:
+        if self.stock and self.discard and self.rules.discard_pickup is DiscardPickup.FREE:
+            return _BOTH_DRAWS  # the usual case, shared: cached legal lists are never mutated
         out: list[Move] = []
         if self.stock or self._restock_size() > 0:
             out.append(DRAW_STOCK_MOVE)
@@ -668,8 +676,12 @@ class GameState:
             self.phase = Phase.PLAY
         elif kind == DISCARD:
             hand = self.hands[p]
-            avoid = 1 << self.taken if self.taken >= 0 and not self.rules.discard_taken_card else 0
-            card = self._pick(hand, m.a, avoid)
+            if self.game.one_copy:
+                card = m.a  # one deck without jokers: the face is the card
+            else:
+                taken = self.taken
+                avoid = 1 << taken if taken >= 0 and not self.rules.discard_taken_card else 0
+                card = self._pick(hand, m.a, avoid)
             self.hands[p] = hand & ~(1 << card)
             self.known[p] &= self.hands[p]
             self.discard.append(card)
@@ -1037,6 +1049,10 @@ def _is_move(move: Any, actions: ActionSpace) -> bool:
         return False
     code = actions.encode(move)
     return 0 <= code < actions.size and actions.decode(code) == move
+
+
+_BOTH_DRAWS = LegalMoves((DRAW_STOCK_MOVE, DRAW_DISCARD_MOVE))
+_BOTH_DRAWS.numbered = {0: DRAW_STOCK_MOVE, 1: DRAW_DISCARD_MOVE}
 
 
 def _int_fields(move: Any) -> bool:
