@@ -106,7 +106,7 @@ class Game:
         self.max_table = rules.deck_size // 3
         self.actions = ActionSpace(len(self.melds.shapes), self.max_table)
         self._solver: Solver | None = None
-        self.spec = rules.spec()
+        self._spec: str | None = None
         self.dealt = rules.cards_per_player(num_players)
         """Cards dealt to each player."""
         self.one_copy = rules.decks == 1 and rules.jokers == 0
@@ -114,6 +114,13 @@ class Game:
         """The rules as a spec string, computed once (saving a state writes it often)."""
         self.action_codes: dict[Move, int] = {}
         """A memo of :meth:`ActionSpace.encode` (moves are values, so it never goes stale)."""
+
+    @property
+    def spec(self) -> str:
+        """The rules as a spec string, computed once (saving a state writes it often)."""
+        if self._spec is None:
+            self._spec = self.rules.spec()
+        return self._spec
 
     @property
     def solver(self) -> Solver:
@@ -381,7 +388,9 @@ class GameState:
         if type(legal) is LegalMoves:
             return legal.numbered
         if legal is None:
-            legal = self._generate()
+            legal = self._legal = self._generate()
+            if type(legal) is LegalMoves:  # the generator numbered them already
+                return legal.numbered
         codes = self.game.action_codes
         enc = self.game.actions.encode
         numbered = {}
