@@ -135,12 +135,6 @@ def wall_moves(state: GameState) -> list[Move]:
     return out
 
 
-def _suit_discards(suit: int) -> tuple[tuple[Move, ...], ...]:
-    return tuple(
-        tuple(DISCARD_MOVES[suit * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)
-    )
-
-
 def _suit_numbered(suit: int) -> tuple[tuple[tuple[int, Move], ...], ...]:
     return tuple(
         tuple((2 + suit * 13 + r, DISCARD_MOVES[suit * 13 + r]) for r in range(13) if m >> r & 1)
@@ -148,10 +142,9 @@ def _suit_numbered(suit: int) -> tuple[tuple[tuple[int, Move], ...], ...]:
     )
 
 
-_DISCARDS_BY_SUIT = tuple(_suit_discards(s) for s in range(4))
-"""Per suit and 13-bit mask, the discards of those cards: a hand's are four lookups."""
 _NUMBERED_BY_SUIT = tuple(_suit_numbered(s) for s in range(4))
-"""The same with each discard's action number, 2 + face (see ActionSpace)."""
+"""Per suit and 13-bit mask, (action number, move) of the discards of those cards, so a
+hand's discards are four lookups.  A discard's action number is 2 + face (ActionSpace)."""
 
 
 def _discards(hand: int, taken: int) -> LegalMoves:
@@ -159,11 +152,13 @@ def _discards(hand: int, taken: int) -> LegalMoves:
     action numbers filled in."""
     if taken >= 0:
         hand &= ~(1 << taken)
-    a, b, c, d = hand & 0x1FFF, (hand >> 13) & 0x1FFF, (hand >> 26) & 0x1FFF, hand >> 39
-    m0, m1, m2, m3 = _DISCARDS_BY_SUIT
     n0, n1, n2, n3 = _NUMBERED_BY_SUIT
-    out = LegalMoves((*m0[a], *m1[b], *m2[c], *m3[d]))
-    out.numbered = dict((*n0[a], *n1[b], *n2[c], *n3[d]))
+    numbered = dict(n0[hand & 0x1FFF])
+    numbered.update(n1[(hand >> 13) & 0x1FFF])
+    numbered.update(n2[(hand >> 26) & 0x1FFF])
+    numbered.update(n3[hand >> 39])
+    out = LegalMoves(numbered.values())
+    out.numbered = numbered
     return out
 
 
