@@ -18,17 +18,13 @@ Prints a table with ratios and writes ``benchmarks/results/peers.json``.
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
+from results_file import write_results
 from rich.console import Console
 from rich.table import Table
 
@@ -36,7 +32,6 @@ from rummykit import new_game
 from rummykit.rules import Rules
 from rummykit.solver import solver_for
 
-RESULTS = Path(__file__).parent / "results" / "peers.json"
 OS_TO_OUR_SUIT = (3, 0, 1, 2)  # OpenSpiel suits s c d h -> rummykit C D H S indices
 RL_SUIT = {3: 0, 2: 1, 1: 2, 0: 3}  # rummykit suit -> RLCard suit (S H D C)
 
@@ -208,22 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['ratio_rlcard']:.1f}x",
         )
     console.print(table)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "benchmark": "peers",
-                "date": datetime.now(UTC).isoformat(timespec="seconds"),
-                "python": sys.version.split()[0],
-                "platform": platform.platform(),
-                "quick": args.quick,
-                "repeats": repeats,
-                "rows": rows,
-            },
-            indent=2,
-        )
-        + "\n"
-    )
+    write_results("peers", {"quick": args.quick, "repeats": repeats, "rows": rows})
     return 0
 
 

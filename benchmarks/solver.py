@@ -13,23 +13,17 @@ table and writes ``benchmarks/results/solver.json``.
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import random
 import statistics
-import sys
 import time
-from datetime import UTC, datetime
-from pathlib import Path
 
+from results_file import write_results
 from rich.console import Console
 from rich.table import Table
 
 from rummykit.cards import deck, mask_of
 from rummykit.rules import Rules
 from rummykit.solver import Solver
-
-RESULTS = Path(__file__).parent / "results" / "solver.json"
 
 
 def hand_list(rules: Rules, size: int, count: int, seed: int, dense: bool) -> list[int]:
@@ -105,22 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{rami_row['p99_ms']:.3f}",
     )
     Console().print(table)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "benchmark": "solver",
-                "date": datetime.now(UTC).isoformat(timespec="seconds"),
-                "python": sys.version.split()[0],
-                "platform": platform.platform(),
-                "quick": args.quick,
-                "one_deck": rows,
-                "rami51": rami_row,
-            },
-            indent=2,
-        )
-        + "\n"
-    )
+    write_results("solver", {"quick": args.quick, "one_deck": rows, "rami51": rami_row})
     return 0
 
 

@@ -15,13 +15,9 @@ Prints a table of match win rates with 95% Wilson intervals and writes
 from __future__ import annotations
 
 import argparse
-import json
-import platform
-import sys
 import time
-from datetime import UTC, datetime
-from pathlib import Path
 
+from results_file import write_results
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -29,7 +25,6 @@ from rich.table import Table
 from rummykit.rules import Rules
 from rummykit.tournament import run_tournament
 
-RESULTS = Path(__file__).parent / "results" / "strength.json"
 GOALS = {("greedy", "random"): 0.95, ("expert", "greedy"): 0.60, ("ismcts", "expert"): 0.55}
 
 
@@ -101,21 +96,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['elo_gap']:+.0f}",
         )
     console.print(table)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "benchmark": "strength",
-                "date": datetime.now(UTC).isoformat(timespec="seconds"),
-                "python": sys.version.split()[0],
-                "platform": platform.platform(),
-                "args": vars(args),
-                "rows": rows,
-            },
-            indent=2,
-        )
-        + "\n"
-    )
+    write_results("strength", {"args": vars(args), "rows": rows})
     return 0
 
 
