@@ -35,7 +35,7 @@ browser:
 		(apt-get update -qq && apt-get install -y -qq postgresql)
 
 unit: $(STAMP) browser
-	$(BIN)/pytest -q -n 2 -m "not peers" --cov --cov-report=term --cov-fail-under=90
+	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -n 2 -m "not peers" --cov --cov-report=term --cov-fail-under=90
 	$(BIN)/coverage report --fail-under=95 --include="$(CORE)" > /dev/null \
 		|| (echo "branch coverage of the core is under 95%"; exit 1)
 

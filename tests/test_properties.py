@@ -183,8 +183,8 @@ def check_view(s: GameState, p: int, tr: Tracker) -> PlayerView:
             secrets += [m for m in (s.hands[q], hidden) if m >= 1 << 16]
     for name in v.__dataclass_fields__:
         value = getattr(v, name)
-        if name in ("game", "rules", "results"):
-            continue
+        if name in ("game", "rules", "results", "hand_sizes", "scores"):
+            continue  # counts, not cards: small ints can equal a short stock by chance
         items = list(value) if isinstance(value, tuple) else []
         for secret in secrets:
             assert value != secret, f"view.{name} leaks hidden information"
@@ -336,7 +336,9 @@ def check_transition(s0: GameState, m: Move, s1: GameState, tr: Tracker) -> None
     for f in faces(gone).elements():
         # A discard is never the card taken from the pile this turn (seed 000), so it
         # uses up a known copy only if another one was known besides the taken card.
-        keep = 1 if m.kind == DISCARD and s0.taken >= 0 and face_of(s0.taken) == f else 0
+        # (If the taken card was already melded, nothing is kept back.)
+        still_held = s0.taken >= 0 and s0.hands[p] >> s0.taken & 1
+        keep = 1 if m.kind == DISCARD and still_held and face_of(s0.taken) == f else 0
         if tr.public[p][f] > keep:
             tr.public[p][f] -= 1
     if m.kind in (DRAW_DISCARD, TAKE, SWAP):
