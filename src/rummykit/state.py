@@ -380,7 +380,8 @@ class GameState:
 
     def legal_actions(self) -> list[int]:
         """The legal moves as action numbers (see :class:`~rummykit.moves.ActionSpace`)."""
-        return list(self._actions())
+        legal = self._legal
+        return list(legal.numbered if type(legal) is LegalMoves else self._actions())
 
     def _actions(self) -> dict[int, Move]:
         """The legal moves by action number, kept with the cached legal list."""
@@ -591,7 +592,9 @@ class GameState:
     def apply_action(self, action: int) -> None:
         """Apply the move numbered ``action``; like :meth:`apply` for bad input."""
         if type(action) is int:
-            move = self._actions().get(action)
+            legal = self._legal
+            numbered = legal.numbered if type(legal) is LegalMoves else self._actions()
+            move = numbered.get(action)
             if move is not None:
                 self.history.append(action)
                 self._do(move)
