@@ -249,3 +249,14 @@ def test_tournament_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--players", "9"]) == 2
     assert main(["tournament", "--games", "0"]) == 2
     assert "unknown bot" in capsys.readouterr().err
+
+
+def test_hints_for_gin_moves() -> None:
+    from rummykit.bots.hints import explain
+    from rummykit.moves import KNOCK, PASS, Move
+
+    g = new_game("gin", players=2, seed=3)
+    v = g.view(g.current)
+    assert explain(v, Move(PASS), v.game.solver).startswith("pass")
+    assert explain(v, Move(KNOCK), v.game.solver).startswith("knock")
+    assert suggest(v, budget=20).move in g.legal_moves()

@@ -14,7 +14,18 @@ import random
 from dataclasses import dataclass
 
 from ..cards import bits, face_of, format_face
-from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP, TAKE, Move
+from ..moves import (
+    DISCARD,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    LAYOFF,
+    MELD,
+    PASS,
+    SWAP,
+    TAKE,
+    Move,
+)
 from ..scoring import card_value
 from ..solver import Solver
 from ..table import layoff_options
@@ -101,7 +112,11 @@ def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) 
         elif not _fits_table(view, move.a):
             parts.append("and it fits no meld on the table")
         return parts[0] + ": " + " ".join(parts[1:])
-    return "the strongest move found"  # pragma: no cover
+    if move.kind == KNOCK:
+        return "knock: your deadwood is within the limit, end the hand now"
+    if move.kind == PASS:
+        return "pass: nothing here helps your hand"
+    return "the strongest move found"  # pragma: no cover - every kind is named above
 
 
 def _passed_on_rank(view: PlayerView, face: int) -> str:
