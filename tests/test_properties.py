@@ -41,8 +41,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 
+from helpers import conserved
 from rummykit import GameState, IllegalMoveError, Move, Phase, Rules, new_game
-from rummykit.cards import JOKER, bits, deck, face_of, is_joker
+from rummykit.cards import JOKER, bits, face_of, is_joker
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP, TAKE
 from rummykit.rules import Scoring
 from rummykit.table import TableMeld
@@ -106,15 +107,7 @@ class Tracker:
 
 # -- state checks ------------------------------------------------------------------------
 def check_conservation(s: GameState) -> None:
-    where: Counter[int] = Counter()
-    for h in s.hands:
-        where.update(bits(h))
-    where.update(s.stock)
-    where.update(s.discard)
-    for tm in s.table:
-        where.update(tm.cards)
-    expected = deck(s.rules.decks, s.rules.jokers)
-    assert sorted(where.elements()) == sorted(expected), "a card is lost or duplicated"
+    assert conserved(s), "a card is lost or duplicated"
 
 
 def check_table(s: GameState) -> None:

@@ -1052,12 +1052,9 @@ class GameState:
 def _is_move(move: Any, actions: ActionSpace) -> bool:
     """A :class:`Move` of plain ints that is one of the action space's moves (so
     ``Move(DISCARD, 5.0)``, a bare tuple or out-of-range fields are not)."""
-    if type(move) is not Move:
+    if not _int_fields(move):
         return False
-    kind, a, b, c = move
-    if type(kind) is not int or type(a) is not int or type(b) is not int or type(c) is not int:
-        return False
-    if not DRAW_STOCK <= kind <= KNOCK or min(move) < 0:
+    if not DRAW_STOCK <= move.kind <= KNOCK or min(move) < 0:
         return False
     code = actions.encode(move)
     return 0 <= code < actions.size and actions.decode(code) == move
@@ -1068,6 +1065,8 @@ _BOTH_DRAWS.numbered = {0: DRAW_STOCK_MOVE, 1: DRAW_DISCARD_MOVE}
 
 
 def _int_fields(move: Any) -> bool:
+    """A :class:`Move` whose fields are plain ints (equality alone would let
+    ``Move(DISCARD, 5.0)`` pass for a legal move)."""
     if type(move) is not Move:
         return False
     kind, a, b, c = move

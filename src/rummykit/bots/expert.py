@@ -22,7 +22,7 @@ import random
 
 from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
 from ..melds import RUN
-from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, Move
+from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, Move
 from ..scoring import card_value
 from ..solver import Solver
 from ..state import Phase
@@ -35,7 +35,7 @@ from .tactics import (
     copy_of,
     draw_gain,
     knock_game_move,
-    pass_if_done,
+    last_resort,
 )
 
 OUTS_WEIGHT = 1.5
@@ -139,14 +139,7 @@ class ExpertBot(Bot):
         discards = [m for m in legal if m.kind == DISCARD]
         if discards:
             return self._discard(view, solver, discards)
-        done = pass_if_done(legal)
-        if done is not None:
-            return done
-        for kind in (MELD, LAYOFF):
-            for m in legal:
-                if m.kind == kind:
-                    return m
-        return legal[rng.randrange(len(legal))]
+        return last_resort(legal, rng)
 
     def _draw(self, view: PlayerView, solver: Solver, legal: tuple[Move, ...]) -> Move:
         take = Move(DRAW_DISCARD)

@@ -7,6 +7,7 @@ nothing else, so bots built from it cannot see hidden cards.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
 from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD, PASS, Move
@@ -142,7 +143,7 @@ def knock_game_move(view: PlayerView, solver: Solver) -> Move | None:
     return None
 
 
-def pass_if_done(legal: tuple[Move, ...] | list[Move]) -> Move | None:
+def pass_if_done(legal: Sequence[Move]) -> Move | None:
     """PASS when it is legal and nothing better was found (Gin's knock and lay-off)."""
     return Move(PASS) if Move(PASS) in legal else None
 
@@ -166,10 +167,15 @@ def greedy_move(view: PlayerView, solver: Solver, rng: random.Random) -> Move:
         return m
     if any(x.kind == DISCARD for x in legal):
         return discard_choice(view, solver)
+    return last_resort(legal, rng)
+
+
+def last_resort(legal: Sequence[Move], rng: random.Random) -> Move:
+    """When no preferred move applies: pass if that is legal; else a meld or lay-off
+    (obligations, such as a pending card, leave only those); else any legal move."""
     done = pass_if_done(legal)
     if done is not None:
         return done
-    # Obligations (a pending card) leave only melds or lay-offs that use it.
     for kind in (MELD, LAYOFF):
         for x in legal:
             if x.kind == kind:
