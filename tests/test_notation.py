@@ -81,7 +81,7 @@ def doc_example() -> str:
 def test_doc_example_replays_and_is_canonical() -> None:
     text = doc_example()
     g = import_record(text)
-    assert g.is_over() and g.scores == [0, 9] and g.names == ["Ann", "Bob"]
+    assert g.is_over() and g.scores == [7, 0] and g.names == ["Ann", "Bob"]
     assert export_record(g, deals=True) == text
 
 

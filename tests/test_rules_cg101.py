@@ -100,8 +100,8 @@ def test_deal_starts_left_of_dealer_one_card_at_a_time(dealer: int) -> None:
     is replayed from the state's seeded RNG."""
     n, seed = 4, 11
     g = new_game("cg101", players=n, seed=seed, dealer=dealer)
-    cards = deck()
-    random.Random(seed).shuffle(cards)
+    rng = random.Random(seed)  # the engine shuffles by sorting on random keys
+    cards = sorted(deck(), key=lambda _: rng.random())
     hands = [0] * n
     for _ in range(7):
         for k in range(n):

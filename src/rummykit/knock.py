@@ -135,16 +135,24 @@ def wall_moves(state: GameState) -> list[Move]:
     return out
 
 
-def _suit_numbered(suit: int) -> tuple[tuple[tuple[int, Move], ...], ...]:
-    return tuple(
-        tuple((2 + suit * 13 + r, DISCARD_MOVES[suit * 13 + r]) for r in range(13) if m >> r & 1)
-        for m in range(1 << 13)
-    )
+class _SuitDiscards(dict[int, dict[int, Move]]):
+    """For one suit, 13-bit mask -> {action number: discard} of those cards, built on
+    first use, so a hand's discards are four lookups merged into one dict.  A discard's
+    action number is 2 + face (see :class:`~rummykit.moves.ActionSpace`)."""
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.suit = suit
+
+    def __missing__(self, mask: int) -> dict[int, Move]:
+        base = self.suit * 13
+        found = self[mask] = {
+            2 + base + r: DISCARD_MOVES[base + r] for r in range(13) if mask >> r & 1
+        }
+        return found
 
 
-_NUMBERED_BY_SUIT = tuple(_suit_numbered(s) for s in range(4))
-"""Per suit and 13-bit mask, (action number, move) of the discards of those cards, so a
-hand's discards are four lookups.  A discard's action number is 2 + face (ActionSpace)."""
+_BY_SUIT = tuple(_SuitDiscards(s) for s in range(4))
 
 
 def _discards(hand: int, taken: int) -> LegalMoves:
@@ -152,11 +160,13 @@ def _discards(hand: int, taken: int) -> LegalMoves:
     action numbers filled in."""
     if taken >= 0:
         hand &= ~(1 << taken)
-    n0, n1, n2, n3 = _NUMBERED_BY_SUIT
-    numbered = dict(n0[hand & 0x1FFF])
-    numbered.update(n1[(hand >> 13) & 0x1FFF])
-    numbered.update(n2[(hand >> 26) & 0x1FFF])
-    numbered.update(n3[hand >> 39])
+    s0, s1, s2, s3 = _BY_SUIT
+    numbered = {
+        **s0[hand & 0x1FFF],
+        **s1[(hand >> 13) & 0x1FFF],
+        **s2[(hand >> 26) & 0x1FFF],
+        **s3[hand >> 39],
+    }
     out = LegalMoves(numbered.values())
     out.numbered = numbered
     return out
