@@ -61,7 +61,7 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
             raise StateFormatError(f"unsupported state format {d.get('format')!r}")
         rules = Rules.parse(d["rules"])
         s = GameState.__new__(GameState)
-        s.game = Game(rules, len(d["names"]))
+        s.game = Game.shared(rules, len(d["names"]))
         s.rules = rules
         s.seed = d.get("seed")
         s.phase = Phase[d["phase"]]

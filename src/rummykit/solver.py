@@ -26,6 +26,7 @@ Two algorithms, one answer:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -75,6 +76,12 @@ class Solver:
             value = sum(self.face_value[f] for f in sh.naturals) + sh.njokers * self.face_value[52]
             self._by_low[low].append((once, twice, sh.njokers, value, i))
         self._memo: dict[tuple[int, int, int], tuple[int, int]] = {}
+        self.deadwood: Callable[[int], int] = (
+            self._simple_deadwood if self.simple else self._general
+        )
+        """The least deadwood value of a hand (a bitmask of physical cards).  Bound here
+        to the one-deck table or the general search: Gin calls it on every turn, and the
+        binding saves a call."""
 
     # -- the one-deck table ------------------------------------------------------------
     def _build_suit_table(self) -> list[int]:
@@ -188,12 +195,6 @@ class Solver:
         return self._search(hc.have1, hc.have2, hc.jokers)[0]
 
     # -- public API ----------------------------------------------------------------------------
-    def deadwood(self, hand: int) -> int:
-        """The least deadwood value of a hand (a bitmask of physical cards)."""
-        if self.simple:
-            return self._simple_deadwood(hand)
-        return self._general(hand)
-
     def arrange(self, hand: int) -> Arrangement:
         """A best arrangement of the hand: which melds to make, and what is left."""
         hc = HandCounts.of(hand)

@@ -34,6 +34,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from . import knock
@@ -132,6 +133,14 @@ class Game:
         self.action_codes: dict[Move, int] = {}
         """A memo of :meth:`ActionSpace.encode` (moves are values, so it never goes stale)."""
 
+    @staticmethod
+    @lru_cache(maxsize=64)
+    def shared(rules: Rules, num_players: int) -> Game:
+        """The one :class:`Game` for these rules and players.  Sharing it lets every
+        match reuse its tables and caches (building one costs more than dealing a hand
+        of Gin), which is safe because a Game never changes what it answers."""
+        return Game(rules, num_players)
+
     @property
     def spec(self) -> str:
         """The rules as a spec string, computed once (saving a state writes it often)."""
@@ -219,7 +228,7 @@ class GameState:
             if isinstance(players, int)
             else [str(p) for p in players]
         )
-        game = Game(rules, len(names))
+        game = Game.shared(rules, len(names))
         s = cls.__new__(cls)
         s.game = game
         s.rules = rules
@@ -690,25 +699,33 @@ class GameState:
         self._legal = None
         if self.phase > 2 and self._do_knock_phase(m):  # the Gin phases come after OVER
             return
-        if kind == KNOCK:
-            self.knocker = p
-            self.phase = _KNOCK_PHASE
-            return
-        if (
-            kind == DRAW_DISCARD
-            and self.rules.max_upcard_draws is not None
-            and self.phase is _DRAW_PHASE  # OpenSpiel does not count the first upcard
-        ):
-            self.upcard_draws += 1
-            if self.upcard_draws >= self.rules.max_upcard_draws:
-                self._finish_round(None, "upcard_limit")
-                return
-        if kind == DRAW_STOCK:
+        if kind == DISCARD:  # the commonest kinds first
+            hands = self.hands
+            hand = hands[p]
+            if self.game.one_copy:
+                card = m.a  # one deck without jokers: the face is the card
+            else:
+                taken = self.taken
+                avoid = 1 << taken if taken >= 0 and not self.rules.discard_taken_card else 0
+                card = self._pick(hand, m.a, avoid)
+            hand &= ~(1 << card)
+            hands[p] = hand
+            self.known[p] &= hand
+            self.discard.append(card)
+            if hand:
+                self.phase = _DRAW_PHASE
+        elif kind == DRAW_STOCK:
             if not self.stock:
                 self._restock()
             self.hands[p] |= 1 << self.stock.pop()
             self.phase = _PLAY_PHASE
         elif kind == DRAW_DISCARD:
+            limit = self.rules.max_upcard_draws
+            if limit is not None and self.phase is _DRAW_PHASE:  # OpenSpiel does not
+                self.upcard_draws += 1  # count the first upcard
+                if self.upcard_draws >= limit:
+                    self._finish_round(None, "upcard_limit")
+                    return
             card = self.discard.pop()
             self.hands[p] |= 1 << card
             self.known[p] |= 1 << card
@@ -717,19 +734,10 @@ class GameState:
                 self.pending = card
                 self.pending_kind = PENDING_USE
             self.phase = _PLAY_PHASE
-        elif kind == DISCARD:
-            hand = self.hands[p]
-            if self.game.one_copy:
-                card = m.a  # one deck without jokers: the face is the card
-            else:
-                taken = self.taken
-                avoid = 1 << taken if taken >= 0 and not self.rules.discard_taken_card else 0
-                card = self._pick(hand, m.a, avoid)
-            self.hands[p] = hand & ~(1 << card)
-            self.known[p] &= self.hands[p]
-            self.discard.append(card)
-            if self.hands[p]:
-                self.phase = _DRAW_PHASE
+        elif kind == KNOCK:
+            self.knocker = p
+            self.phase = _KNOCK_PHASE
+            return
         elif kind == MELD:
             self._meld(p, m.a)
         elif kind == LAYOFF:
