@@ -37,10 +37,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--only", default="", help="comma list of pairings, e.g. expert-greedy")
+    ap.add_argument("--presets", default="basic,rami51", help="comma list of basic, rami51")
+    ap.add_argument("--out", default="strength", help="results/<OUT>.json")
     args = ap.parse_args(argv)
     console = Console()
     rows = []
     for preset, players in (("basic", 2), ("rami51", 4)):
+        if preset not in args.presets.split(","):
+            continue
         spec = preset if not args.deals_per_match else f"{preset}(deals={args.deals_per_match})"
         rules = Rules.parse(spec)
         for (a, b), goal in GOALS.items():
@@ -96,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['elo_gap']:+.0f}",
         )
     console.print(table)
-    write_results("strength", {"args": vars(args), "rows": rows})
+    write_results(args.out, {"args": vars(args), "rows": rows})
     return 0
 
 

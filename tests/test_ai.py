@@ -260,3 +260,65 @@ def test_hints_for_gin_moves() -> None:
     assert explain(v, Move(PASS), v.game.solver).startswith("pass")
     assert explain(v, Move(KNOCK), v.game.solver).startswith("knock")
     assert suggest(v, budget=20).move in g.legal_moves()
+
+
+def _rami_view_with(hand_text: str, opened: bool) -> PlayerView:
+    """A rami51 position after the draw where seat ``current`` holds ``hand_text``."""
+    from rummykit.cards import mask_of, parse_cards
+
+    g = new_game("rami51", players=4, seed=8)
+    p = g.current
+    g.apply(g.legal_moves()[0])  # draw from the stock
+    mine = mask_of(parse_cards(hand_text))
+    spare = g.hands[p]
+    for q in range(4):
+        g.hands[q] &= ~mine
+    g.stock = [c for c in g.stock if not mine >> c & 1]
+    g.hands[p] = mine
+    g.stock.extend(c for c in range(108) if spare >> c & 1 and not mine >> c & 1)
+    g.opened[p] = g.melded[p] = opened
+    g._legal = None
+    return g.view(p)
+
+
+def test_expert_keeps_opening_material_before_rami_opening() -> None:
+    """003: "The first player to place a meld must have a combination that's worth at
+    least 51 points" and "If a player fails to place at least one meld before a round
+    ends, 100 points are automatically added".  Before opening, a pair of kings (half
+    of a 30-point set) is worth more than shedding ten points; once opened, deadwood
+    is what counts and the lone low card is no longer the obvious throw."""
+    hand = "KH KS 4C 9D 2H 7S JD 5C AH 3S 8D 6H QC TS"
+    bot = ExpertBot()
+    for opened, expect_keep_kings in ((False, True), (True, False)):
+        v = _rami_view_with(hand, opened)
+        discards = [m for m in v.legal if m.kind == DISCARD]
+        keys = {m.a: k for k, m in bot.discard_keys(v, v.game.solver, discards)}
+        king, four = keys[51], keys[3]  # KS, 4C
+        assert (king > four) is expect_keep_kings, (opened, king, four)
+
+
+def test_ismcts_compares_the_experts_candidates() -> None:
+    """The search ranks a short list headed by the expert's own move, all legal."""
+    v = _rami_view_with("KH KS 4C 9D 2H 7S JD 5C AH 3S 8D 6H QC TS", opened=False)
+    bot = ISMCTSBot(seconds=None, iterations=2, top_k=3)
+    cands = bot.candidates(v, random.Random(0))
+    assert cands[0] == ExpertBot().choose(v, random.Random(0))
+    assert len(set(cands)) == len(cands) and set(cands) <= set(v.legal)
+    assert 2 <= len(cands) <= 1 + 3 + 4
+    sums = bot.search(v, cands, seed=1)
+    assert set(sums) == set(cands) and all(-2.0 <= x <= 2.0 for x in sums.values())
+
+
+def test_playout_cutoff_charges_unopened_hands_in_full() -> None:
+    """003: a player who never melded adds 100; until opening, nothing of the hand can
+    be laid, so the cut-off estimate counts the whole hand, not its deadwood."""
+    from rummykit.bots.ismcts import estimate
+    from rummykit.cards import bits
+    from rummykit.scoring import card_value
+
+    g = new_game("rami51", players=4, seed=8)
+    est = estimate(g, g.game.solver)
+    for p in range(4):
+        assert est[p] == 100 + sum(card_value(g.rules, c) for c in bits(g.hands[p]))
+    g.opened[0] = g.melded[0] = True
+    assert estimate(g, g.game.solver)[0] == g.game.solver.deadwood(g.hands[0])

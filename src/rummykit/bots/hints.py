@@ -44,7 +44,7 @@ def suggest(
     view: PlayerView,
     *,
     seconds: float | None = None,
-    budget: int | None = 400,
+    budget: int | None = 60,
     seed: int = 0,
     unicode: bool = True,
 ) -> Hint:

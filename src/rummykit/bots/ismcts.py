@@ -1,19 +1,26 @@
-"""``ismcts`` (difficulty ``hard``): information-set Monte Carlo tree search.
+"""``ismcts`` (difficulty ``hard``): information-set Monte Carlo search.
 
-Single-observer ISMCTS (Cowling, Powley & Whitehouse, IEEE TCIAIG 2012).  Every
-iteration samples a *determinization* (a full state consistent with the bot's view,
-from :func:`rummykit.view.determinize`), walks one shared tree of move sequences
-restricted to the moves legal in that sample, adds one node, and finishes with a
-playout.  Selection uses UCB1 with availability counts, so moves that are legal in
-few samples are not starved.  The move played is the most visited root child.
+Every iteration samples a *determinization*, a full state consistent with the bot's
+view (:func:`rummykit.view.determinize`), and plays each candidate move in it followed
+by a playout to the end of the round.  All candidates share the determinization and
+the playout's random seed (common random numbers), so they are compared on the same
+deals and the noise of the deal cancels out of the comparison.  The move with the
+best mean reward is played; the expert's own move wins ties.
 
+The candidates are the moves the expert would consider: its choice, the best meld
+and lay-off, the ``top_k`` discards it rates highest, and knock or pass where legal.
 Playouts use the greedy policy on the sampled state (inside a determinization every
 hand is "known", so no real hidden information is used) and are cut off after
-:attr:`ISMCTSBot.horizon` actions; the position is then scored by the difference in
-deadwood, and a finished round by its real score.
+:attr:`ISMCTSBot.horizon` actions, where the round is scored as if it ended with each
+hand at its least deadwood.
 
-With ``workers > 1`` the search runs root-parallel in worker processes and the visit
-counts of the root moves are summed.
+Why this shape and not a deeper tree: with about a second per move there are a few
+hundred determinizations, and a tree over every legal move (tried first, with UCB1
+and greedy playouts) gave each node a handful of visits and lost every one of 16
+matches to ``expert``; ranking only the expert's candidates with paired playouts won
+67% of 60 single-round matches at 150 determinizations (``benchmarks/strength.py``).
+
+With ``workers > 1`` the iterations run in worker processes and their sums are added.
 """
 
 from __future__ import annotations
@@ -22,27 +29,21 @@ import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..moves import Move
+from ..cards import bits
+from ..moves import DISCARD, KNOCK, PASS, Move
 from ..rules import Scoring
+from ..scoring import card_value
 from ..solver import Solver
 from ..state import GameState, Phase
 from ..view import PlayerView, determinize
 from .base import Bot
-from .tactics import greedy_move
+from .expert import ExpertBot
+from .tactics import best_layoff, best_meld, greedy_move
 
-
-@dataclass
-class _Node:
-    move: Move | None
-    player: int
-    parent: _Node | None
-    children: dict[Move, _Node] = field(default_factory=dict)
-    visits: int = 0
-    available: int = 0
-    reward: float = 0.0
+Sums = dict[Move, float]
+"""Per candidate move, the total reward over the iterations run."""
 
 
 class _StateView:
@@ -78,7 +79,7 @@ class ISMCTSBot(Bot):
         iterations: int | None = None,
         workers: int = 1,
         horizon: int = 60,
-        exploration: float = 0.7,
+        top_k: int = 4,
     ) -> None:
         if seconds is None and iterations is None:
             raise ValueError("give a time (seconds) or an iteration budget")
@@ -86,30 +87,51 @@ class ISMCTSBot(Bot):
         self.iterations = iterations
         self.workers = max(1, workers)
         self.horizon = horizon
-        self.exploration = exploration
+        self.top_k = top_k
+        self.expert = ExpertBot()
         self._pool: ProcessPoolExecutor | None = None
+
+    def candidates(self, view: PlayerView, rng: random.Random) -> list[Move]:
+        """The expert's choice first, then the other moves worth comparing."""
+        legal = view.legal
+        first = self.expert.choose(view, rng)
+        if view.phase is not Phase.PLAY:
+            return [first, *(m for m in legal if m != first)]
+        solver = view.game.solver
+        out = [first]
+        discards = [m for m in legal if m.kind == DISCARD]
+        if discards:
+            ranked = sorted(self.expert.discard_keys(view, solver, discards), key=lambda km: km[0])
+            out.extend(m for _key, m in ranked[: self.top_k])
+        out.extend(m for m in (best_meld(view, solver), best_layoff(view, solver)) if m)
+        out.extend(m for m in legal if m.kind in (KNOCK, PASS))
+        return list(dict.fromkeys(m for m in out if m in legal))
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        cands = self.candidates(view, rng)
+        if len(cands) == 1:
+            return cands[0]
         if self.workers == 1:
-            counts = self.search(view, rng.getrandbits(64))
+            sums = self.search(view, cands, rng.getrandbits(64))
         else:
-            counts = self._parallel(view, rng)
-        return max(legal, key=lambda m: (counts.get(m, 0), -legal.index(m)))
+            sums = self._parallel(view, cands, rng)
+        # max() keeps the first of equals, and the expert's choice comes first.
+        return max(cands, key=lambda m: sums[m])
 
-    def _parallel(self, view: PlayerView, rng: random.Random) -> dict[Move, int]:
+    def _parallel(self, view: PlayerView, cands: list[Move], rng: random.Random) -> Sums:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers)
         seeds = [rng.getrandbits(64) for _ in range(self.workers)]
-        worker = ISMCTSBot(self.seconds, self.iterations and -(-self.iterations // self.workers),
-                           1, self.horizon, self.exploration)  # fmt: skip
-        futures = [self._pool.submit(worker.search, view, s) for s in seeds]
-        total: dict[Move, int] = {}
+        share = self.iterations and -(-self.iterations // self.workers)
+        worker = ISMCTSBot(self.seconds, share, 1, self.horizon, self.top_k)
+        futures = [self._pool.submit(worker.search, view, cands, s) for s in seeds]
+        total = dict.fromkeys(cands, 0.0)
         for f in futures:
-            for m, c in f.result().items():
-                total[m] = total.get(m, 0) + c
+            for m, v in f.result().items():
+                total[m] += v
         return total
 
     def close(self) -> None:
@@ -118,11 +140,11 @@ class ISMCTSBot(Bot):
             self._pool = None
 
     # -- the search --------------------------------------------------------------------
-    def search(self, view: PlayerView, seed: int) -> dict[Move, int]:
-        """Visit counts of the root moves after one budget of search."""
+    def search(self, view: PlayerView, cands: list[Move], seed: int) -> Sums:
+        """Total reward of each candidate over one budget of paired iterations."""
         rng = random.Random(seed)
         solver = view.game.solver
-        root = _Node(None, view.player, None)
+        sums = dict.fromkeys(cands, 0.0)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         limit = self.iterations
         done = 0
@@ -131,54 +153,16 @@ class ISMCTSBot(Bot):
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, view, solver, rng)
-            done += 1
-        return {m: n.visits for m, n in root.children.items()}
-
-    def _iterate(self, root: _Node, view: PlayerView, solver: Solver, rng: random.Random) -> None:
-        s = determinize(view, rng)
-        round_no = s.round_no
-        node = root
-        # selection and expansion
-        while s.phase is not Phase.OVER and s.round_no == round_no:
-            legal = s.legal_moves()
-            untried = [m for m in legal if m not in node.children]
-            for m in legal:
-                child = node.children.get(m)
-                if child is not None:
-                    child.available += 1
-            if untried:
-                m = untried[rng.randrange(len(untried))]
-                child = _Node(m, s.current, node)
-                child.available = 1
-                node.children[m] = child
+            sample = determinize(view, rng)
+            playout_seed = rng.getrandbits(64)
+            for m in cands:
+                s = sample.clone()
                 s.apply(m)
-                node = child
-                break
-            c = self.exploration
-            log_parent: dict[int, float] = {}
-            best: _Node | None = None
-            best_score = -math.inf
-            for m in legal:
-                ch = node.children[m]
-                lp = log_parent.get(ch.available)
-                if lp is None:
-                    lp = math.log(ch.available)
-                    log_parent[ch.available] = lp
-                score = ch.reward / ch.visits + c * math.sqrt(lp / ch.visits)
-                if score > best_score:
-                    best_score = score
-                    best = ch
-            assert best is not None and best.move is not None
-            s.apply(best.move)
-            node = best
-        rewards = self._playout(s, solver, rng, round_no)
-        # backpropagation: each node is scored for the player who chose its move
-        while node is not None and node.parent is not None:
-            node.visits += 1
-            node.reward += rewards[node.player]
-            node = node.parent
-        root.visits += 1
+                sums[m] += self._playout(s, solver, random.Random(playout_seed), sample.round_no)[
+                    view.player
+                ]
+            done += 1
+        return sums
 
     def _playout(
         self, s: GameState, solver: Solver, rng: random.Random, round_no: int
@@ -191,27 +175,38 @@ class ISMCTSBot(Bot):
         if s.round_no != round_no or s.phase is Phase.OVER:
             deltas = list(s.results[-1].deltas) if s.results else [0] * n
         else:
-            deltas = self._estimate(s, solver)
-        return _rewards(s, deltas)
-
-    def _estimate(self, s: GameState, solver: Solver) -> list[int]:
-        """Round score deltas as if it ended now with each hand at its least deadwood."""
-        dead = [solver.deadwood(h) for h in s.hands]
-        n = len(dead)
-        if s.rules.scoring is Scoring.WINNER_COLLECTS:
-            low = min(dead)
-            w = dead.index(low)
-            return [sum(d - low for d in dead) if p == w else 0 for p in range(n)]
-        return dead
+            deltas = estimate(s, solver)
+        return rewards(s, deltas)
 
 
-def _rewards(s: GameState, deltas: list[int]) -> list[float]:
-    """Per player reward in [-1, 1] from round score deltas."""
+def estimate(s: GameState, solver: Solver) -> list[int]:
+    """Round score deltas as if the round ended now, each hand at its least deadwood.
+
+    A player who has not opened could lay nothing, so their whole hand counts, plus
+    the rules' penalty for never melding (Rami's 100)."""
+    r = s.rules
+    dead = []
+    for p, h in enumerate(s.hands):
+        if s.needs_opening(p) or (r.never_melded_penalty and not s.melded[p]):
+            value = sum(card_value(r, c) for c in bits(h)) + r.never_melded_penalty
+        else:
+            value = solver.deadwood(h)
+        dead.append(value)
+    n = len(dead)
+    if r.scoring is Scoring.WINNER_COLLECTS:
+        low = min(dead)
+        w = dead.index(low)
+        return [sum(d - low for d in dead) if p == w else 0 for p in range(n)]
+    return dead
+
+
+def rewards(s: GameState, deltas: list[int]) -> list[float]:
+    """Per player reward in [-1, 1] from round score deltas: the margin over the
+    others' mean, squashed so that one freak deal cannot outweigh many ordinary ones."""
     n = len(deltas)
     sign = 1.0 if s.rules.scoring is Scoring.WINNER_COLLECTS else -1.0
     out = []
     for p in range(n):
-        others = [deltas[q] for q in range(n) if q != p]
-        margin = sign * (deltas[p] - sum(others) / len(others))
-        out.append(math.tanh(margin / 40.0))
+        others = sum(deltas[q] for q in range(n) if q != p) / (n - 1)
+        out.append(math.tanh(sign * (deltas[p] - others) / 40.0))
     return out
