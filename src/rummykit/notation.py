@@ -6,21 +6,21 @@ of truth for every chance event, so a record is just the seed plus the moves; re
 it reproduces the match to the card.  ``docs/notation.md`` specifies the format.
 
 >>> from rummykit import new_game
->>> g = new_game("basic", players=["Ann", "Bob"], seed=3)
->>> for text in ["draw stock", "meld 2C 2D 2H", "d 8S", "dd"]:
+>>> g = new_game("basic", players=["Ann", "Bob"], seed=92)
+>>> for text in ["draw stock", "meld JD QD KD", "d 4C", "dd"]:
 ...     g.apply(parse_move(g, text))
 >>> [move_to_text(g, m) for m in g.legal_moves()][:3]
-['meld 8D 9D TD', 'layoff 2S to 1', 'discard 5D']
+['meld 7C 7H 7S', 'layoff TD to 1', 'discard 6C']
 >>> record = export_record(g)
 >>> print(record)
 [Rules "basic"]
 [Players "Ann, Bob"]
-[Seed "3"]
+[Seed "92"]
 [Result "*"]
 <BLANKLINE>
-{cut for the deal: Ann 3D, Bob QH; Bob deals}
+{cut for the deal: Ann AH, Bob 9H; Bob deals}
 Round 1
-1. Ann: draw stock; meld 2C 2D 2H; discard 8S
+1. Ann: draw stock; meld JD QD KD; discard 4C
 2. Bob: draw discard
 <BLANKLINE>
 >>> import_record(record).hands == g.hands
