@@ -60,8 +60,9 @@ CARD_KEYS = "1234567890abefgknouwxyz"
 """Keys that select the cards of the hand, in order (the other letters are actions)."""
 BOT_PACE = 0.6
 """Seconds between bot moves, so a person can follow them."""
-HINT_BUDGET = 60
-"""Search iterations for a hint (a fraction of a second)."""
+HINT_BUDGET = 40
+"""Sampled deals for a hint: each replays every candidate move, so 40 take a fraction
+of a second in Basic Rummy and one to two seconds in Rami."""
 
 
 ACTION_KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",

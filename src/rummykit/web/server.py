@@ -75,7 +75,7 @@ class Settings:
     """Seconds a bot waits before each action, so people can follow the play."""
     disconnect_grace: float = 60.0
     """A seated player away this long has their turns played for them."""
-    hint_budget: int = 150
+    hint_budget: int = 40
     rate: float = 20.0
     """Client messages per second allowed (token bucket) ..."""
     burst: float = 40.0
