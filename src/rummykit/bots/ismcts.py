@@ -17,8 +17,9 @@ hand at its least deadwood.
 Why this shape and not a deeper tree: with about a second per move there are a few
 hundred determinizations, and a tree over every legal move (tried first, with UCB1
 and greedy playouts) gave each node a handful of visits and lost every one of 16
-matches to ``expert``; ranking only the expert's candidates with paired playouts won
-67% of 60 single-round matches at 150 determinizations (``benchmarks/strength.py``).
+matches to ``expert``; ranking only the expert's candidates with paired playouts wins
+57-61% of single rounds against it at 1 s per move (``benchmarks/strength.py``,
+docs/bots.md).
 
 With ``workers > 1`` the iterations run in worker processes and their sums are added.
 """
