@@ -61,15 +61,16 @@ def best_ten_deadwood(state: GameState, hand: int) -> int:
     Exact whenever the result is within the knock limit, which is all that callers
     ask of it; above the limit it may return a lower bound.
     """
-    whole = state.game.solver.deadwood(hand)
-    if hand.bit_count() <= state.game.dealt:
+    game = state.game
+    deadwood = game.solver.deadwood
+    whole = deadwood(hand)
+    if hand.bit_count() <= game.dealt:
         return whole
-    solver = state.game.solver
     if whole - 10 > state.knock_limit:
         # Dropping a card c lowers the least deadwood by at most its value (10), so
         # this hand cannot knock: report a bound that says so without ten more calls.
         return whole - 10
-    return min(solver.deadwood(hand & ~(1 << c)) for c in bits(hand))
+    return min(deadwood(hand & ~(1 << c)) for c in bits(hand))
 
 
 def hand_points(state: GameState, hand: int) -> int:

@@ -339,7 +339,7 @@ class GameState:
         ):
             self._finish_round(None, "restock_limit")
         else:
-            legal = self._legal = self._generate()
+            legal = self._legal = self._draw_moves()
             if not legal:
                 self._finish_round(None, "no_draw")
 
@@ -651,9 +651,10 @@ class GameState:
     def _settle(self) -> None:
         """After a move: end the round if a hand is empty, or pass the turn after a discard."""
         p = self.current
-        if self.phase is _PLAY_PHASE and self.hands[p] == 0:
+        phase = self.phase
+        if phase is _PLAY_PHASE and self.hands[p] == 0:
             self._finish_round(p, "out")
-        elif self.phase is _DRAW_PHASE:  # a discard ended the turn
+        elif phase is _DRAW_PHASE:  # a discard ended the turn
             r = self.rules
             if r.repeat_void:
                 thrown_back = self.discard[-1] == self.taken
