@@ -39,7 +39,7 @@ from .moves import (
     LegalMoves,
     Move,
 )
-from .scoring import card_value
+from .scoring import card_value, hand_value
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -74,7 +74,7 @@ def best_ten_deadwood(state: GameState, hand: int) -> int:
 
 
 def hand_points(state: GameState, hand: int) -> int:
-    return sum(card_value(state.rules, c) for c in bits(hand))
+    return hand_value(state.rules, bits(hand))
 
 
 # -- legal moves per phase ---------------------------------------------------------------

@@ -25,7 +25,6 @@ import random
 from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
 from ..melds import RUN
 from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, Move
-from ..rules import Scoring
 from ..scoring import card_value
 from ..solver import Solver
 from ..state import Phase
@@ -60,12 +59,10 @@ class ExpertBot(Bot):
         outs_weight: float = OUTS_WEIGHT,
         danger_weight: float = 1.0,
         opening_weight: float = OPENING_WEIGHT,
-        hold_under_penalty: bool = True,
     ) -> None:
         self.outs_weight = outs_weight
         self.danger_weight = danger_weight
         self.opening_weight = opening_weight
-        self.hold_under_penalty = hold_under_penalty
 
     # -- evaluation ------------------------------------------------------------------
     def _live_faces(self, view: PlayerView) -> dict[int, int]:
@@ -193,8 +190,6 @@ class ExpertBot(Bot):
             return True  # the hand is over: whatever is not melded counts
         if view.rules.opening_minimum and not view.opened[view.player]:
             return True  # the opening is planned by legality: any legal start can finish
-        if not self.hold_under_penalty and view.rules.scoring is Scoring.PENALTY:
-            return True
         cards_left = view.hand.bit_count() - len(sh.cells)
         if cards_left <= 2 or min(view.hand_sizes) <= 4:
             return True

@@ -26,7 +26,7 @@ from ..moves import (
     TAKE,
     Move,
 )
-from ..scoring import card_value
+from ..scoring import card_value, hand_value
 from ..solver import Solver
 from ..table import layoff_options
 from ..view import PlayerView
@@ -88,7 +88,7 @@ def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) 
         rest = hand_after_meld(view, hand, move.a)
         if rest == 0:
             return f"meld {cards}: it goes out"
-        points = sum(card_value(view.rules, c) for c in bits(hand & ~rest))
+        points = hand_value(view.rules, bits(hand & ~rest))
         return f"meld {cards}: {points} points off your hand, {after} left in deadwood"
     if move.kind == LAYOFF:
         face = layoff_face(view, move)

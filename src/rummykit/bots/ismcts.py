@@ -35,7 +35,7 @@ from typing import Any
 from ..cards import bits
 from ..moves import DISCARD, KNOCK, PASS, Move
 from ..rules import Scoring
-from ..scoring import card_value
+from ..scoring import hand_value
 from ..solver import Solver
 from ..state import GameState, Phase
 from ..view import PlayerView, determinize
@@ -189,7 +189,7 @@ def estimate(s: GameState, solver: Solver) -> list[int]:
     dead = []
     for p, h in enumerate(s.hands):
         if s.needs_opening(p) or (r.never_melded_penalty and not s.melded[p]):
-            value = sum(card_value(r, c) for c in bits(h)) + r.never_melded_penalty
+            value = hand_value(r, bits(h)) + r.never_melded_penalty
         else:
             value = solver.deadwood(h)
         dead.append(value)
