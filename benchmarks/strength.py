@@ -10,12 +10,20 @@
 Prints a table of match win rates with 95% Wilson intervals and writes
 ``benchmarks/results/strength.json``.  Matches are full matches of the preset unless
 ``--deals-per-match`` shortens them.
+
+A search run of 1,000 deals at one second per move takes many hours, so it keeps a
+journal: ``--journal`` writes each finished match to
+``benchmarks/results/journal/<OUT>-<preset>-<pairing>.jsonl`` and a rerun with the same
+arguments plays only what is missing.  ``--report`` plays nothing and tabulates the
+whole deals the journals hold so far.  ``--ismcts 1cpu`` counts the search's budget
+in its own CPU seconds, so other work on the machine does not weaken it.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from results_file import write_results
 from rich.console import Console
@@ -23,7 +31,9 @@ from rich.progress import Progress
 from rich.table import Table
 
 from rummykit.rules import Rules
-from rummykit.tournament import run_tournament
+from rummykit.tournament import TournamentResult, run_tournament
+
+JOURNALS = Path(__file__).parent / "results" / "journal"
 
 GOALS = {("greedy", "random"): 0.95, ("expert", "greedy"): 0.60, ("ismcts", "expert"): 0.55}
 
@@ -39,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma list of pairings, e.g. expert-greedy")
     ap.add_argument("--presets", default="basic,rami51", help="comma list of basic, rami51")
     ap.add_argument("--out", default="strength", help="results/<OUT>.json")
+    ap.add_argument("--journal", action="store_true", help="keep and resume from journals")
+    ap.add_argument("--report", action="store_true", help="tabulate the journals, play nothing")
     args = ap.parse_args(argv)
     console = Console()
     rows = []
@@ -52,20 +64,29 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             deals = args.ismcts_deals if a == "ismcts" else args.deals
             name_a = f"ismcts:{args.ismcts}" if a == "ismcts" else a
+            journal = JOURNALS / f"{args.out}-{preset}-{a}-{b}.jsonl"
             t = time.perf_counter()
-            with Progress(console=console, transient=True) as progress:
-                task = progress.add_task(f"{preset} {a} vs {b}", total=None)
-                res = run_tournament(
-                    rules,
-                    players,
-                    [name_a, b],
-                    deals,
-                    args.seed,
-                    workers=args.workers,
-                    progress=lambda d, total, task=task: progress.update(
-                        task, completed=d, total=total
-                    ),
-                )
+            if args.report:
+                if not journal.exists():
+                    continue
+                res = TournamentResult.from_journal(journal)
+                deals = res.games
+                name_a, b = list(res.bots)
+            else:
+                with Progress(console=console, transient=True) as progress:
+                    task = progress.add_task(f"{preset} {a} vs {b}", total=None)
+                    res = run_tournament(
+                        rules,
+                        players,
+                        [name_a, b],
+                        deals,
+                        args.seed,
+                        workers=args.workers,
+                        progress=lambda d, total, task=task: progress.update(
+                            task, completed=d, total=total
+                        ),
+                        journal=journal if args.journal else None,
+                    )
             st = res.bots[name_a]
             lo, hi = st.match_ci
             rows.append(
@@ -100,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['elo_gap']:+.0f}",
         )
     console.print(table)
-    write_results(args.out, {"args": vars(args), "rows": rows})
+    write_results(args.out + ("-report" if args.report else ""), {"args": vars(args), "rows": rows})
     return 0
 
 

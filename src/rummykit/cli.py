@@ -425,16 +425,9 @@ def _ray_executor(address: str) -> Any:
     ray.init(address=address, ignore_reinit_error=True)
     remote = ray.remote(play_one)
 
-    class _Future:
-        def __init__(self, ref: Any) -> None:
-            self.ref = ref
-
-        def result(self) -> Any:
-            return ray.get(self.ref)
-
     class _Executor:
-        def submit(self, fn: Any, *args: Any) -> _Future:
-            return _Future(remote.remote(*args))
+        def submit(self, fn: Any, *args: Any) -> Any:
+            return remote.remote(*args).future()  # a concurrent.futures.Future
 
     return _Executor()
 

@@ -10,15 +10,23 @@ fixes the cut, the shuffles and the deals, whoever plays.
 (6, ['greedy', 'random'])
 >>> r.bots["greedy"].match_wins > r.bots["random"].match_wins
 True
+
+A long tournament can keep a *journal*: every finished match is appended to a file as
+one line of JSON, and a run given the same journal again plays only the matches it
+does not hold yet, so a tournament of days survives interruptions and can be spread
+over several sittings (``rummy tournament ... --journal FILE``).
 """
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .bots import Bot, make_bot, play_match
@@ -84,6 +92,93 @@ class MatchRecord:
     round_winners: tuple[int | None, ...]
 
 
+class JournalError(ValueError):
+    """A journal that belongs to another tournament, or is not a journal at all."""
+
+
+class Journal:
+    """An append-only file of finished matches (JSON lines), for resuming.
+
+    The first line names the tournament (rules, players, bots, deals, seed); each
+    further line is one :class:`MatchRecord`.  Opening a journal of a different
+    tournament raises :class:`JournalError` rather than mixing results.  A last line
+    cut short by a crash is dropped (that match is simply played again); any other
+    unreadable line is an error naming its line number.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.jsonl")
+    >>> head = {"rules": "basic", "players": 2, "bots": ["a", "b"], "deals": 1, "seed": 0}
+    >>> j = Journal(path, head)
+    >>> j.append(MatchRecord(5, ("a", "b"), (10, 0), (0,), (0,)))
+    >>> Journal(path, head).records[0].scores
+    (10, 0)
+    >>> Journal(path, dict(head, seed=1))
+    Traceback (most recent call last):
+    ...
+    rummykit.tournament.JournalError: ... was written for another tournament: seed 0, not 1
+    """
+
+    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
+        self.path = Path(path)
+        self.header = header
+        self.records: list[MatchRecord] = []
+        if self.path.exists() and self.path.stat().st_size > 0:
+            self._load()
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+
+    def _load(self) -> None:
+        lines = self.path.read_text(encoding="utf-8").split("\n")
+        try:
+            head = json.loads(lines[0])
+        except json.JSONDecodeError:
+            raise JournalError(f"{self.path}: line 1 is not a tournament header") from None
+        for key, want in self.header.items():
+            if head.get(key) != want:
+                raise JournalError(
+                    f"{self.path} was written for another tournament: "
+                    f"{key} {head.get(key)!r}, not {want!r}"
+                )
+        complete = len(lines) - 1  # the text after the last newline, if any, was cut short
+        for no, line in enumerate(lines[1:complete], start=2):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+                rec = MatchRecord(
+                    int(d["seed"]),
+                    tuple(d["lineup"]),
+                    tuple(d["scores"]),
+                    tuple(d["winners"]),
+                    tuple(d["round_winners"]),
+                )
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                raise JournalError(f"{self.path}: line {no} is not a match record") from None
+            self.records.append(rec)
+        if lines[-1]:
+            # drop a torn last line so the next append starts on a fresh line
+            with self.path.open("w", encoding="utf-8") as f:
+                f.write("\n".join(lines[:complete]) + "\n")
+
+    def append(self, rec: MatchRecord) -> None:
+        """Add one finished match, flushed to disk before returning."""
+        self.records.append(rec)
+        line = json.dumps(
+            {
+                "seed": rec.seed,
+                "lineup": rec.lineup,
+                "scores": rec.scores,
+                "winners": rec.winners,
+                "round_winners": rec.round_winners,
+            }
+        )
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
 @dataclass
 class TournamentResult:
     rules: str
@@ -94,6 +189,18 @@ class TournamentResult:
     bots: dict[str, BotStats] = field(default_factory=dict)
     records: list[MatchRecord] = field(default_factory=list)
     elo: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def from_journal(cls, path: str | os.PathLike[str]) -> TournamentResult:
+        """The results so far of the tournament whose journal is ``path`` (whole
+        deals only; see :func:`tally`)."""
+        try:
+            head = json.loads(Path(path).read_text(encoding="utf-8").split("\n", 1)[0])
+            keys = (head["rules"], head["players"], head["bots"], head["deals"], head["seed"])
+        except (OSError, json.JSONDecodeError, KeyError, TypeError):
+            raise JournalError(f"{path}: not a tournament journal") from None
+        rules, players, bots, _deals, seed = keys
+        return tally(rules, players, bots, seed, Journal(path, head).records)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -164,12 +271,16 @@ def run_tournament(
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
     executor: Any = None,
+    journal: str | os.PathLike[str] | None = None,
 ) -> TournamentResult:
     """Play ``games`` duplicate deals; each is played once per lineup rotation.
 
     ``workers`` > 1 uses a process pool; ``executor`` may be any object with the
     ``concurrent.futures`` ``submit`` interface (the Ray bridge in the CLI uses it).
-    ``progress(done, total)`` is called after every match.
+    ``progress(done, total)`` is called after every match.  With ``journal`` (a file
+    path, see :class:`Journal`) every finished match is written down at once, and the
+    matches already in the journal are not played again.  The result is the same
+    whichever way the matches were run.
     """
     spec = rules.spec() if isinstance(rules, Rules) else Rules.parse(rules).spec()
     Rules.parse(spec).check_players(players)
@@ -178,38 +289,75 @@ def run_tournament(
     master = random.Random(seed)
     seeds = [master.getrandbits(63) for _ in range(games)]
     jobs = [(spec, lineup, s) for s in seeds for lineup in lineups(players, bots)]
-    result = TournamentResult(spec, players, games, seed)
+    book = None
+    if journal is not None:
+        header = {"rules": spec, "players": players, "bots": list(bots), "deals": games}
+        book = Journal(journal, {**header, "seed": seed})
+    done = {(r.seed, r.lineup): r for r in book.records} if book else {}
+    todo = [job for job in jobs if (job[2], job[1]) not in done]
+    total = len(jobs)
+    count = total - len(todo)
+    if progress and count:
+        progress(count, total)
+    for rec in _play(todo, workers, executor):
+        done[(rec.seed, rec.lineup)] = rec
+        if book:
+            book.append(rec)
+        count += 1
+        if progress:
+            progress(count, total)
+    return tally(spec, players, bots, seed, [done[(s, lineup)] for _spec, lineup, s in jobs])
+
+
+def tally(
+    rules: str, players: int, bots: Sequence[str], seed: int, records: Sequence[MatchRecord]
+) -> TournamentResult:
+    """Win rates, intervals and Elo of the finished matches ``records``.
+
+    Only whole deals count: a deal whose rotations are not all in ``records`` (a
+    journal of a tournament still under way) is left out, so every bot has held every
+    seat's cards equally often.
+    """
+    rotations = len(lineups(players, bots))
+    per_deal: dict[int, list[MatchRecord]] = {}
+    for rec in records:
+        per_deal.setdefault(rec.seed, []).append(rec)
+    whole = [recs for recs in per_deal.values() if len(recs) == rotations]
+    result = TournamentResult(rules, players, len(whole), seed)
     for name in bots:
         result.bots.setdefault(name, BotStats(name))
-    records: Iterable[MatchRecord]
-    if executor is None and workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            futures = [pool.submit(play_one, *job) for job in jobs]
-            records = _collect(futures, progress)
-    elif executor is not None:
-        futures = [executor.submit(play_one, *job) for job in jobs]
-        records = _collect(futures, progress)
-    else:
-        done: list[MatchRecord] = []
-        for i, job in enumerate(jobs):
-            done.append(play_one(*job))
-            if progress:
-                progress(i + 1, len(jobs))
-        records = done
-    scoring = Rules.parse(spec).scoring
-    for rec in records:
-        _add(result, rec, scoring)
+    scoring = Rules.parse(rules).scoring
+    for recs in whole:
+        for rec in recs:
+            _add(result, rec, scoring)
     result.elo = elo_ratings(result.records, list(result.bots), scoring)
     return result
 
 
-def _collect(futures: list[Any], progress: Callable[[int, int], None] | None) -> list[MatchRecord]:
-    out = []
-    for i, f in enumerate(futures):
-        out.append(f.result())
-        if progress:
-            progress(i + 1, len(futures))
-    return out
+Job = tuple[str, tuple[str, ...], int]
+
+
+def _play(jobs: list[Job], workers: int, executor: Any) -> Iterator[MatchRecord]:
+    """The records of ``jobs``, each as soon as its match ends (in any order)."""
+    if executor is None and workers <= 1:
+        for job in jobs:
+            yield play_one(*job)
+        return
+    pool = executor if executor is not None else ProcessPoolExecutor(workers)
+    try:
+        futures = [pool.submit(play_one, *job) for job in jobs]
+        if not all(isinstance(f, Future) for f in futures):  # a foreign executor's futures
+            for f in futures:
+                yield f.result()
+            return
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                yield f.result()
+    finally:
+        if executor is None:
+            pool.shutdown(cancel_futures=True)
 
 
 def _add(result: TournamentResult, rec: MatchRecord, scoring: Scoring) -> None:

@@ -34,12 +34,15 @@ DIFFICULTIES: dict[str, str] = {"easy": "greedy", "medium": "expert", "hard": "i
 def make_bot(name: str) -> Bot:
     """A new bot by name or difficulty (see :data:`BOTS`, :data:`DIFFICULTIES`).
 
-    ``ismcts:0.5`` searches 0.5 s per move, ``ismcts:200i`` 200 iterations, and
-    ``ismcts:1x2`` one second on two worker processes.  ``ValueError`` for an
-    unknown name.
+    ``ismcts:0.5`` searches at most 0.5 s per move, ``ismcts:200i`` at most 200
+    iterations, ``ismcts:1cpu`` at most one second of its own CPU time (for
+    tournaments on a busy machine), and ``ismcts:1x2`` one second on two worker
+    processes.  ``ValueError`` for an unknown name.
 
     >>> type(make_bot("hard")).__name__, make_bot("ismcts:200i").iterations
     ('ISMCTSBot', 200)
+    >>> make_bot("ismcts:1cpu").clock
+    'cpu'
     """
     key, _, arg = name.strip().lower().partition(":")
     key = DIFFICULTIES.get(key, key)
@@ -55,10 +58,13 @@ def make_bot(name: str) -> Bot:
         n_workers = int(workers) if workers else 1
         if budget.endswith("i"):
             return ISMCTSBot(seconds=None, iterations=int(budget[:-1]), workers=n_workers)
-        return ISMCTSBot(seconds=float(budget.rstrip("s")), workers=n_workers)
+        clock = "cpu" if budget.endswith("cpu") else "wall"
+        seconds = float(budget.removesuffix("cpu").rstrip("s"))
+        return ISMCTSBot(seconds=seconds, workers=n_workers, clock=clock)
     except ValueError:
         raise ValueError(
-            f"bad ismcts budget {arg!r}: use seconds (0.5), iterations (200i), optional xWORKERS"
+            f"bad ismcts budget {arg!r}: use seconds (0.5), CPU seconds (1cpu), "
+            "iterations (200i), optional xWORKERS"
         ) from None
 
 

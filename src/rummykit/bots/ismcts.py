@@ -21,6 +21,17 @@ matches to ``expert``; ranking only the expert's candidates with paired playouts
 57-61% of single rounds against it at 1 s per move (``benchmarks/strength.py``,
 docs/bots.md).
 
+**Stopping early.**  A time budget is an upper bound: the search stops as soon as the
+paired samples show, with confidence, that no other candidate beats the leader by more
+than :attr:`ISMCTSBot.indifference` (see :func:`settled`).  Clear decisions (a draw
+that obviously helps, two discards that lose the same) then take a fraction of the
+budget, and close ones get all of it, as a strong human player would spend time.
+
+**Clocks.**  ``clock="wall"`` (the default) counts seconds on the wall clock, which is
+what a person waiting for the move feels; ``clock="cpu"`` counts the search process's
+own CPU time, so a tournament on a busy machine measures the same bot it would on an
+idle one (``make_bot("ismcts:1cpu")``).
+
 With ``workers > 1`` the iterations run in worker processes and their sums are added.
 """
 
@@ -29,6 +40,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -81,14 +93,27 @@ class ISMCTSBot(Bot):
         workers: int = 1,
         horizon: int = 60,
         top_k: int = 4,
+        clock: str = "wall",
+        early_stop: bool = True,
+        indifference: float = 0.01,
     ) -> None:
         if seconds is None and iterations is None:
             raise ValueError("give a time (seconds) or an iteration budget")
+        if clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {sorted(CLOCKS)}, not {clock!r}")
         self.seconds = seconds
+        self.clock = clock
+        self.early_stop = early_stop
         self.iterations = iterations
         self.workers = max(1, workers)
         self.horizon = horizon
         self.top_k = top_k
+        self.indifference = indifference
+        """Reward (in the squashed units of :func:`rewards`; 0.01 is about 0.4 points
+        of margin) by which a candidate may beat the leader and still not be worth
+        searching on for."""
+        self.last_iterations = 0
+        """Samples the latest search took (for tests and benchmarks)."""
         self.expert = ExpertBot()
         self._pool: ProcessPoolExecutor | None = None
 
@@ -127,7 +152,16 @@ class ISMCTSBot(Bot):
             self._pool = ProcessPoolExecutor(self.workers)
         seeds = [rng.getrandbits(64) for _ in range(self.workers)]
         share = self.iterations and -(-self.iterations // self.workers)
-        worker = ISMCTSBot(self.seconds, share, 1, self.horizon, self.top_k)
+        worker = ISMCTSBot(
+            self.seconds,
+            share,
+            1,
+            self.horizon,
+            self.top_k,
+            self.clock,
+            self.early_stop,
+            self.indifference,
+        )
         futures = [self._pool.submit(worker.search, view, cands, s) for s in seeds]
         total = dict.fromkeys(cands, 0.0)
         for f in futures:
@@ -146,23 +180,35 @@ class ISMCTSBot(Bot):
         rng = random.Random(seed)
         solver = view.game.solver
         sums = dict.fromkeys(cands, 0.0)
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        now = CLOCKS[self.clock]
+        deadline = now() + self.seconds if self.seconds is not None else None
         limit = self.iterations
+        rows: list[list[float]] = []
         done = 0
         while True:
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if deadline is not None and done and now() >= deadline:
+                break
+            if (
+                self.early_stop
+                and done >= MIN_ITERATIONS
+                and done % CHECK_EVERY == 0
+                and settled(rows, self.indifference)
+            ):
                 break
             sample = determinize(view, rng)
             playout_seed = rng.getrandbits(64)
+            row = []
             for m in cands:
                 s = sample.clone()
                 s.apply(m)
-                sums[m] += self._playout(s, solver, random.Random(playout_seed), sample.round_no)[
-                    view.player
-                ]
+                r = self._playout(s, solver, random.Random(playout_seed), sample.round_no)
+                sums[m] += r[view.player]
+                row.append(r[view.player])
+            rows.append(row)
             done += 1
+        self.last_iterations = done
         return sums
 
     def _playout(
@@ -178,6 +224,51 @@ class ISMCTSBot(Bot):
         else:
             deltas = estimate(s, solver)
         return rewards(s, deltas)
+
+
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+"""The clocks a time budget can be counted on."""
+
+MIN_ITERATIONS = 32
+"""Paired samples taken before the search may stop early."""
+CHECK_EVERY = 8
+"""How often (in samples) the early-stopping test runs."""
+STOP_Z = 2.58
+"""One-sided z of the early-stopping test: about 99.5% per look, conservative because
+the test is repeated as samples come in."""
+
+
+def settled(rows: Sequence[Sequence[float]], indifference: float, z: float = STOP_Z) -> bool:
+    """True when the paired rewards ``rows`` (one row per sample, one column per
+    candidate) show the leading column is, with confidence, no more than
+    ``indifference`` worse than any other.
+
+    For each other candidate the per-sample differences (other - leader) are paired on
+    the same deal, so their spread is small; the test asks that the upper confidence
+    bound of the mean difference stay under ``indifference``.
+
+    >>> settled([[1.0, 0.0]] * 40, 0.02)       # always better: settled
+    True
+    >>> settled([[1.0, 0.0], [0.0, 1.0]] * 20, 0.02)   # a coin flip: not settled
+    False
+    >>> settled([[0.3, 0.3]] * 40, 0.02)       # identical outcomes: either will do
+    True
+    """
+    n = len(rows)
+    if n < 2:
+        return False
+    k = len(rows[0])
+    means = [sum(r[c] for r in rows) / n for c in range(k)]
+    lead = max(range(k), key=means.__getitem__)
+    for c in range(k):
+        if c == lead:
+            continue
+        d = [r[c] - r[lead] for r in rows]
+        mean = sum(d) / n
+        var = sum((x - mean) ** 2 for x in d) / (n - 1)
+        if mean + z * math.sqrt(var / n) >= indifference:
+            return False
+    return True
 
 
 def estimate(s: GameState, solver: Solver) -> list[int]:
