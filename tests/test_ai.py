@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,11 +19,15 @@ from rummykit.bots import (
     play_match,
 )
 from rummykit.bots.hints import suggest
+from rummykit.bots.ismcts import CHECK_EVERY, MIN_ITERATIONS, settled
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, MELD
 from rummykit.rules import Scoring
 from rummykit.state import GameState
 from rummykit.tournament import (
+    Journal,
+    JournalError,
     MatchRecord,
+    TournamentResult,
     elo_ratings,
     lineups,
     run_tournament,
@@ -322,3 +328,123 @@ def test_playout_cutoff_charges_unopened_hands_in_full() -> None:
         assert est[p] == 100 + sum(card_value(g.rules, c) for c in bits(g.hands[p]))
     g.opened[0] = g.melded[0] = True
     assert estimate(g, g.game.solver)[0] == g.game.solver.deadwood(g.hands[0])
+
+
+# -- resumable tournaments (journals) -------------------------------------------------
+
+
+def test_a_journaled_tournament_resumes_where_it_stopped(tmp_path: Path) -> None:
+    """An interrupted tournament, run again with its journal, plays only the missing
+    matches and ends with the same result as one run straight through."""
+    args = ("basic(deals=1)", 2, ["greedy", "random"], 3, 4)
+    whole = run_tournament(*args)
+    path = tmp_path / "t.jsonl"
+    calls = 0
+
+    def stop_after_two(done: int, total: int) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(*args, journal=path, progress=stop_after_two)
+    assert len(path.read_text().splitlines()) == 1 + 2  # header and two matches
+    partial = TournamentResult.from_journal(path)
+    assert partial.games == 1 and partial.matches == 2  # one whole deal so far
+    seen: list[tuple[int, int]] = []
+    resumed = run_tournament(*args, journal=path, progress=lambda d, t: seen.append((d, t)))
+    assert seen[0] == (2, 6) and len(seen) == 1 + 4  # resumed at 2 of 6, played 4
+    assert resumed.records == whole.records and resumed.to_json() == whole.to_json()
+    assert TournamentResult.from_journal(path).to_json() == whole.to_json()
+
+
+def test_a_journal_with_a_torn_last_line_loses_only_that_match(tmp_path: Path) -> None:
+    args = ("basic(deals=1)", 2, ["greedy", "random"], 2, 1)
+    path = tmp_path / "t.jsonl"
+    whole = run_tournament(*args, journal=path)
+    text = path.read_text()
+    path.write_text(text[: text.rstrip("\n").rfind("\n") + 1] + '{"seed": 12, "lin')
+    assert len(Journal(path, json.loads(text.split("\n")[0])).records) == 3
+    assert run_tournament(*args, journal=path).records == whole.records
+    assert path.read_text().count("\n") == 5 and '"lin\n' not in path.read_text()
+
+
+def test_a_journal_of_another_tournament_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    run_tournament("basic(deals=1)", 2, ["greedy", "random"], 1, 1, journal=path)
+    before = path.read_text()
+    with pytest.raises(JournalError, match="seed 1, not 2"):
+        run_tournament("basic(deals=1)", 2, ["greedy", "random"], 1, 2, journal=path)
+    with pytest.raises(JournalError, match="bots"):
+        run_tournament("basic(deals=1)", 2, ["expert", "random"], 1, 1, journal=path)
+    assert path.read_text() == before  # nothing lost
+    path.write_text(before + "not json\n")
+    with pytest.raises(JournalError, match="line 4 is not a match record"):
+        run_tournament("basic(deals=1)", 2, ["greedy", "random"], 1, 1, journal=path)
+    (tmp_path / "junk").write_text("hello\n")
+    with pytest.raises(JournalError, match="not a tournament journal"):
+        TournamentResult.from_journal(tmp_path / "junk")
+
+
+def test_tournament_command_with_a_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rummykit.cli import main
+
+    path = str(tmp_path / "j.jsonl")
+    argv = ["tournament", "--rules", "basic(deals=1)", "--bots", "greedy,random",
+            "--games", "2", "--json", "--journal", path]  # fmt: skip
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(argv) == 0  # everything is in the journal: nothing is played again
+    assert json.loads(capsys.readouterr().out) == first
+    assert main([*argv[:-3], "--seed", "5", "--journal", path]) == 2
+    assert "another tournament" in capsys.readouterr().err
+
+
+# -- the hard bot's budget ------------------------------------------------------------
+
+
+def test_settled_is_a_paired_confidence_test() -> None:
+    rng = random.Random(0)
+    # candidate 1 is better by 0.1 on average, with noise shared by both (paired)
+    rows = []
+    for _ in range(200):
+        luck = rng.uniform(-1, 1)
+        rows.append([luck, luck + 0.1 + rng.gauss(0, 0.05)])
+    assert settled(rows, 0.01)
+    # the same edge without pairing is lost in the noise of the deal at this size
+    unpaired = [[rng.uniform(-1, 1), rng.uniform(-1, 1) + 0.1] for _ in range(40)]
+    assert not settled(unpaired, 0.01)
+    assert not settled(rows[:1], 0.01)
+
+
+def test_the_hard_bot_stops_early_on_a_clear_move() -> None:
+    """The budget is an upper bound: a decision the paired samples settle ends early,
+    at a checkpoint, and with ``early_stop=False`` every sample is taken."""
+    g = new_game("basic", players=2, seed=5)
+    bot = ISMCTSBot(seconds=None, iterations=96)
+    counts = []
+    while len(counts) < 6:
+        v = g.view(g.current)
+        if len(bot.candidates(v, random.Random(1))) > 1:
+            assert bot.choose(v, random.Random(1)) in v.legal
+            counts.append(bot.last_iterations)
+        g.apply(bot.expert.choose(v, random.Random(0)))
+    assert min(counts) < 96, "some decision settles before the budget"
+    assert all(c == 96 or (c >= MIN_ITERATIONS and c % CHECK_EVERY == 0) for c in counts)
+    full = ISMCTSBot(seconds=None, iterations=40, early_stop=False)
+    full.choose(v, random.Random(1))
+    assert full.last_iterations == 40
+
+
+def test_the_hard_bot_can_count_cpu_seconds() -> None:
+    bot = make_bot("ismcts:0.05cpu")
+    assert isinstance(bot, ISMCTSBot) and bot.clock == "cpu" and bot.seconds == 0.05
+    g = new_game("basic", players=2, seed=2)
+    assert bot.choose(g.view(g.current), random.Random(0)) in g.legal_moves()
+    with pytest.raises(ValueError, match="clock"):
+        ISMCTSBot(clock="sundial")
+    with pytest.raises(ValueError):
+        make_bot("ismcts:fastcpu")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import inspect
 import itertools
 import json
@@ -351,6 +352,11 @@ def _parser() -> _Parser:
     p_tour.add_argument("--seed", type=int, default=0)
     p_tour.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     p_tour.add_argument("--ray", metavar="ADDRESS", help="run the matches on a Ray cluster")
+    p_tour.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="write each finished match to FILE and, if it exists, resume from it",
+    )
     p_tour.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -358,7 +364,7 @@ def _parser() -> _Parser:
 def _cmd_tournament(args: argparse.Namespace, out: Console) -> int:
     from rich.progress import Progress
 
-    from .tournament import run_tournament
+    from .tournament import JournalError, run_tournament
 
     rules = _parse_rules(args.rules)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -373,25 +379,21 @@ def _cmd_tournament(args: argparse.Namespace, out: Console) -> int:
     except (RummyError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     executor = _ray_executor(args.ray) if args.ray else None
-    if args.json:
-        result = run_tournament(
-            rules, args.players, names, args.games, args.seed, workers=args.workers,
-            executor=executor,
-        )  # fmt: skip
-        print(json.dumps(result.to_json(), indent=2))
-        return 0
-    with Progress(console=out, transient=True) as progress:
-        task = progress.add_task("matches", total=None)
-        result = run_tournament(
-            rules,
-            args.players,
-            names,
-            args.games,
-            args.seed,
-            workers=args.workers,
-            executor=executor,
-            progress=lambda done, total: progress.update(task, completed=done, total=total),
-        )
+    run = functools.partial(
+        run_tournament, rules, args.players, names, args.games, args.seed,
+        workers=args.workers, executor=executor, journal=args.journal,
+    )  # fmt: skip
+    try:
+        if args.json:
+            print(json.dumps(run().to_json(), indent=2))
+            return 0
+        with Progress(console=out, transient=True) as progress:
+            task = progress.add_task("matches", total=None)
+            result = run(
+                progress=lambda done, total: progress.update(task, completed=done, total=total)
+            )
+    except (JournalError, OSError) as exc:
+        raise UsageError(str(exc)) from None
     table = Table(
         title=f"{result.matches} matches on {args.games} duplicate deals of {rules.spec()}, "
         f"{args.players} players"
