@@ -448,3 +448,42 @@ def test_the_hard_bot_can_count_cpu_seconds() -> None:
         ISMCTSBot(clock="sundial")
     with pytest.raises(ValueError):
         make_bot("ismcts:fastcpu")
+
+
+@pytest.mark.parametrize(("preset", "players"), [("rami51", 4), ("rami51", 2), ("basic", 3)])
+def test_playout_policy_on_pseudo_legal_moves_is_the_greedy_choice(
+    preset: str, players: int
+) -> None:
+    """The search's playouts rank pseudo-legal moves and vet only the choice; over
+    random states this always picks what greedy picks from the exact legal list, and
+    ``is_legal_pseudo`` agrees with ``legal_moves`` on every pseudo-legal move."""
+    from rummykit.bots.ismcts import _StateView, greedy_policy
+    from rummykit.bots.tactics import greedy_move
+
+    checked = 0
+    for seed in range(10):
+        g = new_game(f"{preset}(deals=1)", players=players, seed=seed)
+        solver = g.game.solver
+        rng = random.Random(seed)
+        while not g.is_over():
+            legal = g.legal_moves()
+            pseudo = g.pseudo_legal_moves()
+            assert [m for m in pseudo if m in legal] == legal
+            assert all(g.is_legal_pseudo(m) == (m in legal) for m in pseudo)
+            fast = greedy_policy(g, solver, random.Random(checked))
+            assert fast == greedy_move(_StateView(g), solver, random.Random(checked))
+            checked += 1
+            # mostly greedy play, so melds and lay-offs happen; some random moves
+            g.apply(fast if rng.random() < 0.8 else rng.choice(legal))
+    assert checked > 300
+
+
+def test_apply_unchecked_matches_apply() -> None:
+    a = new_game("rami51(deals=1)", players=3, seed=2)
+    b = a.clone()
+    rng = random.Random(2)
+    while not a.is_over():
+        m = rng.choice(a.legal_moves())
+        a.apply(m)
+        b.apply_unchecked(m)
+    assert a.history == b.history and a.scores == b.scores and a.hands == b.hands

@@ -468,6 +468,25 @@ class GameState:
             return []
         return _KNOCK_PHASE_MOVES[phase](self)
 
+    def pseudo_legal_moves(self) -> list[Move]:
+        """The moves the rules allow now, before the check that the turn can still be
+        finished: a superset of :meth:`legal_moves`, in the same order.
+
+        The finish check is most of the cost of a Rami legal list (each meld and lay-off
+        is tried ahead), so a playout policy that wants one move ranks these and checks
+        only its choice with :meth:`is_legal_pseudo`.  Outside the play phase of a game
+        with melding in play there is no separate check and this is the legal list.
+        """
+        if self.phase is _PLAY_PHASE and self.rules.meld_in_play:
+            return list(self._candidates())
+        return self.legal_moves()
+
+    def is_legal_pseudo(self, move: Move) -> bool:
+        """Whether ``move``, taken from :meth:`pseudo_legal_moves`, is legal."""
+        if self.phase is _PLAY_PHASE and self.rules.meld_in_play:
+            return move.kind == DISCARD or self._keeps_turn_finishable(move, {})
+        return True
+
     def _draw_moves(self) -> list[Move]:
         if self.stock and self.discard and self.game.free_pickup:
             return _BOTH_DRAWS  # the usual case, shared: cached legal lists are never mutated
@@ -625,6 +644,16 @@ class GameState:
         # Equality alone would accept Move(DISCARD, 5.0); a legal move has int fields.
         if move not in legal or not _int_fields(move):
             raise self._diagnose(move)
+        self.history.append(self.game.actions.encode(move))
+        self._do(move)
+        self._settle()
+
+    def apply_unchecked(self, move: Move) -> None:
+        """Apply ``move`` without checking it: only for a move the caller knows is
+        legal, such as a search playout's choice vetted by :meth:`is_legal_pseudo`.
+
+        An illegal move here corrupts the state; use :meth:`apply` everywhere else.
+        """
         self.history.append(self.game.actions.encode(move))
         self._do(move)
         self._settle()
