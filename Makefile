@@ -9,7 +9,7 @@ CORE := */rummykit/cards.py,*/rummykit/rules.py,*/rummykit/melds.py,*/rummykit/t
 BENCH := .venv-bench
 BENCH_STAMP := $(BENCH)/.installed
 
-.PHONY: play test lint typecheck unit browser bench peers strength clean
+.PHONY: play test lint typecheck unit browser bench peers strength strength-hard clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -61,6 +61,15 @@ peers: $(BENCH_STAMP)
 # Long: bot-vs-bot duplicate-deal tournaments (see benchmarks/strength.py --help).
 strength: $(STAMP)
 	$(BIN)/python benchmarks/strength.py
+
+# Longer still: hard (1 CPU-second per move) against medium on 1,000 single-round
+# duplicate deals of each preset, one process per preset.  Journaled: run it again to
+# resume; `benchmarks/strength.py --report --out ismcts1cpu` tabulates what is done.
+HARD_RUN := --only ismcts-expert --deals-per-match 1 --ismcts-deals 1000 --ismcts 1cpu \
+	--workers 1 --journal --out ismcts1cpu
+strength-hard: $(STAMP)
+	$(BIN)/python benchmarks/strength.py $(HARD_RUN) --presets basic & \
+	$(BIN)/python benchmarks/strength.py $(HARD_RUN) --presets rami51 & wait
 
 clean:
 	rm -rf $(VENV) $(BENCH) .mypy_cache .ruff_cache .coverage
