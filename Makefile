@@ -53,6 +53,7 @@ bench: $(STAMP) $(BENCH_STAMP)
 	$(BIN)/python benchmarks/solver.py
 	$(BENCH)/bin/python benchmarks/peers.py
 	$(BENCH)/bin/python benchmarks/gin_crosscheck.py --hands 2000 --json benchmarks/results/gin_crosscheck.json
+	$(BIN)/python benchmarks/legality.py
 
 # Cross-engine tests against OpenSpiel and RLCard (not part of `make test`).
 peers: $(BENCH_STAMP)
