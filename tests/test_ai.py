@@ -20,7 +20,7 @@ from rummykit.bots import (
 )
 from rummykit.bots.hints import suggest
 from rummykit.bots.ismcts import CHECK_EVERY, MIN_ITERATIONS, settled
-from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, MELD
+from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, MELD, Move
 from rummykit.rules import Scoring
 from rummykit.state import GameState
 from rummykit.tournament import (
@@ -487,3 +487,23 @@ def test_apply_unchecked_matches_apply() -> None:
         a.apply(m)
         b.apply_unchecked(m)
     assert a.history == b.history and a.scores == b.scores and a.hands == b.hands
+
+
+def test_greedy_throws_the_taken_upcard_back_when_gin_allows_only_that() -> None:
+    """Found by benchmarks/legality.py: after a Gin knock the only legal discard can be
+    the upcard just taken (OpenSpiel's gin_rummy lets it go straight back), and the
+    greedy discard used to skip the taken card and fail."""
+    from types import SimpleNamespace
+
+    from rummykit.bots.tactics import discard_choice
+    from rummykit.cards import mask_of, parse_cards
+    from rummykit.rules import Rules
+    from rummykit.solver import solver_for
+
+    rules = Rules.preset("gin")
+    hand = mask_of(parse_cards("AC 8C 9C TC 8D QD QH AS 2S 4S QS"))
+    eight_d = parse_cards("8D")[0]
+    view = SimpleNamespace(hand=hand, legal=(Move(DISCARD, eight_d),), taken=eight_d, rules=rules)
+    assert discard_choice(view, solver_for(rules)) == Move(DISCARD, eight_d)  # type: ignore[arg-type]
+    for seed in (5, 84):  # whole hands where the search's playouts met that state
+        play_match("gin", 2, [make_bot("ismcts:2i"), make_bot("ismcts:2i")], seed)

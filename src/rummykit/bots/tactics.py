@@ -61,9 +61,11 @@ def discard_choice(
     for m in view.legal:
         if m.kind != DISCARD:
             continue
+        # Prefer another copy than the card just taken; where the legal list still
+        # offers the taken card alone (Gin lets it go straight back), throw that.
         c = copy_of(hand, m.a, view.taken)
         if c < 0:
-            continue
+            c = copy_of(hand, m.a)
         rest = hand & ~(1 << c)
         key = (
             solver.deadwood(rest) + (danger.get(m.a, 0.0) if danger else 0.0),
