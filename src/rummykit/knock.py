@@ -73,6 +73,20 @@ def best_ten_deadwood(state: GameState, hand: int) -> int:
     return min(deadwood(hand & ~(1 << c)) for c in bits(hand))
 
 
+def can_knock(state: GameState, hand: int) -> bool:
+    """``best_ten_deadwood(state, hand) <= state.knock_limit``, asked on every turn of
+    play: it stops at the first card whose discard is low enough."""
+    limit = state.knock_limit
+    game = state.game
+    deadwood = game.solver.deadwood
+    whole = deadwood(hand)
+    if hand.bit_count() <= game.dealt:
+        return whole <= limit
+    if whole - 10 > limit:
+        return False  # no discard lowers the deadwood by more than 10
+    return any(deadwood(hand & ~(1 << c)) <= limit for c in bits(hand))
+
+
 def hand_points(state: GameState, hand: int) -> int:
     return hand_value(state.rules, bits(hand))
 
@@ -96,6 +110,39 @@ def play_moves(state: GameState) -> list[Move]:
 
 
 KNOCK_MOVE = Move(KNOCK)
+
+
+def play_actions(state: GameState) -> list[int]:
+    """:func:`play_moves` as action numbers, in the same order, without building the
+    moves: the discards' numbers come from per-suit tables (a discard is 2 + face)."""
+    hand = state.hands[state.current]
+    discards = hand
+    if not state.rules.discard_taken_card and state.taken >= 0:
+        discards &= ~(1 << state.taken)
+    s0, s1, s2, s3 = _ACTIONS_BY_SUIT
+    out = [
+        *s0[discards & 0x1FFF],
+        *s1[(discards >> 13) & 0x1FFF],
+        *s2[(discards >> 26) & 0x1FFF],
+        *s3[discards >> 39],
+    ]
+    if can_knock(state, hand):
+        out.append(state.game.actions.knock_action)
+    return out
+
+
+def play_move(state: GameState, action: int) -> Move | None:
+    """The play-phase move numbered ``action`` if it is legal, else None: the same
+    answer as looking it up in :func:`play_moves`, without listing the moves."""
+    hand = state.hands[state.current]
+    face = action - 2
+    if 0 <= face < 52:
+        if hand >> face & 1 and (face != state.taken or state.rules.discard_taken_card):
+            return DISCARD_MOVES[face]
+        return None
+    if action == state.game.actions.knock_action and can_knock(state, hand):
+        return KNOCK_MOVE
+    return None
 
 
 def knock_moves(state: GameState) -> list[Move]:
@@ -154,6 +201,23 @@ class _SuitDiscards(dict[int, dict[int, Move]]):
 
 
 _BY_SUIT = tuple(_SuitDiscards(s) for s in range(4))
+
+
+class _SuitActions(dict[int, tuple[int, ...]]):
+    """For one suit, 13-bit mask -> the discard action numbers of those cards, lowest
+    first, built on first use."""
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.suit = suit
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        base = 2 + self.suit * 13
+        found = self[mask] = tuple(base + r for r in range(13) if mask >> r & 1)
+        return found
+
+
+_ACTIONS_BY_SUIT = tuple(_SuitActions(s) for s in range(4))
 
 
 def _discards(hand: int, taken: int) -> LegalMoves:

@@ -34,7 +34,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from . import knock
@@ -117,7 +117,6 @@ class Game:
         self.melds = meld_table(rules)
         self.max_table = rules.deck_size // 3
         self.actions = ActionSpace(len(self.melds.shapes), self.max_table)
-        self._solver: Solver | None = None
         self._spec: str | None = None
         self.dealt = rules.cards_per_player(num_players)
         """Cards dealt to each player."""
@@ -148,13 +147,11 @@ class Game:
             self._spec = self.rules.spec()
         return self._spec
 
-    @property
+    @cached_property
     def solver(self) -> Solver:
-        """The exact meld solver for these rules (shared, built on first use)."""
-        s = self._solver
-        if s is None:
-            s = self._solver = solver_for(self.rules)
-        return s
+        """The exact meld solver for these rules (shared, built on first use; then a
+        plain attribute, which Gin's knock check reads on every turn)."""
+        return solver_for(self.rules)
 
 
 @dataclass(frozen=True)
@@ -328,10 +325,12 @@ class GameState:
         self.open_pure = False
         self.turn_start_laid = self.laid[player]
         self.turn += 1
-        self._legal = None
         rules = self.rules
+        # Every branch sets the legal list (_finish_round clears it).
         if self.turn > rules.max_turns:
             self._finish_round(None, "turn_limit")
+        elif self.stock and self.discard and self.game.free_pickup:
+            self._legal = _BOTH_DRAWS  # the usual case (see _draw_moves), without the call
         elif (
             not self.stock
             and rules.max_restocks is not None
@@ -421,7 +420,11 @@ class GameState:
     def legal_actions(self) -> list[int]:
         """The legal moves as action numbers (see :class:`~rummykit.moves.ActionSpace`)."""
         legal = self._legal
-        return list(legal.numbered if type(legal) is LegalMoves else self._actions())
+        if type(legal) is LegalMoves:
+            return list(legal.numbered)
+        if legal is None and self.phase is _PLAY_PHASE and not self.rules.meld_in_play:
+            return knock.play_actions(self)  # Gin's turn: no list of moves needed
+        return list(self._actions())
 
     def _actions(self) -> dict[int, Move]:
         """The legal moves by action number, kept with the cached legal list."""
@@ -662,8 +665,39 @@ class GameState:
         """Apply the move numbered ``action``; like :meth:`apply` for bad input."""
         if type(action) is int:
             legal = self._legal
-            numbered = legal.numbered if type(legal) is LegalMoves else self._actions()
-            move = numbered.get(action)
+            if legal is _BOTH_DRAWS:
+                # A turn's draw with both piles open (see _draw_moves): what _do does for
+                # it without the dispatch, and nothing for _settle to do after it.
+                if action == 0:
+                    self.history.append(0)
+                    self.hands[self.current] |= 1 << self.stock.pop()
+                    self.phase = _PLAY_PHASE
+                    self._legal = None
+                    return
+                limit = self.rules.max_upcard_draws
+                if action == 1 and (limit is None or self.upcard_draws + 1 < limit):
+                    self.history.append(1)
+                    if limit is not None:
+                        self.upcard_draws += 1
+                    self._take_upcard(self.current)
+                    self._legal = None
+                    return
+            if type(legal) is LegalMoves:
+                move = legal.numbered.get(action)
+            elif legal is None and self.phase is _PLAY_PHASE and not self.rules.meld_in_play:
+                # A knock game after the draw: checked without listing the moves.
+                card = action - 2
+                if (
+                    0 <= card < 52
+                    and self.hands[self.current] >> card & 1
+                    and (card != self.taken or self.rules.discard_taken_card)
+                ):
+                    self.history.append(action)
+                    self._play_discard(card)
+                    return
+                move = knock.play_move(self, action)
+            else:
+                move = self._actions().get(action)
             if move is not None:
                 self.history.append(action)
                 self._do(move)
@@ -677,6 +711,25 @@ class GameState:
             raise IllegalMoveError("unknown_action", str(exc)) from None
         self.apply(move)
 
+    def _play_discard(self, card: int) -> None:
+        """A knock game's discard after the draw, which ends the turn: :meth:`_do` then
+        :meth:`_settle` for that move, without the dispatch (one deck: card == face)."""
+        p = self.current
+        hands = self.hands
+        hand = hands[p] & ~(1 << card)
+        hands[p] = hand
+        self.known[p] &= hand
+        self.discard.append(card)
+        pending = self.pending
+        if pending != NO_CARD and not hand >> pending & 1:
+            self.pending = NO_CARD
+            self.pending_kind = 0
+        if hand:
+            self.phase = _DRAW_PHASE
+            self._pass_turn(p)
+        else:
+            self._finish_round(p, "out")
+
     def _settle(self) -> None:
         """After a move: end the round if a hand is empty, or pass the turn after a discard."""
         p = self.current
@@ -684,24 +737,29 @@ class GameState:
         if phase is _PLAY_PHASE and self.hands[p] == 0:
             self._finish_round(p, "out")
         elif phase is _DRAW_PHASE:  # a discard ended the turn
-            r = self.rules
-            if r.repeat_void:
-                thrown_back = self.discard[-1] == self.taken
-                if thrown_back and self.repeated:
-                    self._finish_round(None, "repeated")
-                    return
-                self.repeated = thrown_back
-            if r.wall and len(self.stock) <= r.wall:
-                if r.knock_card is None:
-                    self._finish_round(None, "wall")
-                    return
-                self._begin_turn((p + 1) % len(self.names))
-                self.phase = _WALL_PHASE
-                self._legal = None
-                return
-            self._begin_turn((p + 1) % len(self.names))
+            self._pass_turn(p)
         else:
             self._legal = None
+
+    def _pass_turn(self, p: int) -> None:
+        """``p``'s discard ended the turn: the hand may be void (an upcard thrown back
+        twice, the wall); else the next player's turn begins."""
+        r = self.rules
+        if r.repeat_void:
+            thrown_back = self.discard[-1] == self.taken
+            if thrown_back and self.repeated:
+                self._finish_round(None, "repeated")
+                return
+            self.repeated = thrown_back
+        if r.wall and len(self.stock) <= r.wall:
+            if r.knock_card is None:
+                self._finish_round(None, "wall")
+                return
+            self._begin_turn((p + 1) % len(self.names))
+            self.phase = _WALL_PHASE
+            self._legal = None
+            return
+        self._begin_turn((p + 1) % len(self.names))
 
     def _pick(self, hand: int, face: int, avoid: int = 0) -> int:
         """The physical copy of ``face`` to use: the pending card, then the card taken
@@ -756,14 +814,7 @@ class GameState:
                 if self.upcard_draws >= limit:
                     self._finish_round(None, "upcard_limit")
                     return
-            card = self.discard.pop()
-            self.hands[p] |= 1 << card
-            self.known[p] |= 1 << card
-            self.taken = card
-            if self.game.must_use:
-                self.pending = card
-                self.pending_kind = PENDING_USE
-            self.phase = _PLAY_PHASE
+            self._take_upcard(p)
         elif kind == KNOCK:
             self.knocker = p
             self.phase = _KNOCK_PHASE
@@ -779,6 +830,17 @@ class GameState:
         if self.pending != NO_CARD and not self.hands[p] >> self.pending & 1:
             self.pending = NO_CARD
             self.pending_kind = 0
+
+    def _take_upcard(self, p: int) -> None:
+        """``p`` takes the top of the discard pile (as a draw)."""
+        card = self.discard.pop()
+        self.hands[p] |= 1 << card
+        self.known[p] |= 1 << card
+        self.taken = card
+        if self.game.must_use:
+            self.pending = card
+            self.pending_kind = PENDING_USE
+        self.phase = _PLAY_PHASE
 
     def _do_knock_phase(self, m: Move) -> bool:
         """Moves of the Gin phases; False for a draw, which the common code handles."""
