@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import build, meld_move
+from helpers import build, meld_move, snapshot
 from rummykit import RulesError, new_game
 from rummykit.cards import mask_of, parse_cards
 from rummykit.errors import IllegalMoveError
@@ -85,6 +85,46 @@ def test_no_knock_above_the_limit() -> None:
     assert Move(KNOCK) not in g.legal_moves()
     with pytest.raises(IllegalMoveError):
         g.apply(Move(KNOCK))
+
+
+def _gin_turns(spec: str, seed: int, turns: int) -> list[GameState]:
+    """States along a random line of play, each with no legal list cached."""
+    import random
+
+    g = new_game(spec, seed=seed)
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    while not g.is_over() and len(out) < turns:
+        out.append(g.clone())
+        legal = g.legal_actions()
+        g.apply_action(legal[rng.randrange(len(legal))])
+    return out
+
+
+@pytest.mark.parametrize("spec", ["gin", "gin(discard_taken_card=false)", "knock"])
+def test_action_numbers_without_a_move_list(spec: str) -> None:
+    """The play phase and the draw answer ``legal_actions``/``apply_action`` without
+    listing the moves: the same numbers, in the same order, as the move list, and
+    each action number does to a fresh state what it does with the list built."""
+    states = [_knock_position()] if spec == "knock" else _gin_turns(spec, seed=4, turns=30)
+    for s in states:
+        acts = s.game.actions
+        actions = s.clone().legal_actions()
+        assert actions == [acts.encode(m) for m in s.clone().legal_moves()]
+        assert (acts.knock_action in actions) == (spec == "knock")
+        probes = [-1, *range(56), acts.meld_base, acts.pass_action, acts.knock_action, acts.size]
+        for a in probes:
+            lazy, listed = s.clone(), s.clone()
+            listed.legal_moves()
+            results = []
+            for t in (lazy, listed):
+                try:
+                    t.apply_action(a)
+                    results.append(("ok", snapshot(t)))
+                except IllegalMoveError as exc:
+                    results.append((exc.rule, snapshot(t)))
+            assert results[0] == results[1], a
+            assert (results[0][0] == "ok") == (a in actions), a
 
 
 def test_knock_discard_then_melds_then_pass() -> None:
