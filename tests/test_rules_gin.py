@@ -101,7 +101,9 @@ def _gin_turns(spec: str, seed: int, turns: int) -> list[GameState]:
     return out
 
 
-@pytest.mark.parametrize("spec", ["gin", "gin(discard_taken_card=false)", "knock"])
+@pytest.mark.parametrize(
+    "spec", ["gin", "gin(discard_taken_card=false)", "gin(discard_pickup=must_use)", "knock"]
+)
 def test_action_numbers_without_a_move_list(spec: str) -> None:
     """The play phase and the draw answer ``legal_actions``/``apply_action`` without
     listing the moves: the same numbers, in the same order, as the move list, and
@@ -125,6 +127,31 @@ def test_action_numbers_without_a_move_list(spec: str) -> None:
                     results.append((exc.rule, snapshot(t)))
             assert results[0] == results[1], a
             assert (results[0][0] == "ok") == (a in actions), a
+
+
+def test_knock_check_matches_the_best_ten() -> None:
+    """``can_knock``, asked every turn, stops early; ``best_ten_deadwood`` is the
+    reference, on 10- and 11-card hands around the knock limit."""
+    import random
+
+    from rummykit import knock
+
+    g = new_game("gin", seed=2)
+    rng = random.Random(2)
+    knocks = 0
+    for i in range(3000):
+        cards = rng.sample(range(52), 10 + i % 2)
+        if i % 3 == 0:  # dense hands (four ranks and a few more) reach the limit often
+            ranks = rng.sample(range(13), 4)
+            pool = [s * 13 + r for s in range(4) for r in ranks]
+            cards = rng.sample(pool, 8 + i % 2) + rng.sample(
+                [c for c in range(52) if c not in pool], 2
+            )
+        hand = mask_of(cards)
+        want = knock.best_ten_deadwood(g, hand) <= g.knock_limit
+        assert knock.can_knock(g, hand) == want
+        knocks += want
+    assert knocks > 20
 
 
 def test_knock_discard_then_melds_then_pass() -> None:

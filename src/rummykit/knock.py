@@ -131,16 +131,11 @@ def play_actions(state: GameState) -> list[int]:
     return out
 
 
-def play_move(state: GameState, action: int) -> Move | None:
-    """The play-phase move numbered ``action`` if it is legal, else None: the same
-    answer as looking it up in :func:`play_moves`, without listing the moves."""
-    hand = state.hands[state.current]
-    face = action - 2
-    if 0 <= face < 52:
-        if hand >> face & 1 and (face != state.taken or state.rules.discard_taken_card):
-            return DISCARD_MOVES[face]
-        return None
-    if action == state.game.actions.knock_action and can_knock(state, hand):
+def play_knock(state: GameState, action: int) -> Move | None:
+    """The knock if ``action`` is its number and it is legal, else None: what
+    :func:`play_moves` answers for a number that is not a legal discard (the state
+    checks discards against the hand itself)."""
+    if action == state.game.actions.knock_action and can_knock(state, state.hands[state.current]):
         return KNOCK_MOVE
     return None
 

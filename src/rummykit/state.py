@@ -695,7 +695,7 @@ class GameState:
                     self.history.append(action)
                     self._play_discard(card)
                     return
-                move = knock.play_move(self, action)
+                move = knock.play_knock(self, action)
             else:
                 move = self._actions().get(action)
             if move is not None:
@@ -727,7 +727,7 @@ class GameState:
         if hand:
             self.phase = _DRAW_PHASE
             self._pass_turn(p)
-        else:
+        else:  # pragma: no cover - a knock game's hand keeps the cards dealt
             self._finish_round(p, "out")
 
     def _settle(self) -> None:
