@@ -65,9 +65,9 @@ strength: $(STAMP)
 
 # Longer still: hard (1 CPU-second per move) against medium on 1,000 single-round
 # duplicate deals of each preset, one process per preset.  Journaled: run it again to
-# resume; `benchmarks/strength.py --report --out ismcts1cpu` tabulates what is done.
+# resume; `benchmarks/strength.py --report --out hard1cpu` tabulates what is done.
 HARD_RUN := --only ismcts-expert --deals-per-match 1 --ismcts-deals 1000 --ismcts 1cpu \
-	--workers 1 --journal --out ismcts1cpu
+	--workers 1 --journal --out hard1cpu
 strength-hard: $(STAMP)
 	$(BIN)/python benchmarks/strength.py $(HARD_RUN) --presets basic & \
 	$(BIN)/python benchmarks/strength.py $(HARD_RUN) --presets rami51 & wait

@@ -20,8 +20,9 @@ from rummykit.bots import (
 )
 from rummykit.bots.hints import suggest
 from rummykit.bots.ismcts import CHECK_EVERY, MIN_ITERATIONS, settled
+from rummykit.cards import FACES_PER_DECK
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, MELD, Move
-from rummykit.rules import Scoring
+from rummykit.rules import Rules, Scoring
 from rummykit.state import GameState
 from rummykit.tournament import (
     Journal,
@@ -423,10 +424,10 @@ def test_settled_is_a_paired_confidence_test() -> None:
 def test_the_hard_bot_stops_early_on_a_clear_move() -> None:
     """The budget is an upper bound: a decision the paired samples settle ends early,
     at a checkpoint, and with ``early_stop=False`` every sample is taken."""
-    g = new_game("basic", players=2, seed=5)
+    g = new_game("basic", players=2, seed=6)
     bot = ISMCTSBot(seconds=None, iterations=96)
     counts = []
-    while len(counts) < 6:
+    while len(counts) < 8:
         v = g.view(g.current)
         if len(bot.candidates(v, random.Random(1))) > 1:
             assert bot.choose(v, random.Random(1)) in v.legal
@@ -451,13 +452,13 @@ def test_the_hard_bot_can_count_cpu_seconds() -> None:
 
 
 @pytest.mark.parametrize(("preset", "players"), [("rami51", 4), ("rami51", 2), ("basic", 3)])
-def test_playout_policy_on_pseudo_legal_moves_is_the_greedy_choice(
+def test_playout_policy_on_pseudo_legal_moves_is_its_choice_on_legal_moves(
     preset: str, players: int
 ) -> None:
     """The search's playouts rank pseudo-legal moves and vet only the choice; over
     random states this always picks what greedy picks from the exact legal list, and
     ``is_legal_pseudo`` agrees with ``legal_moves`` on every pseudo-legal move."""
-    from rummykit.bots.ismcts import _StateView, greedy_policy
+    from rummykit.bots.ismcts import PLAYOUT_LINK_WEIGHT, _StateView, playout_policy
     from rummykit.bots.tactics import greedy_move
 
     checked = 0
@@ -470,8 +471,9 @@ def test_playout_policy_on_pseudo_legal_moves_is_the_greedy_choice(
             pseudo = g.pseudo_legal_moves()
             assert [m for m in pseudo if m in legal] == legal
             assert all(g.is_legal_pseudo(m) == (m in legal) for m in pseudo)
-            fast = greedy_policy(g, solver, random.Random(checked))
-            assert fast == greedy_move(_StateView(g), solver, random.Random(checked))
+            fast = playout_policy(g, solver, random.Random(checked))
+            slow = greedy_move(_StateView(g), solver, random.Random(checked), PLAYOUT_LINK_WEIGHT)
+            assert fast == slow
             checked += 1
             # mostly greedy play, so melds and lay-offs happen; some random moves
             g.apply(fast if rng.random() < 0.8 else rng.choice(legal))
@@ -507,3 +509,19 @@ def test_greedy_throws_the_taken_upcard_back_when_gin_allows_only_that() -> None
     assert discard_choice(view, solver_for(rules)) == Move(DISCARD, eight_d)  # type: ignore[arg-type]
     for seed in (5, 84):  # whole hands where the search's playouts met that state
         play_match("gin", 2, [make_bot("ismcts:2i"), make_bot("ismcts:2i")], seed)
+
+
+def test_links_count_meld_prospects_with_the_ace_where_the_rules_put_it() -> None:
+    """A card's links are the hand's cards that could share a set or run with it; the
+    ace touches the king and queen only where it may be high (seed 003's Q-K-A)."""
+    from rummykit.bots.tactics import links
+    from rummykit.cards import mask_of, parse_card, parse_cards
+
+    hand = mask_of(parse_cards("AS KS QS 2S 9D"))
+    ace = parse_card("AS")
+    assert links(Rules.preset("basic"), hand, ace) == 1  # 2S only: A-2-3
+    assert links(Rules.preset("rami51"), hand, ace) == 3  # also Q-K-A
+    assert links(Rules.preset("rami51"), hand, parse_card("9D")) == 0
+    # both copies of a card count; a joker links nothing (the playouts keep it anyway)
+    two = mask_of([parse_card("5H"), parse_card("5H") + FACES_PER_DECK, parse_card("6H")])
+    assert links(Rules.preset("rami51"), two, parse_card("6H")) == 2

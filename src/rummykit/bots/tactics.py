@@ -11,10 +11,14 @@ from collections.abc import Sequence
 
 from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
 from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD, PASS, Move
+from ..rules import Ace, Rules
 from ..scoring import card_value
 from ..solver import Solver
 from ..state import Phase
 from ..view import PlayerView
+
+JOKER_KEEP = 50.0
+"""Points added to the cost of discarding a joker when ``link_weight`` is on."""
 
 
 def copy_of(hand: int, face: int, avoid: int = -1) -> int:
@@ -48,12 +52,59 @@ def layoff_face(view: PlayerView, move: Move) -> int:
     return suit * 13 + (0 if pos == 13 else pos)
 
 
+def _partner_table(ace_high: bool) -> tuple[int, ...]:
+    """Per face (jokers: 0), the physical cards of either deck that could share a meld
+    with it: the same rank in another suit, or the same suit within two ranks (an ace
+    also next to the king and queen where it may be high)."""
+    table = []
+    for face in range(JOKER + 1):
+        mask = 0
+        if face < JOKER:
+            suit, rank = divmod(face, 13)
+            near = {rank + d for d in (-2, -1, 1, 2)}
+            if ace_high and rank in (0, 11, 12):  # Q-K-A: the ace sits above the king
+                near |= {11, 12} if rank == 0 else {0}
+            for other in range(4):
+                if other != suit:
+                    mask |= 1 << (other * 13 + rank)
+            for r in near:
+                if 0 <= r < 13 and r != rank:
+                    mask |= 1 << (suit * 13 + r)
+            mask |= mask << FACES_PER_DECK
+        table.append(mask)
+    return tuple(table)
+
+
+PARTNERS = {False: _partner_table(False), True: _partner_table(True)}
+"""Per ace-may-be-high flag, :func:`_partner_table`: the cards a card is connected to."""
+
+
+def links(rules: Rules, hand: int, card: int) -> int:
+    """How many cards of ``hand`` could share a meld with ``card`` (its prospects).
+
+    >>> from rummykit.cards import parse_cards, mask_of
+    >>> from rummykit.rules import Rules
+    >>> hand = mask_of(parse_cards("7H 8H 7S KD"))
+    >>> links(Rules.preset("basic"), hand, parse_cards("7H")[0])   # 8H and 7S
+    2
+    >>> links(Rules.preset("basic"), hand, parse_cards("KD")[0])
+    0
+    """
+    return (hand & PARTNERS[rules.ace is Ace.HIGH_OR_LOW][face_of(card)]).bit_count()
+
+
 def discard_choice(
-    view: PlayerView, solver: Solver, danger: dict[int, float] | None = None
+    view: PlayerView,
+    solver: Solver,
+    danger: dict[int, float] | None = None,
+    link_weight: float = 0.0,
 ) -> Move:
     """The legal discard that leaves the least deadwood; ties go to the costlier card.
 
     ``danger`` adds a per-face penalty (in points) for cards an opponent may want.
+    ``link_weight`` adds that many points per card of the hand the discard is
+    connected to (:func:`links`), and keeps jokers (:data:`JOKER_KEEP`): a cheap
+    stand-in for the expert's outs, used by the search's playouts.
     """
     hand = view.hand
     best: Move | None = None
@@ -67,10 +118,10 @@ def discard_choice(
         if c < 0:
             c = copy_of(hand, m.a)
         rest = hand & ~(1 << c)
-        key = (
-            solver.deadwood(rest) + (danger.get(m.a, 0.0) if danger else 0.0),
-            -card_value(view.rules, c),
-        )
+        cost = solver.deadwood(rest) + (danger.get(m.a, 0.0) if danger else 0.0)
+        if link_weight:
+            cost += JOKER_KEEP if is_joker(c) else link_weight * links(view.rules, hand, c)
+        key = (cost, -card_value(view.rules, c))
         if key < best_key:
             best_key = key
             best = m
@@ -150,7 +201,9 @@ def pass_if_done(legal: Sequence[Move]) -> Move | None:
     return Move(PASS) if Move(PASS) in legal else None
 
 
-def greedy_move(view: PlayerView, solver: Solver, rng: random.Random) -> Move:
+def greedy_move(
+    view: PlayerView, solver: Solver, rng: random.Random, link_weight: float = 0.0
+) -> Move:
     """The greedy policy: take the upcard only if it melds, knock when allowed, lay
     the meld that leaves the least deadwood, lay off what helps, discard the card
     that costs least to lose, pass when done.
@@ -168,7 +221,7 @@ def greedy_move(view: PlayerView, solver: Solver, rng: random.Random) -> Move:
     if m is not None:
         return m
     if any(x.kind == DISCARD for x in legal):
-        return discard_choice(view, solver)
+        return discard_choice(view, solver, link_weight=link_weight)
     return last_resort(legal, rng)
 
 
