@@ -120,3 +120,19 @@ def test_jokers_fill_gaps() -> None:
     rami = Solver(Rules.preset("rami51"))
     assert rami.deadwood(mask_of(parse_cards("5H 7H JK"))) == 0
     assert rami.deadwood(mask_of(parse_cards("5H 8H JK JK"))) == 53
+
+
+@pytest.mark.parametrize("spec", ["rami51", "basic(decks=2, jokers=2, max_players=5)", "gin"])
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(2, 15))
+def test_without_a_card_equals_a_fresh_solve(spec: str, seed: int, size: int) -> None:
+    """``Solver.without`` skips the search for cards a best arrangement leaves loose;
+    for every card of random hands it must equal solving the rest from scratch."""
+    rules = Rules.parse(spec)
+    solver = Solver(rules)
+    fresh = Solver(rules)
+    cards = deck(rules.decks, rules.jokers)
+    hand = mask_of(random.Random(seed).sample(cards, size))
+    after = solver.without(hand)
+    for c in bits(hand):
+        assert after(c) == fresh.deadwood(hand & ~(1 << c))

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .cards import face_of
 from .melds import ACE_HIGH, HandCounts, MeldTable, meld_table
 from .rules import Rules
 from .scoring import card_value
@@ -220,6 +221,40 @@ class Solver:
             jokers -= nj
         left.extend([52] * jokers)
         return Arrangement(tuple(shapes), tuple(left), total)
+
+    def without(self, hand: int) -> Callable[[int], int]:
+        """``after(card)``: the least deadwood of ``hand`` once ``card`` is taken out.
+
+        A discard decision asks this for every card of the hand.  For a card that a
+        best arrangement of the hand leaves loose it costs no search: that
+        arrangement, minus the card, is an arrangement of the rest, so the rest leaves
+        at most ``D - value``; and any arrangement of the rest, plus the card loose,
+        is one of the hand, so it leaves at least that.  Only cards the arrangement
+        melds are searched.  (The one-deck table is cheap enough to ask directly.)
+
+        >>> from rummykit.rules import Rules
+        >>> from rummykit.cards import parse_cards, mask_of, parse_card
+        >>> s = Solver(Rules.preset("rami51"))
+        >>> hand = mask_of(parse_cards("AH 2H 3H 4H 7S 7D 7C 9C KD"))
+        >>> after = s.without(hand)
+        >>> after(parse_card("KD")), after(parse_card("AH")), after(parse_card("7S"))
+        (9, 19, 33)
+        """
+        deadwood = self.deadwood
+        if self.simple:
+            return lambda card: deadwood(hand & ~(1 << card))
+        best = self.arrange(hand)
+        loose = set(best.deadwood_faces)
+        value = self.face_value
+        total = best.deadwood
+
+        def after(card: int) -> int:
+            face = face_of(card)
+            if face in loose:
+                return total - value[face]
+            return deadwood(hand & ~(1 << card))
+
+        return after
 
 
 def _remove(have1: int, have2: int, once: int, twice: int) -> tuple[int, int]:

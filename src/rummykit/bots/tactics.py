@@ -107,6 +107,7 @@ def discard_choice(
     stand-in for the expert's outs, used by the search's playouts.
     """
     hand = view.hand
+    after = solver.without(hand)
     best: Move | None = None
     best_key: tuple[float, int] = (float("inf"), 0)
     for m in view.legal:
@@ -117,8 +118,7 @@ def discard_choice(
         c = copy_of(hand, m.a, view.taken)
         if c < 0:
             c = copy_of(hand, m.a)
-        rest = hand & ~(1 << c)
-        cost = solver.deadwood(rest) + (danger.get(m.a, 0.0) if danger else 0.0)
+        cost = after(c) + (danger.get(m.a, 0.0) if danger else 0.0)
         if link_weight:
             cost += JOKER_KEEP if is_joker(c) else link_weight * links(view.rules, hand, c)
         key = (cost, -card_value(view.rules, c))
