@@ -363,6 +363,7 @@ def test_a_flooding_client_is_throttled_and_other_tables_stay_responsive(db: Pat
         ):
             hello(flood, t1, 0)
             hello(calm, t2, 0)
+            start = time.monotonic()
             for _ in range(400):
                 flood.send_text('{"type": "ping"}')
             t0 = time.monotonic()
@@ -374,7 +375,10 @@ def test_a_flooding_client_is_throttled_and_other_tables_stay_responsive(db: Pat
                 while True:
                     codes.append(flood.receive_json().get("code"))
             assert exc.value.code == 1008
-            assert "rate_limited" in codes and codes.count(None) <= 45
+            # a bucket of 40 refilled at 20/s: on a busy machine the flood takes
+            # longer to send, and the bucket may refill by that much more
+            allowed = 40 + 20 * (time.monotonic() - start) + 1
+            assert "rate_limited" in codes and codes.count(None) <= allowed
 
 
 # -- robustness ----------------------------------------------------------------------------------
