@@ -26,8 +26,10 @@ from rummykit.moves import (
     DISCARD,
     DRAW_DISCARD,
     DRAW_STOCK,
+    KNOCK,
     LAYOFF,
     MELD,
+    PASS,
     SWAP,
     TAKE,
     Move,
@@ -58,6 +60,7 @@ from rummykit.tui.session import (
     Match,
     cards_for_move,
     choice_text,
+    deadwood_text,
     layoff_attempt,
     load_saved,
     meld_attempt,
@@ -71,7 +74,7 @@ from rummykit.tui.widgets import HandView, PilesBar, TableView
 
 SIZE = (80, 24)
 KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
-        DISCARD: "d"}  # fmt: skip
+        DISCARD: "d", KNOCK: "k", PASS: "n"}  # fmt: skip
 
 
 def sync(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
@@ -153,6 +156,128 @@ async def play_round(pilot: Pilot[Any], app: RummyApp) -> list[int]:
         await play_move(pilot, app, move)
         kinds.append(move.kind)
         assert len(kinds) < 500
+
+
+async def play_gin_hand(pilot: Pilot[Any], app: RummyApp, lay_best: bool) -> list[int]:
+    """Like :func:`play_round` for Gin; with ``lay_best``, the person's end of hand
+    (after the knock's discard, or as the defender) is ``b`` then ``n``."""
+    policy = GreedyBot()
+    rng = random.Random(0)
+    kinds: list[int] = []
+    while True:
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen) or my_turn(app))
+        if isinstance(app.screen, RoundSummaryScreen):
+            return kinds
+        assert app.match is not None
+        s = app.match.state
+        me = app.match.human
+        laying = s.phase is Phase.LAYOFF or (s.phase is Phase.KNOCK and s.hand_size(me) == 10)
+        if lay_best and laying:
+            hand = s.hands[me]
+            before = len(s.history)
+            await pilot.press("b", "n")
+            assert len(s.history) > before, table(app).message
+            kinds.append(PASS)
+            if s.phase is Phase.OVER:  # the knocker's melds leave the least deadwood
+                assert s.results[-1].players[me].hand_points <= s.game.solver.deadwood(hand)
+            continue
+        move = policy.choose(s.view(me), rng)
+        await play_move(pilot, app, move)
+        kinds.append(move.kind)
+        assert len(kinds) < 200
+
+
+@pytest.mark.parametrize(
+    ("seed", "lay_best", "knocks"),
+    [(0, False, True), (0, True, True), (1, False, False), (1, True, False)],
+)
+@sync
+async def test_whole_gin_hand_by_keys(seed: int, lay_best: bool, knocks: bool) -> None:
+    """OpenSpiel gin_rummy's phases by keys: the first upcard taken (p) or passed (n),
+    draw, discard or knock (k), the knocker's melds and the defender's lay-offs (m, l,
+    or b for the best), each ended with n; seed 0: the person knocks, seed 1: the bot."""
+    app = start("gin", seed=seed)
+    async with app.run_test(size=SIZE) as pilot:
+        assert "Knock" in _footer_text(app) and "Pass/done" in _footer_text(app)
+        played = await play_gin_hand(pilot, app, lay_best)
+        assert (KNOCK in played) is knocks and PASS in played
+        assert app.match is not None
+        s = app.match.state
+        assert s.phase is Phase.OVER and s.results[0].reason in ("knock", "gin")
+        title = str(app.screen.query_one("#dialog-title").render())
+        assert "knocked" in title or "undercut" in title or "gin" in title, title
+        await pilot.press("enter")
+        assert isinstance(app.screen, MatchEndScreen)
+
+
+def _footer_text(app: RummyApp) -> str:
+    from textual.widgets import Footer
+
+    return " ".join(str(k.render()) for k in app.screen.query_one(Footer).query("FooterKey"))
+
+
+@sync
+async def test_gin_status_and_illegal_knock() -> None:
+    """A knock needs deadwood at most the knock card (OpenSpiel gin_rummy: knock_card 10),
+    and a refused knock changes nothing."""
+    g = build("gin", hands=["2C 3C 4C 7D 7H 7S 9H 9S KD QC", "5C 6C 7C 8D 8H 8S TH TS JD 4H"],
+              discard="AS", stock="5D 6D", phase=Phase.DRAW)  # fmt: skip
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        assert "deadwood 38" in str(screen.query_one("#hand-box").border_title)
+        await pilot.press("p")  # AS: deadwood 29 after the best discard, still above 10
+        assert "deadwood 29 after a discard" in deadwood_text(g, g.hands[0])
+        assert "knock (k) once your deadwood is 10 or less" in str(
+            screen.query_one("#status").render()
+        )
+        before = (list(g.history), list(g.hands), g.phase, list(g.discard))
+        await pilot.press("k")
+        assert "Not allowed" in screen.message
+        assert (list(g.history), list(g.hands), g.phase, list(g.discard)) == before
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen) and app.screen.rules.knock_card == 10
+        await pilot.press("escape", "h")
+        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), timeout=30)
+        assert "(press d)" in screen.message  # a discard: knocking is not allowed yet
+
+
+@sync
+async def test_knock_keys_select_cards_in_rummy() -> None:
+    """In rummy the knock game's keys are not bound: k and n select cards 16 and 17."""
+    hand = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 3D 4D"
+    g = build("basic(hand_size=17, max_players=2)", hands=[hand, "3H 4H 5H 8S"])
+    app = with_match(g)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        assert "Knock" not in _footer_text(app)
+        await pilot.press("k", "n")
+        assert screen.selected == {screen.order[15], screen.order[16]}
+
+
+@sync
+async def test_new_game_screen_offers_gin_options() -> None:
+    app = RummyApp(settings=None, instant=True)
+    async with app.run_test(size=(80, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        assert not screen.query_one("#knock-rules").display
+        from textual.widgets import Input, Select
+
+        screen.query_one("#preset", Select).value = "gin_match"
+        await pilot.pause()
+        assert screen.query_one("#knock-rules").display
+        assert not screen.query_one("#rummy-rules").display
+        assert screen.query_one("#goal", Input).value == "100"
+        screen.query_one("#knock_card", Input).value = "7"
+        settings = screen.settings()
+        assert settings.rules.name == "gin_match" and settings.rules.knock_card == 7
+        assert settings.rules.target_score == 100 and settings.players == 2
+        screen.query_one("#gin_bonus", Input).value = "x"
+        with pytest.raises(ValueError, match="gin bonus"):
+            screen.settings()
 
 
 # -- whole rounds by key presses ---------------------------------------------------------------
@@ -540,7 +665,7 @@ def test_flags_and_rules_text() -> None:
         {"bots": "hard,easy", "players": 4},
         {"bots": "genius"},
         {"rules": "rami51", "players": 6},
-        {"rules": "gin"},
+        {"rules": "gin", "players": 3},
         {"rules": "basic", "target": 5, "deals": 2},
     ):
         with pytest.raises(ValueError):
@@ -551,6 +676,17 @@ def test_flags_and_rules_text() -> None:
         text = " ".join(rules_summary(Rules.preset(preset)))
         assert "Scoring" in text and "Melds" in text
     assert "51 points" in " ".join(rules_summary(Rules.preset("rami51")))
+    s = settings_from_options(rules="gin_match")
+    assert s is not None and s.players == 2 and s.rules.knock_card == 10
+    gin = " ".join(rules_summary(Rules.preset("gin_match")))
+    # OpenSpiel gin_rummy defaults: knock card 10, gin bonus 25, undercut bonus 25;
+    # gin_match: game bonus 100 and 25 per hand won (Pagat, Gin Rummy)
+    for text in ("total 10 or less", "plus 25 for gin", "plus 25 (undercut)", "adds 100",
+                 "25 per hand won", "2 cards in the stock"):  # fmt: skip
+        assert text in gin, text
+    assert "Oklahoma" not in gin and "first upcard's value" in " ".join(
+        rules_summary(Rules.parse("gin(oklahoma=true)"))
+    )
 
 
 # -- snapshots ----------------------------------------------------------------------

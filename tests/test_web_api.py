@@ -17,10 +17,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from rummykit import new_game
 from rummykit.bots import RandomBot
-from rummykit.cards import bits, face_of
+from rummykit.cards import bits, face_of, mask_of
 from rummykit.errors import IllegalMoveError
 from rummykit.moves import DISCARD, LAYOFF, MELD, SWAP, TAKE, code_suit_pos
 from rummykit.notation import import_record
+from rummykit.rules import Rules
+from rummykit.solver import solver_for
 from rummykit.web import Settings, create_app
 from rummykit.web.protocol import MoveIntent, resolve
 from rummykit.web.store import Store
@@ -215,6 +217,29 @@ def test_whole_games_never_leak_hidden_cards(client: TestClient, db: Path) -> No
                     assert json.dumps(s.stock)[1:-1] not in text
                 scanned += 1
         assert scanned > 50
+
+
+def test_gin_tables_send_the_knock_state_and_only_your_own_deadwood(client: TestClient) -> None:
+    """A Gin table tells each seat the knock limit (OpenSpiel gin_rummy: knock_card 10)
+    and its own least deadwood; a spectator gets no deadwood (it would hint at a hand)."""
+    r = client.post("/api/tables", json={"rules": "gin", "seats": [{}, {}]})
+    assert r.status_code == 200, r.text
+    t = r.json()
+    with (
+        client.websocket_connect(f"/ws/{t['id']}") as a,
+        client.websocket_connect(f"/ws/{t['id']}") as w,
+    ):
+        s = hello(a, t, 0)["game"]
+        assert s["phase"] == "first_upcard"
+        knock = s["knock"]
+        solver = solver_for(Rules.preset("gin"))
+        assert knock["limit"] == 10 and knock["knocker"] == -1 and knock["stage"] == 0
+        assert knock["deadwood"] == solver.deadwood(mask_of(s["hand"]))
+        watched = hello(w)["game"]
+        assert watched["knock"]["deadwood"] is None and watched["hand"] == []
+    basic = create(client, [{"kind": "human"}, {"kind": "human"}])
+    with client.websocket_connect(f"/ws/{basic['id']}") as a:
+        assert hello(a, basic, 0)["game"]["knock"] is None
 
 
 # -- who may act -------------------------------------------------------------------------------

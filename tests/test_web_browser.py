@@ -96,8 +96,12 @@ def play_turn_by_clicks(page: Any) -> None:
     g = msg["game"]
     legal = g["legal"]
     kinds = {m["kind"] for m in legal}
-    if g["phase"] == "draw":
+    if g["phase"] == "draw" or kinds == {"draw_stock"}:
         page.click("#stock")
+    elif "knock" in kinds:  # Gin: knock whenever the rules allow
+        page.click("#btn-knock")
+    elif g["phase"] == "first_upcard":
+        page.click("#btn-pass")
     elif "meld" in kinds:
         m = next(m for m in legal if m["kind"] == "meld")
         for c in cards_for(g["hand"], m["faces"]):
@@ -109,11 +113,13 @@ def play_turn_by_clicks(page: Any) -> None:
         page.click(f'#hand [data-card="{c}"]')
         page.click(f'#melds [data-meld="{m["meld"]}"] .meld-no')
         page.click("#btn-layoff")
-    else:
+    elif "discard" in kinds:
         m = next(m for m in legal if m["kind"] == "discard")
         (c,) = cards_for(g["hand"], m["faces"])
         page.click(f'#hand [data-card="{c}"]')
         page.click("#btn-discard")
+    else:  # Gin: done laying melds or lay-offs
+        page.click("#btn-pass")
     wait_version(page, v)
 
 
@@ -169,6 +175,43 @@ def test_one_player_plays_a_whole_round_against_bots(server: ServerThread, brows
         page.screenshot(path=str(SCREENSHOT))
     page.click("#btn-rematch")
     page.wait_for_function("window.rummy.state.game.phase !== 'over'")
+    page.close()
+
+
+def test_a_whole_gin_hand_by_clicks(server: ServerThread, browser: Any) -> None:
+    """Gin's phases in the browser (OpenSpiel gin_rummy: first upcard taken or passed,
+    knock at deadwood 10 or less, lay-offs after a knock), with the status line saying
+    what to do and the player's own deadwood."""
+    t = create(
+        server,
+        {
+            "rules": "gin",
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
+        },
+    )
+    page = new_page(browser)
+    page.goto(server.base + t["seats"][0]["link"])
+    page.wait_for_function("window.rummy.state !== null")
+    seen: set[str] = set()
+    for _ in range(300):
+        g = state(page)["game"]
+        if g["phase"] == "over":
+            break
+        if my_turn(page):
+            status = page.inner_text("#status")
+            seen.add(g["phase"])
+            if g["phase"] == "play":
+                assert f"deadwood: {g['knock']['deadwood']}" in status, status
+            if g["phase"] == "first_upcard" and "pass" in {m["kind"] for m in g["legal"]}:
+                assert "take the upcard or pass" in status, status
+            play_turn_by_clicks(page)
+        else:
+            page.wait_for_timeout(30)
+    g = state(page)["game"]
+    assert g["phase"] == "over" and g["results"][0]["reason"] in ("knock", "gin", "wall")
+    assert "play" in seen
+    if g["results"][0]["reason"] != "wall":  # the table's seed is random: a void hand is rare
+        assert seen & {"knock", "layoff"}
     page.close()
 
 

@@ -42,7 +42,7 @@ from .moves import (
 from .scoring import card_value, hand_value
 
 if TYPE_CHECKING:
-    from .state import GameState
+    from .state import Game, GameState
 
 
 def knock_limit_for(state: GameState, upcard: int) -> int:
@@ -71,6 +71,25 @@ def best_ten_deadwood(state: GameState, hand: int) -> int:
         # this hand cannot knock: report a bound that says so without ten more calls.
         return whole - 10
     return min(deadwood(hand & ~(1 << c)) for c in bits(hand))
+
+
+def deadwood_shown(game: Game, hand: int) -> int:
+    """The deadwood a Gin player watches: the hand's least deadwood, or with a card
+    still to discard, the least after the best discard (exact, unlike
+    :func:`best_ten_deadwood`, which may stop at a bound above the knock limit).
+
+    >>> from rummykit import new_game
+    >>> from rummykit.cards import mask_of, parse_cards
+    >>> g = new_game("gin", seed=1).game
+    >>> deadwood_shown(g, mask_of(parse_cards("2C 3C 4C 7D 7H 7S 9H 9S KD QC")))
+    38
+    >>> deadwood_shown(g, mask_of(parse_cards("2C 3C 4C 7D 7H 7S 9H 9S KD QC AS")))
+    29
+    """
+    if hand.bit_count() <= game.dealt:
+        return game.solver.deadwood(hand)
+    after = game.solver.without(hand)
+    return min(after(c) for c in bits(hand))
 
 
 def can_knock(state: GameState, hand: int) -> bool:

@@ -173,7 +173,10 @@ class Rules:
     oklahoma: bool = False
     """Gin: the first upcard's value sets the knock limit (an ace: gin only)."""
     gin_bonus: int = 25
+    """Gin: added to the knocker's score for knocking with no deadwood (OpenSpiel: 25)."""
     undercut_bonus: int = 25
+    """Gin: added to the defender's score when its deadwood is lower than the knocker's
+    (OpenSpiel: 25)."""
     wall: int = 0
     """The hand is void once a discard leaves this many stock cards (Gin: 2); 0 = never."""
     discard_taken_card: bool = False

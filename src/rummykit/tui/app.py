@@ -21,7 +21,18 @@ from textual.worker import Worker, WorkerState
 from ..bots.hints import Hint, suggest
 from ..cards import face_of
 from ..errors import IllegalMoveError
-from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP, TAKE, Move
+from ..moves import (
+    DISCARD,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    LAYOFF,
+    MELD,
+    PASS,
+    SWAP,
+    TAKE,
+    Move,
+)
 from ..state import GameState, Phase
 from .screens import (
     ChoiceScreen,
@@ -41,6 +52,7 @@ from .session import (
     card_text,
     cards_for_move,
     choice_text,
+    deadwood_text,
     discard_save,
     goal_text,
     layoff_attempt,
@@ -66,7 +78,10 @@ of a second in Basic Rummy and one to two seconds in Rami."""
 
 
 ACTION_KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
-               DISCARD: "d"}  # fmt: skip
+               DISCARD: "d", KNOCK: "k", PASS: "n"}  # fmt: skip
+KNOCK_GAME_ACTIONS = frozenset({"knock", "pass_turn", "lay_best"})
+"""Actions of knock games (Gin) only; their keys select cards 16, 17 and 12 in rummy,
+so they are bound only when the rules have a knock (Gin hands never hold 12 cards)."""
 
 
 class TableScreen(Screen[None]):
@@ -104,6 +119,9 @@ class TableScreen(Screen[None]):
         Binding("d", "discard", "Discard"),
         Binding("j", "swap", "Swap joker", show=False),
         Binding("t", "take", "Take", show=False),
+        Binding("k", "knock", "Knock"),
+        Binding("n", "pass_turn", "Pass/done"),
+        Binding("b", "lay_best", "Best melds", show=False),
         Binding("c,escape", "clear", "Clear", show=False),
         Binding("h", "hint", "Hint"),
         Binding("r", "sort", "Sort", show=False),
@@ -183,6 +201,8 @@ class TableScreen(Screen[None]):
         box = self.query_one("#hand-box")
         sort = "rank" if self.by_rank else "suit"
         box.border_title = f"Your hand · {len(self.order)} cards · by {sort} (r)"
+        if s.rules.knock_card is not None:
+            box.border_title += f" · {deadwood_text(s, hand)}"
         box.border_subtitle = f"{len(self.selected)} selected" if self.selected else ""
         melds = [MeldInfo(slot, tm.owner, table_cells(s, tm)) for slot, tm in enumerate(s.table)]
         self.query_one(TableView).show(s.names, melds, self._layoff_slots())
@@ -230,6 +250,8 @@ class TableScreen(Screen[None]):
 
     def _turn_advice(self) -> str:
         s = self.state
+        if s.rules.knock_card is not None and s.phase is not Phase.DRAW:
+            return self._knock_advice()
         if s.phase is Phase.DRAW:
             if not s.discard:
                 return "draw from the stock (s)"
@@ -247,6 +269,33 @@ class TableScreen(Screen[None]):
         if s.needs_opening(self.match.human):
             return f"meld (m) or discard (d); opening melds need {s.rules.opening_minimum}+"
         return "meld (m), lay off (l) or discard (d)"
+
+    def _knock_advice(self) -> str:
+        """What to do in a knock game's own phases (Gin), with the keys."""
+        s = self.state
+        legal = s.legal_moves()
+        top = _face(s.discard[-1]) if s.discard else "the upcard"
+        limit = s.knock_limit
+        if s.phase is Phase.FIRST_UPCARD:
+            if Move(PASS) in legal:
+                return f"take {top} (p) or pass (n)"
+            return "both passed: draw from the stock (s)"
+        if s.phase is Phase.WALL:
+            if Move(KNOCK) in legal:
+                return f"two stock cards left: knock with {top} (k) or pass (n, void hand)"
+            return "two stock cards left: pass (n); the hand is void"
+        if s.phase is Phase.KNOCK:
+            if s.hand_size(self.match.human) > s.game.dealt:
+                return f"discard (d) a card that leaves deadwood {limit} or less"
+            return "lay your melds (m, or b for the best ones), then n"
+        if s.phase is Phase.LAYOFF:
+            knocker = s.names[s.knocker]
+            if s.knock_stage == 0:
+                return f"lay off on {knocker}'s melds (l, or b for the best), then n"
+            return "lay your melds (m, or b for the best ones), then n to score"
+        if Move(KNOCK) in legal:
+            return f"discard (d), or knock (k): your deadwood can be {limit} or less"
+        return f"discard (d); knock (k) once your deadwood is {limit} or less"
 
     def set_message(self, text: str, kind: str = "") -> None:
         msg = self.query_one("#message", Static)
@@ -473,6 +522,28 @@ class TableScreen(Screen[None]):
         if card is not None:
             self.try_move(Move(DISCARD, face_of(card)))
 
+    def action_knock(self) -> None:
+        if self._ready():
+            self.try_move(Move(KNOCK))
+
+    def action_pass_turn(self) -> None:
+        if self._ready():
+            self.try_move(Move(PASS))
+
+    def action_lay_best(self) -> None:
+        """Lay the melds (and, as the defender, the lay-offs) that leave the least
+        deadwood, as the bots choose them; pass (n) stays the person's to press."""
+        if not self._ready():
+            return
+        before = len(self.state.history)
+        moves = self.match.lay_best()
+        if not moves:
+            self.set_message("Nothing to lay now: press n when you are done.", "error")
+            return
+        self.after_move()
+        if len(self.state.history) == before + len(moves) and self.match.my_turn:
+            self.set_message(f"You laid {len(moves)} meld(s) or lay-off(s); n when done.", "info")
+
     def action_clear(self) -> None:
         self.selected.clear()
         self.refresh_all()
@@ -549,9 +620,19 @@ class TableScreen(Screen[None]):
         await self.app_.action_quit()
 
     # -- keys and clicks -----------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Knock, pass and best-melds exist only in knock games: elsewhere they are
+        neither shown nor bound, and their keys select cards."""
+        if action in KNOCK_GAME_ACTIONS:
+            return self.state.rules.knock_card is not None
+        return True
+
     def on_key(self, event: events.Key) -> None:
         ch = event.character
-        if ch and len(ch) == 1 and ch in CARD_KEYS and not self.blocked:
+        if not ch or len(ch) != 1 or ch not in CARD_KEYS or self.blocked:
+            return
+        if CARD_KEYS.index(ch) < len(self.order) or self.state.rules.knock_card is None:
+            # In a knock game a key past the hand is an action (k, n, b), not a card.
             event.stop()
             event.prevent_default()
             self.toggle(CARD_KEYS.index(ch))

@@ -125,6 +125,13 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
     ("q", "save the game and quit (rummy play --resume continues it)"),
 )
 
+KNOCK_KEYS_HELP: tuple[tuple[str, str], ...] = (
+    ("k", "knock (deadwood within the limit), or at the wall knock with the upcard"),
+    ("n", "pass: on the first upcard, at the wall, or when done laying melds and lay-offs"),
+    ("b", "after a knock: lay the melds (and lay-offs) that leave the least deadwood"),
+)
+"""Keys of knock games (Gin) only, shown in their help."""
+
 
 SYMBOLS_HELP = (
     "▶ the player to act · D the dealer · ✓ has opened (met the opening minimum)\n"
@@ -151,7 +158,8 @@ class HelpScreen(ModalScreen[None]):
         keys = Table.grid(padding=(0, 2))
         keys.add_column(style=Style(bold=True), no_wrap=True, max_width=20)
         keys.add_column()
-        for key, what in KEYS_HELP:
+        extra = KNOCK_KEYS_HELP if self.rules.knock_card is not None else ()
+        for key, what in (*KEYS_HELP, *extra):
             keys.add_row(key, what)
         rules = Text()
         for k, line in enumerate(rules_summary(self.rules)):
@@ -308,6 +316,14 @@ class MatchEndScreen(ModalScreen[str]):
 
 
 # -- new game ----------------------------------------------------------------------------
+KNOCK_NUMBERS: tuple[tuple[str, str], ...] = (
+    ("knock_card", "Knock at"),
+    ("gin_bonus", "Gin bonus"),
+    ("undercut_bonus", "Undercut bonus"),
+)
+"""The number options of knock games (Gin) on the new-game screen."""
+
+
 class NewGameScreen(Screen[GameSettings | str | None]):
     """Choose the preset, house rules, players, bots, goal and name.
 
@@ -329,6 +345,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
     NewGameScreen #buttons > Button { margin: 0 1 0 0; }
     NewGameScreen Checkbox { width: 1fr; }
     NewGameScreen #bots > Select { width: 1fr; }
+    NewGameScreen .options { height: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start"),
@@ -403,29 +420,43 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                     type="integer",
                 )
             yield Label("House rules", classes="section")
-            with Horizontal(classes="row"):
-                yield Label("Ace")
-                yield Select(
-                    [("low only (A-2-3)", "low"), ("high or low (Q-K-A too)", "high_or_low")],
-                    value=rules.ace.value,
-                    allow_blank=False,
+            with Vertical(id="knock-rules", classes="options"):
+                for key, label in KNOCK_NUMBERS:
+                    with Horizontal(classes="row"):
+                        yield Label(label)
+                        yield Input(str(getattr(rules, key)), compact=True, id=key, type="integer")
+                yield Checkbox(
+                    "Oklahoma: the first upcard's value sets the knock limit",
+                    rules.oklahoma,
                     compact=True,
-                    id="ace",
+                    id="opt-oklahoma",
                 )
-            with Horizontal(classes="row"):
-                yield Label("Rummy bonus")
-                yield Select(
-                    [("none", "none"), ("double", "double"), ("plus ten", "plus_ten")],
-                    value=rules.rummy_bonus.value,
-                    allow_blank=False,
-                    compact=True,
-                    id="rummy-bonus",
-                )
-            with Horizontal(classes="row"):
-                yield Label("Opening minimum")
-                yield Input(str(rules.opening_minimum), compact=True, id="opening", type="integer")
-            for key, label in HOUSE_RULE_TOGGLES:
-                yield Checkbox(label, toggle_value(rules, key), compact=True, id=f"opt-{key}")
+            with Vertical(id="rummy-rules", classes="options"):
+                with Horizontal(classes="row"):
+                    yield Label("Ace")
+                    yield Select(
+                        [("low only (A-2-3)", "low"), ("high or low (Q-K-A too)", "high_or_low")],
+                        value=rules.ace.value,
+                        allow_blank=False,
+                        compact=True,
+                        id="ace",
+                    )
+                with Horizontal(classes="row"):
+                    yield Label("Rummy bonus")
+                    yield Select(
+                        [("none", "none"), ("double", "double"), ("plus ten", "plus_ten")],
+                        value=rules.rummy_bonus.value,
+                        allow_blank=False,
+                        compact=True,
+                        id="rummy-bonus",
+                    )
+                with Horizontal(classes="row"):
+                    yield Label("Opening minimum")
+                    yield Input(
+                        str(rules.opening_minimum), compact=True, id="opening", type="integer"
+                    )
+                for key, label in HOUSE_RULE_TOGGLES:
+                    yield Checkbox(label, toggle_value(rules, key), compact=True, id=f"opt-{key}")
             yield Label("Play", classes="section")
             with Horizontal(classes="row"):
                 yield Label("Seed (optional)")
@@ -446,6 +477,13 @@ class NewGameScreen(Screen[GameSettings | str | None]):
 
     def on_mount(self) -> None:
         self._show_bots()
+        self._show_options(self.initial.rules)
+
+    def _show_options(self, rules: Rules) -> None:
+        """Gin's options for a knock game, the rummy house rules otherwise."""
+        knock = rules.knock_card is not None
+        self.query_one("#knock-rules").display = knock
+        self.query_one("#rummy-rules").display = not knock
 
     @staticmethod
     def _player_options(rules: Rules) -> list[tuple[str, int]]:
@@ -479,7 +517,11 @@ class NewGameScreen(Screen[GameSettings | str | None]):
         for key, _label in HOUSE_RULE_TOGGLES:
             self.query_one(f"#opt-{key}", Checkbox).value = toggle_value(rules, key)
         self.query_one("#opening", Input).value = str(rules.opening_minimum)
+        for key, _label in KNOCK_NUMBERS:
+            self.query_one(f"#{key}", Input).value = str(getattr(rules, key))
+        self.query_one("#opt-oklahoma", Checkbox).value = rules.oklahoma
         self._show_bots()
+        self._show_options(rules)
 
     @on(Select.Changed, "#players")
     def _players_changed(self) -> None:
@@ -488,20 +530,9 @@ class NewGameScreen(Screen[GameSettings | str | None]):
     def settings(self) -> GameSettings:
         """The settings on the form (ValueError/RummyError with a message if invalid)."""
         rules = Rules.preset(self._preset())
-        options: dict[str, object] = {}
-        for key, _label in HOUSE_RULE_TOGGLES:
-            options[key] = toggle_option(key, self.query_one(f"#opt-{key}", Checkbox).value)
-        opening = self.query_one("#opening", Input).value.strip() or "0"
-        if not opening.isdigit():
-            raise ValueError("the opening minimum must be a whole number (0 for none)")
-        options["opening_minimum"] = int(opening)
-        ace = self.query_one("#ace", Select).value
-        options["ace"] = Ace(str(ace))
-        if options["ace"] is not rules.ace:
-            options["ace_points"] = 15 if options["ace"] is Ace.HIGH_OR_LOW else 1
-            if rules.ace_points not in (1, 15):
-                options["ace_points"] = rules.ace_points
-        options["rummy_bonus"] = RummyBonus(str(self.query_one("#rummy-bonus", Select).value))
+        options = (
+            self._knock_options() if rules.knock_card is not None else self._rummy_options(rules)
+        )
         goal_text_value = self.query_one("#goal", Input).value.strip()
         if not goal_text_value.isdigit() or int(goal_text_value) < 1:
             raise ValueError("the match length must be a positive whole number")
@@ -521,6 +552,33 @@ class NewGameScreen(Screen[GameSettings | str | None]):
         s = GameSettings(rules, name=name, bots=bots, seed=seed)
         s.check()
         return s
+
+    def _knock_options(self) -> dict[str, object]:
+        options: dict[str, object] = {}
+        for key, label in KNOCK_NUMBERS:
+            text = self.query_one(f"#{key}", Input).value.strip()
+            if not text.isdigit():
+                raise ValueError(f"{label.lower()} must be a whole number")
+            options[key] = int(text)
+        options["oklahoma"] = self.query_one("#opt-oklahoma", Checkbox).value
+        return options
+
+    def _rummy_options(self, rules: Rules) -> dict[str, object]:
+        options: dict[str, object] = {}
+        for key, _label in HOUSE_RULE_TOGGLES:
+            options[key] = toggle_option(key, self.query_one(f"#opt-{key}", Checkbox).value)
+        opening = self.query_one("#opening", Input).value.strip() or "0"
+        if not opening.isdigit():
+            raise ValueError("the opening minimum must be a whole number (0 for none)")
+        options["opening_minimum"] = int(opening)
+        ace = self.query_one("#ace", Select).value
+        options["ace"] = Ace(str(ace))
+        if options["ace"] is not rules.ace:
+            options["ace_points"] = 15 if options["ace"] is Ace.HIGH_OR_LOW else 1
+            if rules.ace_points not in (1, 15):
+                options["ace_points"] = rules.ace_points
+        options["rummy_bonus"] = RummyBonus(str(self.query_one("#rummy-bonus", Select).value))
+        return options
 
     @property
     def instant_chosen(self) -> bool:

@@ -25,8 +25,10 @@ from datetime import datetime
 from pathlib import Path
 
 from ..bots import Bot, make_bot
+from ..bots.tactics import best_layoff, best_meld
 from ..cards import JOKER, RANKS, UNICODE_SUITS, bits, face_of, is_joker, mask_of
 from ..errors import NotationError
+from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts
 from ..moves import (
     DISCARD,
@@ -60,8 +62,8 @@ from ..table import TableMeld, joker_cells, layoff_cells
 
 JOKER_GLYPH = "🃏"
 DIFFICULTIES = ("easy", "medium", "hard")
-TUI_PRESETS = ("basic", "classic", "cg101", "rami51")
-"""The presets the app offers (the Gin presets have no game-record notation yet)."""
+TUI_PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "gin_match")
+"""The presets the new-game screen offers."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus")
 ENV_DATA_DIR = "RUMMYKIT_DATA_DIR"
 """Environment variable that overrides where games are saved (tests use it)."""
@@ -199,14 +201,24 @@ def join_clauses(clauses: Sequence[str]) -> str:
 
 def round_text(result: RoundResult, names: Sequence[str]) -> str:
     """One line on how a round ended."""
-    if result.went_out and result.winner is not None:
+    w = result.winner
+    if result.reason == "gin" and w is not None:
+        return f"{names[w]} went gin"
+    if result.reason == "knock":
+        if w is None:
+            return "a knock with equal deadwood: no score"
+        if any(n.startswith("undercut") for n in result.players[w].notes):
+            return f"{names[w]} undercut the knocker"
+        return f"{names[w]} knocked and won the hand"
+    if result.reason == "wall":
+        return "two cards left in the stock: the hand is void"
+    if result.went_out and w is not None:
         extra = " (rummy!)" if result.rummy else ""
-        return f"{names[result.winner]} went out{extra}"
+        return f"{names[w]} went out{extra}"
     why = {
         "restock_limit": "the stock ran out too often",
         "turn_limit": "the turn limit was reached",
         "no_draw": "nobody could draw",
-        "wall": "the stock ran out",
     }.get(result.reason, result.reason.replace("_", " "))
     return f"the round was blocked: {why}"
 
@@ -280,8 +292,6 @@ class GameSettings:
 
     def check(self) -> None:
         """Raise ValueError when these settings cannot start a game."""
-        if not self.rules.meld_in_play:
-            raise ValueError("the terminal game plays rummy, not knock games such as Gin")
         self.rules.check_players(self.players)
         for b in self.bots:
             if b not in DIFFICULTIES:
@@ -342,6 +352,26 @@ class Match:
             self.log.note(f"Round {r.round_no}: {round_text(r, s.names)}.")
         if len(s.results) > rounds and s.phase is not Phase.OVER:
             self.log.note(f"Round {s.round_no}: {s.names[s.dealer]} deals.")
+
+    def lay_best(self) -> list[Move]:
+        """In a knock game's end of hand, lay the person's melds (and lay-offs, as the
+        defender) that leave the least deadwood, as the bots would; return the moves.
+
+        Laying is mechanical once the discard is made, and one key for it spares the
+        person ten card selections; passing (done) stays theirs to press.
+        """
+        s = self.state
+        played: list[Move] = []
+        while self.my_turn and s.phase in (Phase.KNOCK, Phase.LAYOFF):
+            view = s.view(self.human)
+            if view.hand.bit_count() > s.game.dealt:
+                break  # the knocker's discard comes first, and it is a real choice
+            move = best_meld(view, s.game.solver) or best_layoff(view, s.game.solver)
+            if move is None:
+                break
+            self.apply(move)
+            played.append(move)
+        return played
 
     # -- records ---------------------------------------------------------------------------
     def record(self) -> str:
@@ -537,6 +567,8 @@ def rules_summary(rules: Rules) -> list[str]:
         else "10 cards each for 2 players, 7 for 3-4, 6 for 5-6"
     )
     out.append(f"Cards: {decks}; {size}.")
+    if rules.knock_card is not None:
+        return out + _knock_summary(rules)
     sets = "3-4 cards of one rank in different suits"
     if rules.set_suits is SetSuits.ANY:
         sets = "3+ cards of one rank (suits may repeat)"
@@ -616,6 +648,51 @@ def rules_summary(rules: Rules) -> list[str]:
     else:
         out.append(f"The match ends when a score reaches {rules.target_score}.")
     return out
+
+
+def _knock_summary(rules: Rules) -> list[str]:
+    """The rest of :func:`rules_summary` for a knock game (Gin Rummy)."""
+    limit = (
+        "the first upcard's value (an ace: gin only)" if rules.oklahoma else str(rules.knock_card)
+    )
+    out = [
+        "Melds: sets of 3-4 cards of one rank; runs of 3+ cards in one suit; ace low only. "
+        "Melds stay in your hand until the hand ends.",
+        "First upcard: the non-dealer, then the dealer, may take it or pass (n).",
+        "Turn: draw from the stock or take the top discard, then discard, or knock (k) "
+        f"when the cards outside your melds (deadwood: ace 1, faces 10) total {limit} "
+        "or less.",
+        "Knock: discard, lay your melds (m, or a for the best ones), then n. The other "
+        "player lays off on your melds (l) unless you went gin, then lays melds.",
+        f"Scoring: the knocker scores the difference in deadwood, plus {rules.gin_bonus} "
+        f"for gin (no deadwood); if the defender's deadwood is lower, the defender "
+        f"scores the difference plus {rules.undercut_bonus} (undercut); equal scores nothing.",
+    ]
+    if rules.wall:
+        out.append(f"The hand is void when a discard leaves {rules.wall} cards in the stock.")
+    if rules.deals is not None:
+        out.append(f"The match lasts {rules.deals} deal(s).")
+    else:
+        out.append(f"The match ends when a score reaches {rules.target_score}.")
+    extras = []
+    if rules.game_bonus:
+        extras.append(f"the winner adds {rules.game_bonus}")
+    if rules.line_bonus:
+        extras.append(f"each player adds {rules.line_bonus} per hand won")
+    if rules.shutout_double:
+        extras.append("a shutout doubles the winner's total")
+    if extras:
+        out.append("At the end " + join_clauses(extras) + ".")
+    return out
+
+
+def deadwood_text(state: GameState, hand: int) -> str:
+    """The hand's deadwood for a knock game's hand title (see
+    :func:`~rummykit.knock.deadwood_shown`)."""
+    shown = deadwood_shown(state.game, hand)
+    if hand.bit_count() > state.game.dealt:
+        return f"deadwood {shown} after a discard"
+    return f"deadwood {shown}"
 
 
 def goal_text(rules: Rules) -> str:

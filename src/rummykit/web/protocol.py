@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..cards import JOKER, bits, face_of, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
+from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts, pos_rank
 from ..moves import (
     DISCARD,
@@ -260,8 +261,23 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
         "opened": list(v.opened),
         "taken": v.taken,
         "pending": v.pending,
+        "knock": _knock_payload(v, spectator),
         "results": [result_to_dict(r) for r in v.results],
         "legal": [] if spectator else [legal_entry(v, m) for m in v.legal],
+    }
+
+
+def _knock_payload(v: PlayerView, spectator: bool) -> dict[str, Any] | None:
+    """A knock game's public state (limit, knocker, lay-off stage) and the player's
+    own least deadwood (after the best discard when holding one card more); None in
+    rummy.  The deadwood comes from the player's own hand, so it leaks nothing."""
+    if v.rules.knock_card is None:
+        return None
+    return {
+        "limit": v.knock_limit,
+        "knocker": v.knocker,
+        "stage": v.knock_stage,
+        "deadwood": None if spectator else deadwood_shown(v.game, v.hand),
     }
 
 

@@ -399,6 +399,35 @@ function tablePage(tableId) {
     summaries(g);
   }
 
+  // What to do in a knock game's phases (Gin), with the player's own deadwood.
+  function knockAdvice(g) {
+    const k = g.knock;
+    const kinds = new Set(g.legal.map((l) => l.kind));
+    const dw = k.deadwood === null ? "" : ` Your deadwood: ${k.deadwood}.`;
+    switch (g.phase) {
+      case "first_upcard":
+        return kinds.has("pass") ? "take the upcard or pass." : "both passed: draw from the stock.";
+      case "draw":
+        return `draw from the stock or the discard pile.${dw}`;
+      case "knock":
+        return kinds.has("discard")
+          ? `discard a card that leaves deadwood ${k.limit} or less.${dw}`
+          : `lay your melds, then pass.${dw}`;
+      case "layoff":
+        return k.stage === 0
+          ? `lay off on ${name(k.knocker)}'s melds, then pass.${dw}`
+          : `lay your melds, then pass to score.${dw}`;
+      case "wall":
+        return kinds.has("knock")
+          ? "two stock cards left: knock with the upcard, or pass (the hand is void)."
+          : "two stock cards left: pass (the hand is void).";
+      default:
+        return kinds.has("knock")
+          ? `discard, or knock (deadwood ${k.limit} or less).${dw}`
+          : `discard; knock once your deadwood is ${k.limit} or less.${dw}`;
+    }
+  }
+
   function statusLine() {
     const m = ui.msg;
     const g = m.game;
@@ -406,6 +435,7 @@ function tablePage(tableId) {
     const myTurn = me >= 0 && g.current === me && g.phase !== "over";
     let status;
     if (g.phase === "over") status = "The match is over.";
+    else if (myTurn && g.knock) status = "Your turn: " + knockAdvice(g);
     else if (myTurn) status = g.phase === "draw" ? "Your turn: draw from the stock or the discard pile." : "Your turn: meld, lay off, then discard.";
     else status = `${name(g.current)} is playing…`;
     if (m.table.time_left !== null && m.table.time_left !== undefined && g.phase !== "over") {
