@@ -6,6 +6,7 @@ import dataclasses
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from rummykit.bots import (
 )
 from rummykit.bots.hints import suggest
 from rummykit.bots.ismcts import CHECK_EVERY, MIN_ITERATIONS, settled
-from rummykit.cards import FACES_PER_DECK
+from rummykit.cards import FACES_PER_DECK, display_face, face_of, parse_cards
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, MELD, Move
 from rummykit.rules import Rules, Scoring
 from rummykit.state import GameState
@@ -525,3 +526,48 @@ def test_links_count_meld_prospects_with_the_ace_where_the_rules_put_it() -> Non
     # both copies of a card count; a joker links nothing (the playouts keep it anyway)
     two = mask_of([parse_card("5H"), parse_card("5H") + FACES_PER_DECK, parse_card("6H")])
     assert links(Rules.preset("rami51"), two, parse_card("6H")) == 2
+
+
+def test_hint_reasons_name_the_card_and_why() -> None:
+    """Issue 3: "a one-line reason that a person can read, such as 'discard 9♣: it
+    completes nothing and the opponent passed on 9s'", for every kind of move."""
+    from helpers import build
+    from rummykit.bots.hints import explain
+    from rummykit.moves import LAYOFF, PASS, SWAP, TAKE
+    from rummykit.state import Phase
+
+    def why(g: Any, move: Move) -> str:
+        assert move in g.legal_moves()
+        v = g.view(g.current)
+        return explain(v, move, v.game.solver)
+
+    g = build("basic", hands=["7H 8H 2C KS QD", "3C 4C 5C 8D"], discard="9S 9H", phase=Phase.DRAW)
+    assert why(g, Move(DRAW_DISCARD)) == "take 9♥: it goes straight into a meld"
+    assert why(g, Move(DRAW_STOCK)) == (
+        "draw from the stock: 9♥ on the discard pile does not help your hand"
+    )
+    g = build("basic", hands=["9D 2C KS QS 5H", "3C 4C 5C 8D"], discard="TD", phase=Phase.DRAW)
+    assert why(g, Move(DRAW_DISCARD)) == "take 10♦: it connects with cards you hold"
+    g = build("basic", hands=["3C 4C 5C KS 2D", "3H 4H 5H 8D"], discard="9S 4D")
+    (meld,) = [m for m in g.legal_moves() if m.kind == MELD]
+    assert why(g, meld) == "meld 3♣ 4♣ 5♣: 12 points off your hand, 12 left in deadwood"
+    assert why(g, Move(DISCARD, parse_cards("KS")[0])) == (
+        "discard K♠: it completes nothing and it fits no meld on the table"
+    )
+    g = build("basic", hands=["2C 5D 9H KS", "3H 4H 5H 8D"], discard="9S 4D")
+    assert why(g, Move(DISCARD, parse_cards("9H")[0])) == (
+        "discard 9♥: it completes nothing and nobody took the 9s thrown before"
+    )
+    g = build("basic", hands=["8H KS QD", "3C 4C 5C 8D"], table=[(1, "5H 6H 7H")])
+    (lay,) = [m for m in g.legal_moves() if m.kind == LAYOFF]
+    assert why(g, lay) == "lay off 8♥ on meld 1: one card fewer to count against you"
+    g = build("rami51", hands=["6H 9C 9D KS", "3C 4C 5C 8D"], table=[(1, "5H JK=6H 7H 8H")],
+              opened=[True, True])  # fmt: skip
+    swaps = [m for m in g.legal_moves() if m.kind == SWAP]
+    takes = [m for m in g.legal_moves() if m.kind == TAKE]
+    assert swaps and why(g, swaps[0]) == "swap 6♥ for the joker in meld 1: a joker fits anywhere"
+    assert not takes or why(g, takes[0]).startswith("take from meld 1")
+    g = new_game("gin", players=2, seed=3)
+    assert g.phase is Phase.FIRST_UPCARD
+    top = display_face(face_of(g.discard[-1]))
+    assert why(g, Move(PASS)) == f"pass: {top} does not meld with your cards"

@@ -155,6 +155,18 @@ def format_face(face: int, unicode: bool = False) -> str:
     return RANKS[face % 13] + suits[face // 13]
 
 
+def display_face(face: int) -> str:
+    """A face for people rather than records: ``10♥`` (not ``T♥``), ``A♠``, ``🃏``.
+
+    >>> display_face(9 + 13 * 2), display_face(0), display_face(JOKER)
+    ('10♥', 'A♣', '🃏')
+    """
+    if face >= JOKER:
+        return UNICODE_JOKER
+    rank = face % 13
+    return ("10" if rank == 9 else RANKS[rank]) + UNICODE_SUITS[face // 13]
+
+
 def format_card(card: int, unicode: bool = False) -> str:
     return format_face(face_of(card), unicode)
 

@@ -11,9 +11,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..cards import bits, face_of, format_face
+from ..cards import bits, display_face, face_of, format_face
 from ..moves import (
     DISCARD,
     DRAW_DISCARD,
@@ -28,6 +29,7 @@ from ..moves import (
 )
 from ..scoring import card_value, hand_value
 from ..solver import Solver
+from ..state import Phase
 from ..table import layoff_options
 from ..view import PlayerView
 from .ismcts import ISMCTSBot
@@ -61,7 +63,7 @@ def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) 
     """One line saying why ``move`` is good in this view."""
 
     def fmt(face: int) -> str:
-        return format_face(face, unicode)
+        return display_face(face) if unicode else format_face(face)
 
     hand = view.hand
     before = solver.deadwood(hand)
@@ -108,15 +110,26 @@ def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) 
             parts.append("it is the card your hand misses least")
         passed = _passed_on_rank(view, move.a)
         if passed:
-            parts.append(f"and the next player passed on {passed}")
+            parts.append(f"and nobody took the {passed} thrown before")
         elif not _fits_table(view, move.a):
             parts.append("and it fits no meld on the table")
         return parts[0] + ": " + " ".join(parts[1:])
     if move.kind == KNOCK:
         return "knock: your deadwood is within the limit, end the hand now"
     if move.kind == PASS:
-        return "pass: nothing here helps your hand"
+        return _pass_reason(view, fmt)
     return "the strongest move found"  # pragma: no cover - every kind is named above
+
+
+def _pass_reason(view: PlayerView, fmt: Callable[[int], str]) -> str:
+    """Why to pass, by phase: only Gin's first upcard, wall and end of hand have one."""
+    if view.phase is Phase.FIRST_UPCARD:
+        return f"pass: {fmt(face_of(view.discard[-1]))} does not meld with your cards"
+    if view.phase is Phase.WALL:
+        return "pass: you cannot knock, so the hand is void"
+    if view.phase is Phase.LAYOFF and view.knock_stage == 0:
+        return "pass: none of your loose cards fits the knocker's melds"
+    return "pass: nothing more to lay down"
 
 
 def _passed_on_rank(view: PlayerView, face: int) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ..bots import Bot, make_bot
 from ..bots.tactics import best_layoff, best_meld
-from ..cards import JOKER, RANKS, UNICODE_SUITS, bits, face_of, is_joker, mask_of
+from ..cards import JOKER, UNICODE_JOKER, bits, display_face, face_of, is_joker, mask_of
 from ..errors import NotationError
 from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts
@@ -60,7 +60,7 @@ from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld, joker_cells, layoff_cells
 
-JOKER_GLYPH = "🃏"
+JOKER_GLYPH = UNICODE_JOKER
 DIFFICULTIES = ("easy", "medium", "hard")
 TUI_PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "gin_match")
 """The presets the new-game screen offers."""
@@ -104,12 +104,8 @@ def toggle_option(key: str, on: bool) -> object:
 
 
 # -- cards in words --------------------------------------------------------------------------
-def face_text(face: int) -> str:
-    """A face for people: ``7♥``, ``10♥``, ``A♠``, or the joker glyph."""
-    if face >= JOKER:
-        return JOKER_GLYPH
-    rank = face % 13
-    return ("10" if rank == 9 else RANKS[rank]) + UNICODE_SUITS[face // 13]
+face_text = display_face
+"""A face for people: ``7♥``, ``10♥``, ``A♠``, or the joker glyph."""
 
 
 def card_text(card: int) -> str:
