@@ -142,8 +142,11 @@ async def play_move(pilot: Pilot[Any], app: RummyApp, move: Move) -> None:
     assert len(s.history) > before, (move, screen.message)
 
 
-async def play_round(pilot: Pilot[Any], app: RummyApp) -> list[int]:
-    """Play the person's seat until the round ends; the kinds of moves played."""
+async def play_round(pilot: Pilot[Any], app: RummyApp, lay_best: bool = False) -> list[int]:
+    """Play the person's seat until the round ends; the kinds of moves played.
+
+    With ``lay_best`` (Gin), the person's end of hand, after the knock's discard or
+    as the defender, is ``b`` then ``n``."""
     policy = GreedyBot()
     rng = random.Random(0)
     kinds: list[int] = []
@@ -151,24 +154,7 @@ async def play_round(pilot: Pilot[Any], app: RummyApp) -> list[int]:
         await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen) or my_turn(app))
         if isinstance(app.screen, RoundSummaryScreen):
             return kinds
-        assert app.match is not None
-        move = policy.choose(app.match.state.view(app.match.human), rng)
-        await play_move(pilot, app, move)
-        kinds.append(move.kind)
-        assert len(kinds) < 500
-
-
-async def play_gin_hand(pilot: Pilot[Any], app: RummyApp, lay_best: bool) -> list[int]:
-    """Like :func:`play_round` for Gin; with ``lay_best``, the person's end of hand
-    (after the knock's discard, or as the defender) is ``b`` then ``n``."""
-    policy = GreedyBot()
-    rng = random.Random(0)
-    kinds: list[int] = []
-    while True:
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen) or my_turn(app))
-        if isinstance(app.screen, RoundSummaryScreen):
-            return kinds
-        assert app.match is not None
+        assert app.match is not None and len(kinds) < 500
         s = app.match.state
         me = app.match.human
         laying = s.phase is Phase.LAYOFF or (s.phase is Phase.KNOCK and s.hand_size(me) == 10)
@@ -184,7 +170,6 @@ async def play_gin_hand(pilot: Pilot[Any], app: RummyApp, lay_best: bool) -> lis
         move = policy.choose(s.view(me), rng)
         await play_move(pilot, app, move)
         kinds.append(move.kind)
-        assert len(kinds) < 200
 
 
 @pytest.mark.parametrize(
@@ -199,7 +184,7 @@ async def test_whole_gin_hand_by_keys(seed: int, lay_best: bool, knocks: bool) -
     app = start("gin", seed=seed)
     async with app.run_test(size=SIZE) as pilot:
         assert "Knock" in _footer_text(app) and "Pass/done" in _footer_text(app)
-        played = await play_gin_hand(pilot, app, lay_best)
+        played = await play_round(pilot, app, lay_best)
         assert (KNOCK in played) is knocks and PASS in played
         assert app.match is not None
         s = app.match.state
