@@ -33,7 +33,7 @@ def test_defaults_match_openspiel_parameters() -> None:
     )  # fmt: skip
     assert r.cards_per_player(2) == 10 and r.deck_size == 52 and r.max_players == 2
     assert r.ace.value == "low" and r.ace_points == 1  # "Ace = 1 ... face cards = 10"
-    with pytest.raises(RulesError):
+    with pytest.raises(RulesError, match="gin is for exactly 2 players, not 3"):
         new_game("gin", players=3)
     with pytest.raises(RulesError):
         Rules.parse("gin(meld_in_play=true)")

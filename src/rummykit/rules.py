@@ -258,10 +258,9 @@ class Rules:
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise RulesError(
-                f"{self.name} is for {self.min_players} to {self.max_players} players, "
-                f"not {players}"
-            )
+            lo, hi = self.min_players, self.max_players
+            span = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+            raise RulesError(f"{self.name} is for {span} players, not {players}")
 
     # -- building ----------------------------------------------------------------------
     @staticmethod
