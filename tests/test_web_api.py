@@ -89,7 +89,9 @@ def test_create_list_join_and_info(client: TestClient) -> None:
     assert client.get("/").status_code == 200
     assert "Content-Security-Policy" in client.get("/").headers
     assert client.get("/static/app.js").status_code == 200
-    assert {p["name"] for p in client.get("/api/presets").json()} >= {"basic", "rami51"}
+    presets = {p["name"]: p for p in client.get("/api/presets").json()}
+    assert set(presets) >= {"basic", "rami51", "gin"}
+    assert presets["gin"]["players"] == [2, 2] and presets["rami51"]["players"] == [2, 5]
     t = create(client, [{"kind": "human", "name": "Ann"}, {"kind": "human"}], public=True)
     assert len(t["seats"][1]["secret"]) >= 32  # token_urlsafe(24): 192 bits
     assert t["seats"][0]["link"].endswith(t["seats"][0]["secret"])

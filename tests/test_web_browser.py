@@ -215,6 +215,32 @@ def test_a_whole_gin_hand_by_clicks(server: ServerThread, browser: Any) -> None:
     page.close()
 
 
+def test_lobby_creates_a_gin_table_with_house_rules(server: ServerThread, browser: Any) -> None:
+    """The lobby offers only the seat counts a preset allows (OpenSpiel's gin_rummy is
+    for two players), rejects a misspelt house rule with the engine's message, and
+    creates the table with the rules typed."""
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector('#preset option[value="gin"]', state="attached")
+    page.select_option("#n-seats", "4")
+    page.select_option("#preset", "gin")
+    assert page.input_value("#n-seats") == "2"
+    assert page.locator('#n-seats option[value="3"]').is_disabled()
+    assert "knock_card" in (page.get_attribute("#house", "placeholder") or "")
+    assert page.locator(".seat-kind").count() == 1
+    page.fill("#my-name", "Ann")
+    page.fill("#house", "knock_crd=7")
+    page.click("#create-btn")
+    page.wait_for_function("document.querySelector('#lobby-error').textContent.length > 0")
+    assert "knock_crd" in page.inner_text("#lobby-error")
+    page.fill("#house", "knock_card=7")
+    page.click("#create-btn")  # the other seat is a bot: straight to my seat
+    page.wait_for_function("window.rummy && window.rummy.state !== null", timeout=15000)
+    g = state(page)["game"]
+    assert g["knock"]["limit"] == 7 and "knock_card=7" in g["rules"]
+    page.close()
+
+
 def test_two_players_from_invitation_links_reload_and_illegal_move(
     server: ServerThread, browser: Any
 ) -> None:

@@ -64,6 +64,8 @@ DIFFICULTY_BOTS = {"easy": "easy", "medium": "medium", "hard": "ismcts:0.5"}
 AUTO_BOT = "easy"
 """What plays for a human whose timer ran out or who stayed away."""
 LOG_LENGTH = 40
+_HOUSE_EXAMPLES = {False: "multiple_melds=true", True: "knock_card=7, oklahoma=true"}
+"""A house-rules example for the lobby, for rummy and for knock games (Gin)."""
 
 T = TypeVar("T")
 
@@ -727,7 +729,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/presets")
     async def presets() -> list[dict[str, Any]]:
         return [
-            {"name": n, "source": PRESET_SOURCES.get(n, ""), "spec": PRESETS[n].spec()}
+            {
+                "name": n,
+                "source": PRESET_SOURCES.get(n, ""),
+                "spec": PRESETS[n].spec(),
+                "players": [PRESETS[n].min_players, PRESETS[n].max_players],
+                "example": _HOUSE_EXAMPLES[PRESETS[n].knock_card is not None],
+            }
             for n in PRESETS
         ]
 

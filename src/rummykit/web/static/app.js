@@ -65,7 +65,18 @@ async function lobby() {
     );
   }
   nSeats.addEventListener("change", drawSeats);
-  drawSeats();
+  // Offer only the seat counts the preset allows (Gin: 2), with a fitting example.
+  function presetChanged() {
+    const p = presets.find((x) => x.name === preset.value) || { players: [2, 6], example: "multiple_melds=true" };
+    const [lo, hi] = p.players || [2, 6];
+    for (const opt of nSeats.options) opt.disabled = Number(opt.value) < lo || Number(opt.value) > hi;
+    const n = Number(nSeats.value);
+    if (n < lo || n > hi) nSeats.value = String(Math.min(Math.max(n, lo), hi));
+    house.placeholder = `house rules, e.g. ${p.example}`;
+    drawSeats();
+  }
+  preset.addEventListener("change", presetChanged);
+  presetChanged();
 
   async function create(ev) {
     ev.preventDefault();
