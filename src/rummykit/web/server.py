@@ -60,7 +60,6 @@ from .protocol import (
 from .store import Store, StoredTable, default_database_url, digest
 
 STATIC = Path(__file__).parent / "static"
-DIFFICULTY_BOTS = {"easy": "easy", "medium": "medium", "hard": "ismcts:0.5"}
 AUTO_BOT = "easy"
 """What plays for a human whose timer ran out or who stayed away."""
 LOG_LENGTH = 40
@@ -460,7 +459,9 @@ class Manager:
                 now = time.monotonic()
                 if info["kind"] == "bot":
                     timeout = s.bot_delay
-                    bot_name = DIFFICULTY_BOTS[info.get("difficulty", "easy")]
+                    # A difficulty is a bot name (make_bot), the same as in the terminal
+                    # game: hard searches about one second per move.
+                    bot_name = info.get("difficulty", "easy")
                 else:
                     limits = []
                     if live.timer:
