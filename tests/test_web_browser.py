@@ -209,6 +209,10 @@ def test_a_whole_gin_hand_by_clicks(server: ServerThread, browser: Any) -> None:
             page.wait_for_timeout(30)
     g = state(page)["game"]
     assert g["phase"] == "over" and g["results"][0]["reason"] in ("knock", "gin", "wall")
+    text = g["results"][0]["text"]  # scoring.describe_round, e.g. "Bob knocked and won the hand"
+    assert any(w in text for w in ("knocked", "gin", "undercut", "void", "equal")), text
+    page.wait_for_selector("#summary:not(.hidden)")
+    assert text[1:] in page.inner_text("#summary")
     assert "play" in seen
     if g["results"][0]["reason"] != "wall":  # the table's seed is random: a void hand is rare
         assert seen & {"knock", "layoff"}

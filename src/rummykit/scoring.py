@@ -21,7 +21,7 @@ Gin knock; on a tie nobody scores.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .cards import JOKER, bits, face_of
@@ -191,3 +191,32 @@ def score_knock(
     )
     return RoundResult(round_no, dealer, winner, winner is not None, "gin" if gin else "knock",
                        False, players)  # fmt: skip
+
+
+def describe_round(result: RoundResult, names: Sequence[str]) -> str:
+    """One line, for people, on how a round ended (the games and the web client show it).
+
+    >>> r = RoundResult(1, 0, 1, True, "out", True)
+    >>> describe_round(r, ["Ann", "Bob"])
+    'Bob went out (rummy!)'
+    """
+    w = result.winner
+    if result.reason == "gin" and w is not None:
+        return f"{names[w]} went gin"
+    if result.reason == "knock":
+        if w is None:
+            return "a knock with equal deadwood: no score"
+        if any(n.startswith("undercut") for n in result.players[w].notes):
+            return f"{names[w]} undercut the knocker"
+        return f"{names[w]} knocked and won the hand"
+    if result.reason == "wall":
+        return "two cards left in the stock: the hand is void"
+    if result.went_out and w is not None:
+        extra = " (rummy!)" if result.rummy else ""
+        return f"{names[w]} went out{extra}"
+    why = {
+        "restock_limit": "the stock ran out too often",
+        "turn_limit": "the turn limit was reached",
+        "no_draw": "nobody could draw",
+    }.get(result.reason, result.reason.replace("_", " "))
+    return f"the round was blocked: {why}"

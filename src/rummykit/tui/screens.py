@@ -28,7 +28,7 @@ from textual.widgets import (
 from ..cards import bits, face_of
 from ..errors import RummyError
 from ..rules import PRESET_SOURCES, Ace, Rules, RummyBonus, Scoring
-from ..scoring import RoundResult
+from ..scoring import RoundResult, describe_round
 from ..state import GameState, Phase
 from .session import (
     DIFFICULTIES,
@@ -39,7 +39,6 @@ from .session import (
     cells_text,
     face_text,
     goal_text,
-    round_text,
     rules_summary,
     sort_cards,
     table_cells,
@@ -245,7 +244,7 @@ class RoundSummaryScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         r = self.result
         with Vertical(id="dialog"):
-            yield Label(f"Round {r.round_no}: {round_text(r, self.names)}", id="dialog-title")
+            yield Label(f"Round {r.round_no}: {describe_round(r, self.names)}", id="dialog-title")
             with VerticalScroll():
                 yield Static(round_table(r, self.names, self.totals))
             label = "Final standings" if self.last else "Next deal"

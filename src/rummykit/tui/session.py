@@ -56,7 +56,7 @@ from ..rules import (
     SetSuits,
     SwappedJoker,
 )
-from ..scoring import RoundResult
+from ..scoring import describe_round
 from ..state import GameState, Phase
 from ..table import TableMeld, joker_cells, layoff_cells
 
@@ -195,30 +195,6 @@ def join_clauses(clauses: Sequence[str]) -> str:
     return ", ".join(clauses[:-1]) + " and " + clauses[-1]
 
 
-def round_text(result: RoundResult, names: Sequence[str]) -> str:
-    """One line on how a round ended."""
-    w = result.winner
-    if result.reason == "gin" and w is not None:
-        return f"{names[w]} went gin"
-    if result.reason == "knock":
-        if w is None:
-            return "a knock with equal deadwood: no score"
-        if any(n.startswith("undercut") for n in result.players[w].notes):
-            return f"{names[w]} undercut the knocker"
-        return f"{names[w]} knocked and won the hand"
-    if result.reason == "wall":
-        return "two cards left in the stock: the hand is void"
-    if result.went_out and w is not None:
-        extra = " (rummy!)" if result.rummy else ""
-        return f"{names[w]} went out{extra}"
-    why = {
-        "restock_limit": "the stock ran out too often",
-        "turn_limit": "the turn limit was reached",
-        "no_draw": "nobody could draw",
-    }.get(result.reason, result.reason.replace("_", " "))
-    return f"the round was blocked: {why}"
-
-
 @dataclass
 class LogEntry:
     player: int
@@ -345,7 +321,7 @@ class Match:
                 clause = f"drew {card_text(new.bit_length() - 1)} from the stock"
         self.log.record(p, turn, clause)
         for r in s.results[rounds:]:
-            self.log.note(f"Round {r.round_no}: {round_text(r, s.names)}.")
+            self.log.note(f"Round {r.round_no}: {describe_round(r, s.names)}.")
         if len(s.results) > rounds and s.phase is not Phase.OVER:
             self.log.note(f"Round {s.round_no}: {s.names[s.dealer]} deals.")
 
@@ -778,7 +754,7 @@ def replay_steps(final: GameState) -> list[ReplayStep]:
         rounds = len(s.results)
         s.apply(move)
         for r in s.results[rounds:]:
-            text += f" Round {r.round_no}: {round_text(r, s.names)}."
+            text += f" Round {r.round_no}: {describe_round(r, s.names)}."
         steps.append(ReplayStep(_frozen_copy(s), text))
     return steps
 

@@ -41,7 +41,7 @@ from ..moves import (
 )
 from ..notation import move_to_text, parse_move
 from ..rules import Rules
-from ..scoring import match_winners, standings
+from ..scoring import describe_round, match_winners, standings
 from ..serialize import result_to_dict
 from ..state import GameState, Phase
 from ..table import layoff_cells
@@ -262,7 +262,7 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
         "taken": v.taken,
         "pending": v.pending,
         "knock": _knock_payload(v, spectator),
-        "results": [result_to_dict(r) for r in v.results],
+        "results": [{**result_to_dict(r), "text": describe_round(r, v.names)} for r in v.results],
         "legal": [] if spectator else [legal_entry(v, m) for m in v.legal],
     }
 

@@ -480,7 +480,7 @@ function tablePage(tableId) {
     const m = ui.msg;
     const g = m.game;
     const over = g.phase === "over";
-    const reason = r ? (r.went_out ? `${name(r.winner)} went out${r.rummy ? " (rummy!)" : ""}.` : `The round ended: ${r.reason.replace("_", " ")}.`) : "";
+    const reason = r ? `${r.text.charAt(0).toUpperCase()}${r.text.slice(1)}.` : "";
     els.dialog.replaceChildren(h("div", { class: "dialog-box" },
       h("h2", { text: over ? "Match over" : `Round ${r.round_no} over` }),
       h("p", { text: reason }),
