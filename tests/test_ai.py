@@ -567,6 +567,10 @@ def test_hint_reasons_name_the_card_and_why() -> None:
     takes = [m for m in g.legal_moves() if m.kind == TAKE]
     assert swaps and why(g, swaps[0]) == "swap 6♥ for the joker in meld 1: a joker fits anywhere"
     assert not takes or why(g, takes[0]).startswith("take from meld 1")
+    g = build("gin", hands=["2C 3C 4C 7D 7H 7S 9H 9S KD QC JH", "5C 6C 7C 8D 8H 8S TH TS JD 4H"],
+              discard="AS")  # fmt: skip
+    # Gin lays no melds in play, so the table is not a reason
+    assert why(g, Move(DISCARD, parse_cards("KD")[0])) == "discard K♦: it completes nothing"
     g = new_game("gin", players=2, seed=3)
     assert g.phase is Phase.FIRST_UPCARD
     top = display_face(face_of(g.discard[-1]))

@@ -111,7 +111,7 @@ def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) 
         passed = _passed_on_rank(view, move.a)
         if passed:
             parts.append(f"and nobody took the {passed} thrown before")
-        elif not _fits_table(view, move.a):
+        elif view.rules.meld_in_play and not _fits_table(view, move.a):
             parts.append("and it fits no meld on the table")
         return parts[0] + ": " + " ".join(parts[1:])
     if move.kind == KNOCK:
