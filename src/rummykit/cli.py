@@ -351,7 +351,11 @@ def _parser() -> _Parser:
     p_tour.add_argument("--games", type=int, default=20, help="duplicate deals (default: 20)")
     p_tour.add_argument("--seed", type=int, default=0)
     p_tour.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
-    p_tour.add_argument("--ray", metavar="ADDRESS", help="run the matches on a Ray cluster")
+    p_tour.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run the matches on the Ray cluster whose head is at ADDRESS (HOST:PORT)",
+    )
     p_tour.add_argument(
         "--journal",
         metavar="FILE",
@@ -364,7 +368,7 @@ def _parser() -> _Parser:
 def _cmd_tournament(args: argparse.Namespace, out: Console) -> int:
     from rich.progress import Progress
 
-    from .tournament import JournalError, run_tournament
+    from .tournament import JournalError, ray_executor, run_tournament
 
     rules = _parse_rules(args.rules)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -378,7 +382,12 @@ def _cmd_tournament(args: argparse.Namespace, out: Console) -> int:
             make_bot(name)
     except (RummyError, ValueError) as exc:
         raise UsageError(str(exc)) from None
-    executor = _ray_executor(args.ray) if args.ray else None
+    executor = None
+    if args.ray:
+        try:
+            executor = ray_executor(args.ray)
+        except (ImportError, ValueError, ConnectionError) as exc:
+            raise UsageError(str(exc)) from None
     run = functools.partial(
         run_tournament, rules, args.players, names, args.games, args.seed,
         workers=args.workers, executor=executor, journal=args.journal,
@@ -414,24 +423,6 @@ def _cmd_tournament(args: argparse.Namespace, out: Console) -> int:
         )
     out.print(table)
     return 0
-
-
-def _ray_executor(address: str) -> Any:
-    """A ``submit``-style executor running matches as Ray tasks (optional extra)."""
-    try:
-        import ray  # type: ignore[import-not-found]
-    except ImportError:
-        raise UsageError("--ray needs the optional extra: pip install 'rummykit[ray]'") from None
-    from .tournament import play_one
-
-    ray.init(address=address, ignore_reinit_error=True)
-    remote = ray.remote(play_one)
-
-    class _Executor:
-        def submit(self, fn: Any, *args: Any) -> Any:
-            return remote.remote(*args).future()  # a concurrent.futures.Future
-
-    return _Executor()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

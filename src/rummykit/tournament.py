@@ -15,6 +15,11 @@ A long tournament can keep a *journal*: every finished match is appended to a fi
 one line of JSON, and a run given the same journal again plays only the matches it
 does not hold yet, so a tournament of days survives interruptions and can be spread
 over several sittings (``rummy tournament ... --journal FILE``).
+
+The matches can also run on a Ray cluster (``pip install 'rummykit[ray]'``):
+``run_tournament(..., executor=ray_executor("HOST:6379"))`` or ``rummy tournament
+... --ray HOST:6379``.  Every node needs rummykit installed; the results are the same
+as on one machine, since each match's seed fixes it.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import json
 import math
 import os
 import random
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -261,6 +267,38 @@ def play_one(rules: str, lineup: tuple[str, ...], seed: int) -> MatchRecord:
     )
 
 
+def ray_executor(address: str, timeout: float = 5.0) -> Any:
+    """An executor that runs matches as tasks on the Ray cluster at ``address``.
+
+    ``address`` is ``HOST:PORT`` (the head node's GCS port), ``ray://HOST:PORT`` or
+    ``auto``.  Ray itself waits minutes for a head node that is not there, so a
+    ``HOST:PORT`` that takes no connection within ``timeout`` seconds is refused at
+    once with :class:`ConnectionError`; without the optional ``ray`` package this
+    raises :class:`ImportError` naming the extra to install.
+    """
+    try:
+        import ray  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        raise ImportError("Ray is not installed: pip install 'rummykit[ray]'") from None
+    if address != "auto":
+        host, sep, port = address.removeprefix("ray://").rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ValueError(f"not a Ray address: {address!r} (HOST:PORT, ray://HOST:PORT, auto)")
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout).close()
+        except OSError as exc:
+            reason = exc.strerror or exc.__class__.__name__
+            raise ConnectionError(f"no Ray cluster answers at {address}: {reason}") from None
+    ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    remote = ray.remote(play_one)
+
+    class _RayExecutor:
+        def submit(self, fn: Callable[..., MatchRecord], *args: Any) -> Any:
+            return remote.remote(*args).future()  # a concurrent.futures.Future
+
+    return _RayExecutor()
+
+
 def run_tournament(
     rules: Rules | str,
     players: int,
@@ -276,7 +314,7 @@ def run_tournament(
     """Play ``games`` duplicate deals; each is played once per lineup rotation.
 
     ``workers`` > 1 uses a process pool; ``executor`` may be any object with the
-    ``concurrent.futures`` ``submit`` interface (the Ray bridge in the CLI uses it).
+    ``concurrent.futures`` ``submit`` interface (:func:`ray_executor` is one).
     ``progress(done, total)`` is called after every match.  With ``journal`` (a file
     path, see :class:`Journal`) every finished match is written down at once, and the
     matches already in the journal are not played again.  The result is the same
