@@ -37,6 +37,7 @@ from ..notation import export_record
 from ..rules import PRESET_SOURCES, PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
+from .commits import GroupCommit
 from .protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -57,7 +58,7 @@ from .protocol import (
     rules_spec,
     view_payload,
 )
-from .store import Store, StoredTable, default_database_url, digest
+from .store import MoveCommit, Store, StoredTable, default_database_url, digest
 
 STATIC = Path(__file__).parent / "static"
 AUTO_BOT = "easy"
@@ -200,6 +201,7 @@ class Manager:
         self.db_pool = ThreadPoolExecutor(
             max_workers=1 if self.store.is_sqlite else 4, thread_name_prefix="rummy-db"
         )
+        self.commits = GroupCommit(self.store, self.db)
         self.tables: dict[str, LiveTable] = {}
         self.loading: dict[str, asyncio.Lock] = {}
 
@@ -224,6 +226,7 @@ class Manager:
             if live.driver:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await live.driver
+        await self.commits.drain()
         self.db_pool.shutdown(wait=True)
         self.store.close()
 
@@ -387,16 +390,17 @@ class Manager:
             new.apply(move)
             text = move_text(state, move)
             seq = live.version + 1
-            await self.db(
-                self.store.commit_move,
-                live.id,
-                seq,
-                seat,
-                new.game.actions.encode(move),
-                text,
-                state_to_json(new),
-                new.is_over(),
-                auto,
+            await self.commits.commit(
+                MoveCommit(
+                    live.id,
+                    seq,
+                    seat,
+                    new.game.actions.encode(move),
+                    text,
+                    state_to_json(new),
+                    new.is_over(),
+                    auto,
+                )
             )
             live.state = new
             live.version = seq
@@ -415,8 +419,8 @@ class Manager:
             old = live.state
             new = new_game(old.rules, list(old.names), seed=secrets.randbits(63))
             seq = live.version + 1
-            await self.db(
-                self.store.commit_move, live.id, seq, seat, -1, "rematch", state_to_json(new), False
+            await self.commits.commit(
+                MoveCommit(live.id, seq, seat, -1, "rematch", state_to_json(new), False)
             )
             live.state = new
             live.version = seq

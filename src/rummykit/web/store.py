@@ -4,7 +4,10 @@ Three tables.  ``tables`` holds one row per card table: its settings, the seats,
 current :mod:`~rummykit.serialize` state and its version.  ``moves`` is the append-only
 log: every accepted move is inserted there *in the same transaction* that writes the
 new state and bumps the version, so after a crash (even SIGKILL) the state on disk is
-exactly the state after the last accepted move.  ``chat`` keeps the table chat.
+exactly the state after the last accepted move.  Moves of many tables can share one
+transaction (:meth:`Store.commit_moves`, the server's group commit): each still
+lands with its state, and none is acknowledged before the transaction commits.
+``chat`` keeps the table chat.
 
 Seat secrets are stored only as SHA-256 digests.
 """
@@ -15,6 +18,7 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,8 +29,10 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     event,
+    insert,
     select,
     update,
 )
@@ -117,6 +123,27 @@ class StoredTable:
     over: bool
 
 
+class StaleWriteError(RuntimeError):
+    """A move written for a version the table is no longer at (a second writer)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCommit:
+    """One accepted move to store: the log row and the state it produced."""
+
+    table_id: str
+    seq: int
+    """The version the move produces."""
+    seat: int
+    action: int
+    """The engine's action number, or -1 for a rematch."""
+    text: str
+    state: str
+    """:func:`~rummykit.serialize.state_to_json` of the new state."""
+    over: bool
+    auto: bool = False
+
+
 class Store:
     """Synchronous storage; the server calls it from worker threads."""
 
@@ -184,43 +211,52 @@ class Store:
                 .values(seats=json.dumps(seats), state=state, updated=time.time())
             )
 
-    def commit_move(
-        self,
-        table_id: str,
-        seq: int,
-        seat: int,
-        action: int,
-        text: str,
-        state: str,
-        over: bool,
-        auto: bool = False,
-    ) -> None:
-        """Append the move and store the state it produced, atomically.
+    def commit_move(self, commit: MoveCommit) -> None:
+        """Append one move and store the state it produced, atomically."""
+        self.commit_moves([commit])
 
-        The update is conditional on the previous version, and ``(table_id, seq)`` is the
-        log's primary key, so a second writer for the same version fails instead of
-        forking the game.
+    def commit_moves(self, commits: Sequence[MoveCommit]) -> None:
+        """Append moves of different tables, each with its new state, in one transaction.
+
+        Each update is conditional on the table's previous version, and ``(table_id,
+        seq)`` is the log's primary key, so a second writer for the same version fails
+        (:class:`StaleWriteError`) instead of forking a game; the whole transaction is
+        then rolled back.  Core statements, not ORM objects: this is the hot path.
         """
+        if not commits:
+            return
         now = time.time()
-        with self.session.begin() as s:
-            s.add(
-                MoveRow(
-                    table_id=table_id,
-                    seq=seq,
-                    seat=seat,
-                    action=action,
-                    text=text,
-                    auto=auto,
-                    at=now,
-                )
+        bump = (
+            update(TableRow)
+            .where(TableRow.id == bindparam("t_id"), TableRow.version == bindparam("t_prev"))
+            .values(
+                version=bindparam("t_seq"),
+                state=bindparam("t_state"),
+                over=bindparam("t_over"),
+                updated=now,
             )
-            res = s.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id, TableRow.version == seq - 1)
-                .values(version=seq, state=state, over=over, updated=now)
+        )
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(MoveRow),
+                [
+                    {
+                        "table_id": c.table_id,
+                        "seq": c.seq,
+                        "seat": c.seat,
+                        "action": c.action,
+                        "text": c.text,
+                        "auto": c.auto,
+                        "at": now,
+                    }
+                    for c in commits
+                ],
             )
-            if res.rowcount != 1:  # type: ignore[attr-defined]
-                raise RuntimeError(f"table {table_id} is not at version {seq - 1}")
+            for c in commits:
+                args = {"t_id": c.table_id, "t_prev": c.seq - 1, "t_seq": c.seq}
+                res = conn.execute(bump, {**args, "t_state": c.state, "t_over": c.over})
+                if res.rowcount != 1:
+                    raise StaleWriteError(f"table {c.table_id} is not at version {c.seq - 1}")
 
     def moves(self, table_id: str, after: int = 0) -> list[MoveRow]:
         with self.session() as s:
