@@ -11,14 +11,13 @@ True
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 from .cards import bits, deck
 from .errors import RummyError
 from .rules import Rules
 from .scoring import PlayerScore, RoundResult
-from .state import Game, GameState, Phase
+from .state import Game, GameState, Phase, rng_in_state
 from .table import TableMeld
 
 FORMAT = 1
@@ -65,10 +64,8 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
         s.rules = rules
         s.seed = d.get("seed")
         s.phase = Phase[d["phase"]]
-        rng = random.Random()
         version, internal, gauss = d["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-        s.rng = rng
+        s.rng = rng_in_state((version, tuple(internal), gauss))
         s.table = [
             TableMeld(int(o), int(sh), tuple(int(c) for c in cs)) for o, sh, cs in d["table"]
         ]
