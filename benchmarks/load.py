@@ -36,12 +36,16 @@ from rich.console import Console
 from rich.table import Table
 from websockets.asyncio.client import connect
 
+from rummykit.web import tune_gc
+
 RESULTS = Path(__file__).parent / "results" / "load.json"
 SERVER = """
 import sys, uvicorn
-from rummykit.web import Settings, create_app
+from rummykit.web import Settings, create_app, tune_gc
 s = Settings(database_url=sys.argv[2], bot_delay=0, rate=1e6, burst=1e6)
-uvicorn.run(create_app(s), host="127.0.0.1", port=int(sys.argv[1]), log_level="error",
+app = create_app(s)
+tune_gc()
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="error",
             ws_max_size=65536, backlog=4096)
 """
 
@@ -128,6 +132,7 @@ async def run(
         for seat in (0, 1)
     ]
     await asyncio.sleep(warmup)
+    tune_gc()
     stats.measuring = True
     t0 = time.monotonic()
     await asyncio.gather(*tasks, return_exceptions=True)
