@@ -11,6 +11,7 @@ this process, so on a small machine they compete with the server for the CPU.
     python benchmarks/load.py                       # 10, 100 and 1000 tables
     python benchmarks/load.py --tables 200 --seconds 10
     python benchmarks/load.py --tables 1000 --think 2   # players think ~2 s per move
+    python benchmarks/load.py --tables 1000 --think 2 --repeat 5 --out load-1000x5
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from websockets.asyncio.client import connect
 
 from rummykit.web import tune_gc
 
-RESULTS = Path(__file__).parent / "results" / "load.json"
+RESULTS = Path(__file__).parent / "results"
 SERVER = """
 import sys, uvicorn
 from rummykit.web import Settings, create_app, tune_gc
@@ -164,12 +165,19 @@ def main() -> None:
     ap.add_argument(
         "--think", default="0", help="comma-separated mean seconds a player waits before a move"
     )
+    ap.add_argument("--repeat", type=int, default=1, help="run each case this many times")
     ap.add_argument("--database", default=None, help="SQLAlchemy URL (default: temporary SQLite)")
-    ap.add_argument("--no-write", action="store_true", help="do not write results/load.json")
+    ap.add_argument("--out", default="load", help="write results/<OUT>.json (default: load)")
+    ap.add_argument("--no-write", action="store_true", help="do not write the JSON")
     args = ap.parse_args()
     console = Console()
     rows = []
-    runs = [(int(n), float(k)) for k in args.think.split(",") for n in args.tables.split(",")]
+    runs = [
+        (int(n), float(k))
+        for k in args.think.split(",")
+        for n in args.tables.split(",")
+        for _ in range(args.repeat)
+    ]
     for count, think in runs:
         tmp = tempfile.mkdtemp(prefix="rummy-load-")
         url = args.database or f"sqlite:///{tmp}/load.db"
@@ -200,8 +208,9 @@ def main() -> None:
         )  # fmt: skip
     console.print(table)
     if not args.no_write:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(
+        out = RESULTS / f"{args.out}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(
             json.dumps(
                 {
                     "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -213,7 +222,7 @@ def main() -> None:
             )
             + "\n"
         )
-        console.print(f"wrote {RESULTS}")
+        console.print(f"wrote {out}")
 
 
 if __name__ == "__main__":
