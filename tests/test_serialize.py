@@ -56,6 +56,8 @@ def _saved() -> dict[str, object]:
         lambda d: d.update(rules="nonsense(("),
         lambda d: d.update(phase="DANCING"),
         lambda d: d.update(rng="x"),
+        lambda d: d["rng"].__setitem__(1, "not base64!"),
+        lambda d: d["rng"].__setitem__(1, d["rng"][1][:-8]),  # words missing
         lambda d: d.update(table=[[0, 1]]),
         lambda d: d.update(results=[{"round_no": 1}]),
         lambda d: d.update(stock=d["stock"][:-1]),  # a card lost
@@ -80,3 +82,20 @@ def test_bad_json_is_refused(text: str) -> None:
 def test_saved_state_is_plain_json() -> None:
     d = json.loads(state_to_json(new_game("rami51", players=3, seed=2)))
     assert d["rules"] == "rami51" and len(d["hands"]) == 3
+
+
+def test_format_1_saves_still_load() -> None:
+    """Format 1 wrote the RNG's words as numbers; saves of that kind load unchanged."""
+    g = new_game("cg101", players=3, seed=4)
+    g.apply(g.legal_moves()[0])
+    old = state_to_dict(g)
+    version, internal, gauss = g.rng.getstate()
+    old.update(format=1, rng=[version, list(internal), gauss])
+    h = state_from_dict(json.loads(json.dumps(old)))
+    assert state_to_dict(h) == state_to_dict(g)
+    assert h.rng.random() == g.rng.random()
+
+
+def test_saved_state_is_small() -> None:
+    """The RNG's 625 words are stored as base64, not as decimal numbers."""
+    assert len(state_to_json(new_game("basic", players=2, seed=3))) < 4_500  # format 1: 7,423
