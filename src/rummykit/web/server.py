@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
 import random
 import secrets
 import time
@@ -61,6 +62,7 @@ from .protocol import (
 )
 from .store import MoveCommit, Store, StoredTable, default_database_url, digest
 
+log = logging.getLogger("rummykit.web")
 STATIC = Path(__file__).parent / "static"
 AUTO_BOT = "easy"
 """What plays for a human whose timer ran out or who stayed away."""
@@ -441,8 +443,12 @@ class Manager:
         view = live.state.view(seat)
         rng = random.Random(f"{live.state.seed}:{version}")
         move = await asyncio.to_thread(bot.choose, view, rng)
-        with contextlib.suppress(ProtocolError, IllegalMoveError):
+        try:
             await self.play(live, seat, move, version, auto=live.seats[seat]["kind"] == "human")
+        except ProtocolError:  # the game moved on while the bot was thinking
+            pass
+        except IllegalMoveError as exc:  # a bot bug: say so, or the table just stalls
+            log.warning("table %s v%d: %s chose %s: %s", live.id, version, bot_name, move, exc)
 
     def _start_driver(self, live: LiveTable) -> None:
         if live.driver is None or live.driver.done():
@@ -488,7 +494,8 @@ class Manager:
                     await self.auto_move(live, state.current, version, bot_name)
                 except asyncio.CancelledError:
                     raise
-                except Exception:  # pragma: no cover - a bot bug must not stop the table
+                except Exception:  # pragma: no cover - a bot bug must not stop the server
+                    log.exception("table %s v%d: the %s bot failed", live.id, version, bot_name)
                     await asyncio.sleep(1.0)
 
     # -- messages ------------------------------------------------------------------------------
