@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -32,8 +33,6 @@ SPEC = "basic(deals=1)"
 
 
 def _reachable(port: int) -> bool:
-    import socket
-
     try:
         socket.create_connection(("127.0.0.1", port), 0.5).close()
     except OSError:

@@ -290,10 +290,11 @@ def ray_executor(address: str, timeout: float = 5.0) -> Any:
             reason = exc.strerror or exc.__class__.__name__
             raise ConnectionError(f"no Ray cluster answers at {address}: {reason}") from None
     ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
-    remote = ray.remote(play_one)
+    remotes: dict[Callable[..., Any], Any] = {}
 
     class _RayExecutor:
-        def submit(self, fn: Callable[..., MatchRecord], *args: Any) -> Any:
+        def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
+            remote = remotes.get(fn) or remotes.setdefault(fn, ray.remote(fn))
             return remote.remote(*args).future()  # a concurrent.futures.Future
 
     return _RayExecutor()

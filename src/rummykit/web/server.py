@@ -395,14 +395,14 @@ class Manager:
             seq = live.version + 1
             await self.commits.commit(
                 MoveCommit(
-                    live.id,
-                    seq,
-                    seat,
-                    new.game.actions.encode(move),
-                    text,
-                    state_to_json(new),
-                    new.is_over(),
-                    auto,
+                    table_id=live.id,
+                    seq=seq,
+                    seat=seat,
+                    action=new.game.actions.encode(move),
+                    text=text,
+                    state=state_to_json(new),
+                    over=new.is_over(),
+                    auto=auto,
                 )
             )
             live.state = new
@@ -423,7 +423,15 @@ class Manager:
             new = new_game(old.rules, list(old.names), seed=secrets.randbits(63))
             seq = live.version + 1
             await self.commits.commit(
-                MoveCommit(live.id, seq, seat, -1, "rematch", state_to_json(new), False)
+                MoveCommit(
+                    live.id,
+                    seq,
+                    seat,
+                    action=-1,
+                    text="rematch",
+                    state=state_to_json(new),
+                    over=False,
+                )
             )
             live.state = new
             live.version = seq

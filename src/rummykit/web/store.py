@@ -226,16 +226,6 @@ class Store:
         if not commits:
             return
         now = time.time()
-        bump = (
-            update(TableRow)
-            .where(TableRow.id == bindparam("t_id"), TableRow.version == bindparam("t_prev"))
-            .values(
-                version=bindparam("t_seq"),
-                state=bindparam("t_state"),
-                over=bindparam("t_over"),
-                updated=now,
-            )
-        )
         with self.engine.begin() as conn:
             conn.execute(
                 insert(MoveRow),
@@ -253,8 +243,17 @@ class Store:
                 ],
             )
             for c in commits:
-                args = {"t_id": c.table_id, "t_prev": c.seq - 1, "t_seq": c.seq}
-                res = conn.execute(bump, {**args, "t_state": c.state, "t_over": c.over})
+                res = conn.execute(
+                    _BUMP,
+                    {
+                        "t_id": c.table_id,
+                        "t_prev": c.seq - 1,
+                        "t_seq": c.seq,
+                        "t_state": c.state,
+                        "t_over": c.over,
+                        "t_at": now,
+                    },
+                )
                 if res.rowcount != 1:
                     raise StaleWriteError(f"table {c.table_id} is not at version {c.seq - 1}")
 
@@ -282,6 +281,19 @@ class Store:
                 .limit(limit)
             ).all()
             return list(reversed(rows))
+
+
+_BUMP = (
+    update(TableRow)
+    .where(TableRow.id == bindparam("t_id"), TableRow.version == bindparam("t_prev"))
+    .values(
+        version=bindparam("t_seq"),
+        state=bindparam("t_state"),
+        over=bindparam("t_over"),
+        updated=bindparam("t_at"),
+    )
+)
+"""Move a table from version ``t_prev`` to ``t_seq``; no row matches for a stale writer."""
 
 
 def _stored(row: TableRow) -> StoredTable:
