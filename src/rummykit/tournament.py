@@ -294,8 +294,9 @@ def ray_executor(address: str, timeout: float = 5.0) -> Any:
 
     class _RayExecutor:
         def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-            remote = remotes.get(fn) or remotes.setdefault(fn, ray.remote(fn))
-            return remote.remote(*args).future()  # a concurrent.futures.Future
+            if fn not in remotes:
+                remotes[fn] = ray.remote(fn)
+            return remotes[fn].remote(*args).future()  # a concurrent.futures.Future
 
     return _RayExecutor()
 

@@ -424,9 +424,9 @@ class Manager:
             seq = live.version + 1
             await self.commits.commit(
                 MoveCommit(
-                    live.id,
-                    seq,
-                    seat,
+                    table_id=live.id,
+                    seq=seq,
+                    seat=seat,
                     action=-1,
                     text="rematch",
                     state=state_to_json(new),
