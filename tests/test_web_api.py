@@ -5,6 +5,7 @@ secrets cannot act, hostile input gets clear errors and the server stays up."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
 from collections.abc import Iterator
@@ -16,14 +17,15 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from rummykit import new_game
-from rummykit.bots import RandomBot
+from rummykit.bots import Bot, RandomBot
 from rummykit.cards import bits, face_of, mask_of
 from rummykit.errors import IllegalMoveError
-from rummykit.moves import DISCARD, LAYOFF, MELD, SWAP, TAKE, code_suit_pos
+from rummykit.moves import DISCARD, LAYOFF, MELD, SWAP, TAKE, Move, code_suit_pos
 from rummykit.notation import import_record
 from rummykit.rules import Rules
 from rummykit.solver import solver_for
 from rummykit.web import Settings, create_app
+from rummykit.web import server as web_server
 from rummykit.web.protocol import MoveIntent, resolve
 from rummykit.web.store import Store
 
@@ -436,6 +438,42 @@ def test_restart_resumes_every_table_from_the_database(db: Path) -> None:
             assert s["log"] and s["log"][-1]["seq"] == s["version"]
             assert before["version"] <= info["version"] <= s["version"]
             play_some(ws, 0, 2, s)
+
+
+class _BrokenBot(Bot):
+    """A bot with a bug: it always discards the joker, which ``basic`` does not have."""
+
+    name = "broken"
+
+    def choose(self, view: Any, rng: random.Random) -> Move:
+        return Move(DISCARD, 53)
+
+
+def test_a_bot_s_illegal_move_is_logged_and_a_legal_one_played(
+    db: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A buggy bot neither crashes the server nor stalls its table (asked again, it
+    would choose the same move): the server logs the move and plays a legal one."""
+    monkeypatch.setattr(web_server, "make_bot", lambda name: _BrokenBot())
+    caplog.set_level(logging.WARNING, logger="rummykit.web")
+    with make_client(db) as c:
+        t = create(c, [{"kind": "human"}, {"kind": "bot", "difficulty": "easy"}])
+        with c.websocket_connect(f"/ws/{t['id']}") as ws:
+            s = hello(ws, t, 0)
+            if s["game"]["current"] == 0:
+                s = play_some(ws, 0, 2, s)  # draw and discard
+            s = until(
+                ws,
+                lambda m: (
+                    m["type"] == "state"
+                    and (m["game"]["current"] == 0 or m["game"]["phase"] == "over")
+                ),
+            )
+    bot_moves = [e for e in s["log"] if e["seat"] == 1]
+    assert len(bot_moves) >= 2  # the bot's draw and its discard (or going out)
+    warnings = [r.getMessage() for r in caplog.records if r.name == "rummykit.web"]
+    assert len(warnings) == len(bot_moves)
+    assert all("easy chose" in w for w in warnings)
 
 
 def test_timer_and_absence_play_the_turn_automatically(db: Path) -> None:

@@ -31,7 +31,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, RandomBot, make_bot
 from ..bots.hints import suggest
 from ..errors import IllegalMoveError, NotationError, RummyError
 from ..moves import Move
@@ -451,12 +451,17 @@ class Manager:
         view = live.state.view(seat)
         rng = random.Random(f"{live.state.seed}:{version}")
         move = await asyncio.to_thread(bot.choose, view, rng)
+        auto = live.seats[seat]["kind"] == "human"
         try:
-            await self.play(live, seat, move, version, auto=live.seats[seat]["kind"] == "human")
+            await self.play(live, seat, move, version, auto=auto)
         except ProtocolError:  # the game moved on while the bot was thinking
             pass
-        except IllegalMoveError as exc:  # a bot bug: say so, or the table just stalls
+        except IllegalMoveError as exc:
+            # A bot bug.  Its RNG is seeded by the version, so asking it again would
+            # bring the same move and stall the table: say so, and play a legal move.
             log.warning("table %s v%d: %s chose %s: %s", live.id, version, bot_name, move, exc)
+            with contextlib.suppress(ProtocolError, IllegalMoveError):
+                await self.play(live, seat, RandomBot().choose(view, rng), version, auto=auto)
 
     def _start_driver(self, live: LiveTable) -> None:
         if live.driver is None or live.driver.done():
