@@ -11,13 +11,23 @@ BENCH_STAMP := $(BENCH)/.installed
 
 .PHONY: play test lint typecheck unit browser bench peers strength strength-hard clean
 
+# `make play` installs what playing needs and nothing else; `make test` adds the dev set
+# (linters, browsers' driver, PostgreSQL's driver, Ray).
+RUN_STAMP := $(VENV)/.runtime
+
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $(RUN_STAMP)
+
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
-play: $(STAMP)
+play: $(RUN_STAMP)
 	$(BIN)/rummy play
 
 lint: $(STAMP)

@@ -215,7 +215,15 @@ def test_simulate_counts_errors_and_goes_on(
         (("simulate", "--bots", "genius"), "unknown bot 'genius'"),
         (("simulate", "--bots", "random,random,random"), "3 bots for 2 players"),
         (("simulate", "--frobnicate"), "unrecognized arguments"),
+        # issue #15, finding 1: rule sets that validated but could not be played
+        (
+            ("simulate", "--rules", "rami51(max_upcard_draws=1, never_melded_penalty=-1000)"),
+            "never_melded_penalty must be an integer from 0 to 1000",
+        ),
+        (("simulate", "--rules", "basic(target_score=1000000000000)"), "target_score must be"),
+        (("simulate", "--rules", "basic" + " " * 100_000 + "x"), "rules spec too long"),
     ],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 60 else None,
 )
 def test_bad_input_is_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
@@ -234,3 +242,25 @@ def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "simulate" in out
     code, out, _err = run(capsys, "simulate", "--help")
     assert code == 0 and "--players" in out
+
+
+@pytest.mark.parametrize(
+    "rules_tag",
+    [
+        "rami51(max_upcard_draws=1, never_melded_penalty=-1000)",
+        "basic(target_score=1000000000000)",
+        "basic" + " " * 20_000 + "x",
+    ],
+    ids=["recursion", "endless-match", "spaces"],
+)
+def test_replay_of_a_record_with_bad_rules_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any, rules_tag: str
+) -> None:
+    """Issue #15, findings 1 and 5: ``rummy replay`` printed a traceback (RecursionError)
+    or took seconds on a record's Rules tag; now one line and exit 2."""
+    path = tmp_path / "bad.rummy"
+    path.write_text(f'[Rules "{rules_tag}"]\n[Players "A, B"]\n[Seed "1"]\n', encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("rummy: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err

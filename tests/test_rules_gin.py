@@ -341,3 +341,47 @@ def test_gin_records_round_trip() -> None:
 def test_hand_masks_are_one_deck() -> None:
     g = new_game("gin", seed=1)
     assert mask_of(g.stock) & g.hands[0] == 0
+
+
+def test_tied_match_has_no_game_winner() -> None:
+    """Issue #15, finding 7: in ``gin_match(deals=2)``, seed 1, random play voids both
+    hands ('repeated', then 'wall').  The match is a 0-0 tie: nobody gets the game bonus
+    (Pagat: it goes to the player who wins the game) and there is no shutout to double;
+    both seats share first place."""
+    import random
+
+    g = new_game("gin_match(deals=2)", seed=1)
+    rng = random.Random(1)
+    while not g.is_over():
+        g.apply(rng.choice(g.legal_moves()))
+    assert [r.reason for r in g.results] == ["repeated", "wall"]
+    assert g.scores == [0, 0]
+    assert g.result().winners == (0, 1)
+    assert g.events[-1] == ("bonus", -1, (0, 0))
+
+
+def test_layoffs_chain_along_a_run_past_openspiel() -> None:
+    """Issue #15: after the knocker lays 9D TD JD, the defender lays off 8D, then 7D,
+    and may then lay off 6D too.  Standard Gin lets a lay-off extend a run that earlier
+    lay-offs extended (Pagat, Gin Rummy: the opponent "can lay off cards which extend
+    the knocker's runs"); OpenSpiel's ``gin_rummy`` extends only from the run's original
+    two ends and would refuse 6D (docs/rules.md, "Differences from OpenSpiel")."""
+    g = build(
+        "gin",
+        hands=["9D TD JD 7S 7H 7C 2C 3C 4C AH KS", "8D 7D 6D 5S 8S JS QS KH 3H 5H"],
+        current=0,
+    )
+    g.apply(Move(KNOCK))
+    g.apply(Move(DISCARD, f("KS")))
+    for text in ("9D TD JD", "7C 7H 7S", "2C 3C 4C"):
+        g.apply(meld_move(g, text))
+    g.apply(Move(PASS))
+    assert g.phase is Phase.LAYOFF and g.current == 1
+    run = next(i for i, tm in enumerate(g.table) if f("9D") in tm.cards)
+    for face in ("8D", "7D", "6D"):
+        layoffs = [m for m in g.legal_moves() if m.kind == LAYOFF and m.a == run]
+        assert len(layoffs) == 1, f"{face} should extend the run"
+        before = set(g.table[run].cards)
+        g.apply(layoffs[0])
+        assert set(g.table[run].cards) - before == {f(face)}
+    assert sorted(g.table[run].cards) == sorted(parse_cards("6D 7D 8D 9D TD JD"))

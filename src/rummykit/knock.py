@@ -112,9 +112,15 @@ def hand_points(state: GameState, hand: int) -> int:
 
 # -- legal moves per phase ---------------------------------------------------------------
 def first_upcard_moves(state: GameState) -> list[Move]:
-    if state.upcard_passes >= 2:
+    """Take the first upcard or pass, each player in turn from the dealer's left (with
+    two: the non-dealer, then the dealer); once everyone passed, the first player draws
+    from the stock.  Under ``discard_pickup=must_use`` the upcard may be taken only if
+    it can be used at once, as in a normal draw."""
+    if state.upcard_passes >= state.num_players:
         return [Move(DRAW_STOCK)]
-    return [Move(DRAW_DISCARD), Move(PASS)]
+    if state._may_take_upcard():
+        return [Move(DRAW_DISCARD), Move(PASS)]
+    return [Move(PASS)]
 
 
 def play_moves(state: GameState) -> list[Move]:

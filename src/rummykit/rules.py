@@ -95,6 +95,55 @@ class OpeningScope(StrEnum):
 _STANDARD_HAND_SIZES = ((2, 10), (4, 7), (6, 6))
 """Seed 002: 10 cards for two players, 7 for three or four, 6 for five or six."""
 
+_MAX_MELD_CARD_VALUE = 11
+"""The most a card counts inside a meld (an ace after a king or in a set: melds.py)."""
+
+_FLAG_TYPES: dict[str, type] = {
+    "bool": bool,
+    "str": str,
+    **{e.__name__: e for e in (Ace, Scoring, Restock, RummyBonus, SetSuits, SwappedJoker,
+                               DiscardPickup, OpeningScope)},
+}  # fmt: skip
+"""The type of every option that is not a number, by its annotation: a Rules built
+directly (not parsed) is checked too, so ``Rules(multiple_melds="no")`` is refused."""
+
+_BOUNDS: dict[str, tuple[int, int]] = {
+    "decks": (1, 2),
+    "jokers": (0, 2),
+    "jokers_per_meld": (0, 2),
+    "min_players": (2, 8),
+    "max_players": (2, 8),
+    "hand_size": (1, 52),
+    "opening_minimum": (0, 1000),
+    "max_restocks": (0, 100),
+    "max_turns": (4, 10_000),
+    "max_deals": (1, 10_000),
+    "ace_points": (0, 100),
+    "joker_points": (0, 100),
+    "never_melded_penalty": (0, 1000),
+    "one_turn_out_bonus": (-1000, 1000),
+    "target_score": (1, 10_000),
+    "deals": (1, 1000),
+    "knock_card": (0, 10),
+    "gin_bonus": (0, 1000),
+    "undercut_bonus": (0, 1000),
+    "wall": (0, 50),
+    "max_upcard_draws": (1, 1000),
+    "max_meld_size": (3, 52),
+    "game_bonus": (0, 1000),
+    "line_bonus": (0, 1000),
+}
+_OPTIONAL = frozenset(
+    ("hand_size", "max_restocks", "target_score", "deals", "knock_card", "max_upcard_draws",
+     "max_meld_size")
+)  # fmt: skip
+"""The numeric options that may be ``None`` (see each field)."""
+
+"""The range of every numeric option.  Each bound keeps a game finite and sane: points
+and penalties are never negative (a negative penalty could keep every score below the
+target forever), a target is at most twenty times the longest preset's (500), and the
+guards stay guards."""
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -146,6 +195,10 @@ class Rules:
     """Stop the round once the discard pile was reused this often (seed 001 house rule)."""
     max_turns: int = 1000
     """Guard: a round still going after this many turns ends and is scored as blocked."""
+    max_deals: int = 1000
+    """Guard: a match still going after this many deals ends with the scores as they
+    stand, so a match to a target ends even when rounds keep scoring nothing (blocked
+    rounds with tied hands, void Gin hands)."""
 
     # -- scoring ------------------------------------------------------------------
     scoring: Scoring = Scoring.WINNER_COLLECTS
@@ -199,41 +252,40 @@ class Rules:
         self._check()
 
     def _check(self) -> None:
-        if self.decks not in (1, 2):
-            raise RulesError(f"decks must be 1 or 2, not {self.decks}")
-        if not 0 <= self.jokers <= 2:
-            raise RulesError(f"jokers per deck must be 0, 1 or 2, not {self.jokers}")
+        for f in fields(self):
+            kind = _FLAG_TYPES.get(str(f.type))
+            if kind is not None and not isinstance(getattr(self, f.name), kind):
+                raise RulesError(
+                    f"{f.name} must be a {kind.__name__}, not {getattr(self, f.name)!r}"
+                )
+        for name, (lo, hi) in _BOUNDS.items():
+            value = getattr(self, name)
+            if value is None and name in _OPTIONAL:
+                continue
+            if type(value) is not int or not lo <= value <= hi:
+                raise RulesError(f"{name} must be an integer from {lo} to {hi}, not {value!r}")
         if self.min_players < 2 or self.max_players < self.min_players:
             raise RulesError(f"player range {self.min_players}..{self.max_players} is impossible")
-        if self.hand_size is not None and self.hand_size < 1:
-            raise RulesError(f"hand_size must be positive, not {self.hand_size}")
-        if self.jokers_per_meld < 0 or self.jokers_per_meld > 2:
-            raise RulesError("jokers_per_meld must be 0, 1 or 2")
         if self.set_suits is SetSuits.ANY and self.decks == 1:
             raise RulesError("set_suits=any needs two decks: one deck has no repeated faces")
         if (self.target_score is None) == (self.deals is None):
             raise RulesError("set exactly one of target_score and deals")
-        if self.deals is not None and self.deals < 1:
-            raise RulesError("deals must be at least 1")
-        if self.target_score is not None and self.target_score < 1:
-            raise RulesError("target_score must be positive")
-        if self.max_restocks is not None and self.max_restocks < 0:
-            raise RulesError("max_restocks must be zero or more")
-        if self.max_turns < 4:
-            raise RulesError("max_turns must be at least 4")
-        if self.opening_minimum < 0:
-            raise RulesError("opening_minimum must be zero or more")
         if self.knock_card is not None:
-            if not 0 <= self.knock_card <= 10:
-                raise RulesError("knock_card must be between 0 and 10")
             if self.max_players != 2 or self.decks != 1 or self.jokers:
                 raise RulesError("knock games are for two players with one deck, no jokers")
             if self.meld_in_play:
                 raise RulesError("knock games lay melds only at the end: set meld_in_play=false")
         elif not self.meld_in_play:
             raise RulesError("meld_in_play=false needs a knock_card: nobody could ever meld")
-        if self.max_meld_size is not None and self.max_meld_size < 3:
-            raise RulesError("max_meld_size must be at least 3")
+        if self.oklahoma and self.knock_card is None:
+            raise RulesError("oklahoma sets the knock limit: it needs a knock_card")
+        largest_hand = max(self.cards_per_player(n) for n in (self.min_players, self.max_players))
+        reachable = _MAX_MELD_CARD_VALUE * (largest_hand + 1)
+        if self.opening_minimum > reachable:
+            raise RulesError(
+                f"opening_minimum {self.opening_minimum} is more than any hand of "
+                f"{largest_hand + 1} cards can meld ({reachable}): nobody could ever open"
+            )
         for n in range(self.min_players, self.max_players + 1):
             need = n * self.cards_per_player(n) + 2
             if need > self.deck_size:
@@ -309,6 +361,7 @@ class Rules:
     @staticmethod
     def parse(spec: str) -> Rules:
         """Parse ``preset`` or ``preset(key=value, ...)``; JSON objects are accepted too."""
+        _check_length(spec, "rules spec")
         text = spec.strip()
         if text.startswith("{"):
             return Rules.from_json(text)
@@ -340,9 +393,10 @@ class Rules:
 
     @staticmethod
     def from_json(text: str) -> Rules:
+        _check_length(text, "rules JSON")
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
+            data = json.loads(text, parse_constant=_no_constant)
+        except (ValueError, RecursionError) as exc:  # ValueError: a number past int's limit
             raise RulesError(f"bad rules JSON: {exc}") from exc
         if not isinstance(data, dict):
             raise RulesError("rules JSON must be an object")
@@ -350,9 +404,10 @@ class Rules:
 
     @staticmethod
     def from_toml(text: str) -> Rules:
+        _check_length(text, "rules TOML")
         try:
             data = tomllib.loads(text)
-        except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError
             raise RulesError(f"bad rules TOML: {exc}") from exc
         table = data.get("rules", data)
         if not isinstance(table, dict):
@@ -396,7 +451,25 @@ class Rules:
         return json.dumps({"preset": self.name, **self.changed_options()}, sort_keys=True)
 
 
-_SPEC_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", re.S)
+MAX_SPEC_LENGTH = 4096
+"""The longest rules text read (spec, JSON or TOML): every option spelled out takes
+under 1,500 characters, and a cap keeps a hostile string from costing time."""
+
+_SPEC_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*(?:\((.*)\))?", re.S)
+"""Matched against stripped text.  No two runs of whitespace may meet around an
+optional group: a pattern like ``space* (group)? space*`` tries every split of a long
+run of spaces, which takes quadratic time on a string that then fails to match."""
+
+
+def _check_length(text: Any, what: str) -> None:
+    if not isinstance(text, str):
+        raise RulesError(f"a {what} is text, not {type(text).__name__}")
+    if len(text) > MAX_SPEC_LENGTH:
+        raise RulesError(f"{what} too long: {len(text)} characters (at most {MAX_SPEC_LENGTH})")
+
+
+def _no_constant(name: str) -> Any:
+    raise RulesError(f"bad rules JSON: {name} is not a number rules accept")
 
 
 def _render(v: Any) -> str:

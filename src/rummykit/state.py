@@ -494,16 +494,25 @@ class GameState:
         out: list[Move] = []
         if self.stock or self._restock_size() > 0:
             out.append(DRAW_STOCK_MOVE)
-        if self.discard:
-            m = DRAW_DISCARD_MOVE
-            if self.game.free_pickup:
-                out.append(m)
-            else:
-                t = self._turn_copy()
-                t._do(m)
-                if t._finishable({}):
-                    out.append(m)
+        if self._may_take_upcard():
+            out.append(DRAW_DISCARD_MOVE)
         return out
+
+    def _may_take_upcard(self) -> bool:
+        """Whether taking the top discard is legal now: under ``must_use`` only if the
+        player can then use it, unless the take reaches ``max_upcard_draws`` and voids
+        the hand (no obligation is left, and trying it on a turn copy would end the
+        round on the lists the copy shares with this state)."""
+        if not self.discard:
+            return False
+        if self.game.free_pickup:
+            return True
+        limit = self.rules.max_upcard_draws
+        if limit is not None and self.phase is _DRAW_PHASE and self.upcard_draws + 1 >= limit:
+            return True
+        t = self._turn_copy()
+        t._take_upcard(self.current)
+        return t._finishable({})
 
     def _restock_size(self) -> int:
         r = self.rules
@@ -850,7 +859,7 @@ class GameState:
             if kind != PASS:
                 return False
             self.upcard_passes += 1
-            self.current = other
+            self.current = (p + 1) % len(self.names)
             return True
         if phase is _WALL_PHASE:
             if kind == PASS:
@@ -991,7 +1000,7 @@ class GameState:
         self.results.append(result)
         self.events.append(("round", -1 if winner is None else winner, ()))
         r = self.rules
-        over = (
+        over = self.round_no >= r.max_deals or (
             self.round_no >= r.deals
             if r.deals is not None
             else any(s >= (r.target_score or 0) for s in self.scores)
@@ -1015,12 +1024,17 @@ class GameState:
         for res in self.results:
             if res.winner is not None and res.players[res.winner].delta > 0:
                 won[res.winner] += 1
-        winner = max(range(n), key=lambda p: self.scores[p])
+        best = max(self.scores)
+        leaders = [p for p in range(n) if self.scores[p] == best]
+        # A tie (possible when the match is a number of deals, or the deal guard ends
+        # it) has no game winner: nobody gets the game bonus or a shutout.
+        winner = leaders[0] if len(leaders) == 1 else -1
         for p in range(n):
             self.scores[p] += r.line_bonus * won[p]
-        self.scores[winner] += r.game_bonus
-        if r.shutout_double and all(won[p] == 0 for p in range(n) if p != winner):
-            self.scores[winner] *= 2
+        if winner >= 0:
+            self.scores[winner] += r.game_bonus
+            if r.shutout_double and all(won[p] == 0 for p in range(n) if p != winner):
+                self.scores[winner] *= 2
         self.events.append(("bonus", winner, tuple(won)))
 
     # -- diagnosing illegal moves -------------------------------------------------------
