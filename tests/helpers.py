@@ -16,7 +16,9 @@ a partial deck (the test then says so).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import signal
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from rummykit.cards import JOKER, deck, face_of, format_face, parse_face
@@ -44,6 +46,7 @@ __all__ = [
     "draw",
     "faces",
     "hand_faces",
+    "hang_guard",
     "layoff_move",
     "meld_index",
     "meld_move",
@@ -317,3 +320,21 @@ def draw(g: GameState, from_discard: bool = False) -> None:
 
 def discard(g: GameState, face: str) -> None:
     g.apply(Move(DISCARD, parse_face(face)))
+
+
+@contextmanager
+def hang_guard(seconds: float = 10.0) -> Iterator[None]:
+    """Fail with :class:`TimeoutError` if the block runs for ``seconds``: a guard
+    against hangs (issue #15: a negative hand mask looped for ever in ``bits()``), not
+    a speed test, so the limit is hundreds of times what the block needs."""
+
+    def expire(_signum: int, _frame: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s: a hang")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

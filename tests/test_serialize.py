@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
-from rummykit import new_game
+from helpers import hang_guard
+from rummykit import GameState, Phase, new_game
 from rummykit.serialize import (
     StateFormatError,
     state_from_dict,
@@ -99,3 +102,211 @@ def test_format_1_saves_still_load() -> None:
 def test_saved_state_is_small() -> None:
     """The RNG's 625 words are stored as base64, not as decimal numbers."""
     assert len(state_to_json(new_game("basic", players=2, seed=3))) < 4_500  # format 1: 7,423
+
+
+# -- issue #15, finding 4: the loader refuses every malformed document ----------------
+def _mid_round() -> dict[str, Any]:
+    """A three-player state at a draw with a meld on the table and known cards."""
+    g = new_game("basic", players=3, seed=11)
+    rng = random.Random(11)
+    while not g.table or not any(g.known) or g.phase is not Phase.DRAW:
+        g.apply(rng.choice(g.legal_moves()))
+    return state_to_dict(g)
+
+
+def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    """A damage that sets ``d[key][index]...`` (path ``"table.0.2.1"``) to ``value``."""
+    *parents, last = path.split(".")
+
+    def damage(d: dict[str, Any]) -> None:
+        target: Any = d
+        for key in parents:
+            target = target[int(key)] if key.isdigit() else target[key]
+        target[int(last) if last.isdigit() else last] = value
+
+    return damage
+
+
+def _swap_meld_card(d: dict[str, Any]) -> None:
+    """A table meld whose first card is swapped for a stock card of another face."""
+    cards = d["table"][0][2]
+    other = next(c for c in d["stock"] if c % 54 != cards[0] % 54 and c % 54 < 52)
+    d["stock"][d["stock"].index(other)] = cards[0]
+    cards[0] = other
+
+
+def _claim_unheld(d: dict[str, Any]) -> None:
+    """``known`` claims a card of another hand."""
+    d["known"][0] |= d["hands"][1] & -d["hands"][1]
+
+
+FINDING_4 = {
+    # Each of these hung, raised another exception or loaded with the loader before
+    # issue #15 (checked against that loader when the test was written).
+    # "A negative hand mask hangs in bits()."
+    "negative hand mask": _set("hands.0", -1),
+    # "... a hand given as a string raise ... TypeError"
+    "hand as a string": _set("hands.0", "3H 4H"),
+    "hands as a string": _set("hands", "123"),
+    # "... infinity ... OverflowError": int(inf) on a meld's shape
+    "infinite meld shape": _set("table.0.1", float("inf")),
+    "NaN card drawn from the pile": _set("taken", float("nan")),
+    # "Float card ids (1.0) pass the conservation check."
+    "float card in the stock": lambda d: d["stock"].__setitem__(0, float(d["stock"][0])),
+    "float card in a meld": lambda d: d["table"][0][2].__setitem__(0, float(d["table"][0][2][0])),
+    # "A short opened list, a float current or current = -1 load and break later."
+    "short opened list": lambda d: d["opened"].pop(),
+    "short known list": lambda d: d["known"].pop(),
+    "long scores list": lambda d: d["scores"].append(0),
+    "float current": lambda d: d.update(current=float(d["current"])),
+    "bool current": lambda d: d.update(current=True),
+    "dealer out of range": _set("dealer", 3),
+    "round 0": _set("round_no", 0),
+    "taken card in another hand": lambda d: d.update(taken=_lowest(d["hands"][1])),
+    "pending card not held": lambda d: d.update(pending=d["stock"][0], pending_kind=1),
+    "pending kind without a card": _set("pending_kind", 2),
+    "knocker in a rummy game": _set("knocker", 1),
+    # "A meld whose cards do not match its shape loads"
+    "meld cards of other faces": _swap_meld_card,
+    "meld shape out of range": _set("table.0.1", 10**6),
+    "meld owner out of range": _set("table.0.0", 5),
+    "meld missing a card": lambda d: d["stock"].append(d["table"][0][2].pop()),
+    # "... and so does a known mask that claims cards the player does not hold."
+    "known card not held": _claim_unheld,
+    # history, events, the format and the RNG ("a bad RNG tuple must not raise a raw
+    # error": OverflowError from random.setstate)
+    "history action out of range": lambda d: d["history"].append(10**9),
+    "float history action": lambda d: d["history"].append(1.5),
+    "event from a seat past the table": lambda d: d["events"].append(["deal", 9, []]),
+    "format true": _set("format", True),
+    "unknown field": lambda d: d.update(extra=1),
+    "RNG word negative": lambda d: d.update(format=1, rng=[3, [-1] * 625, None]),
+    "RNG position huge": lambda d: d.update(format=1, rng=[3, [0] * 624 + [10**30], None]),
+    "RNG spare value as text": _set("rng.2", "x"),
+    "RNG spare value infinite": _set("rng.2", float("inf")),
+}
+
+STILL_REFUSED = {
+    # Refused before issue #15 too; the strict loader must keep refusing them.
+    "hand mask with a bit past the deck": lambda d: d["hands"].__setitem__(
+        0, d["hands"][0] | 1 << 200
+    ),
+    "bool card in the discard pile": lambda d: d["discard"].append(True),
+    "current -1 mid-round": _set("current", -1),
+    "stock card id past the deck": lambda d: d["stock"].append(10**30),
+    "result of another shape": lambda d: d.update(results=[{"round_no": 1}]),
+    "event of another shape": lambda d: d["events"].append(["deal", 0]),
+    "RNG word too large": lambda d: d.update(format=1, rng=[3, [2**40] * 625, None]),
+    "RNG of two entries": lambda d: d.update(rng=d["rng"][:2]),
+    "RNG version as text": _set("rng.0", "3"),
+    "rules of 100,000 spaces": lambda d: d.update(rules="rami51(" + " " * 100_000 + ")"),
+    "rules with a 5,000-digit number": lambda d: d.update(
+        rules="rami51(target_score=" + "9" * 5000 + ")"
+    ),
+    "rules not text": _set("rules", 51),
+}
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+@pytest.mark.parametrize(
+    "damage", [*FINDING_4.values(), *STILL_REFUSED.values()], ids=[*FINDING_4, *STILL_REFUSED]
+)
+def test_finding_4_damaged_states_raise_state_format_error(
+    damage: Callable[[dict[str, Any]], None],
+) -> None:
+    """Issue #15, finding 4: each damaged save raised another exception, hung, or
+    loaded and broke later; every one must raise StateFormatError, at once, through
+    both the dict and the JSON entry points (where JSON can say it)."""
+    d = _mid_round()
+    damage(d)
+    with hang_guard(), pytest.raises(StateFormatError):
+        state_from_dict(d)
+    try:
+        text = json.dumps(d)
+    except (TypeError, ValueError):  # pragma: no cover - every damage here is JSON
+        return
+    with hang_guard(), pytest.raises(StateFormatError):
+        state_from_json(text)
+
+
+def _mid_round_json(old: str, new: str) -> str:
+    text = json.dumps(_mid_round())
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+MALFORMED_JSON = {
+    # issue #15, finding 4: RecursionError, ValueError, or loaded
+    "deep nesting": lambda: "[" * 5000,
+    "5000 digits": lambda: '{"format": 2, "current": ' + "9" * 5000 + "}",
+    "NaN drawn card": lambda: _mid_round_json('"taken": -1', '"taken": NaN'),
+    "Infinity drawn card": lambda: _mid_round_json('"taken": -1', '"taken": Infinity'),
+    "1e400 drawn card": lambda: _mid_round_json('"taken": -1', '"taken": 1e400'),
+    # refused before too
+    "NaN format": lambda: '{"format": NaN}',
+    "bad bytes": lambda: b"\xff\xfe{}",
+    "too long": lambda: "x" * 1_000_001,
+    "a string": lambda: '"a string"',
+}
+
+
+@pytest.mark.parametrize("make", MALFORMED_JSON.values(), ids=MALFORMED_JSON.keys())
+def test_finding_4_malformed_json_raises_state_format_error(
+    make: Callable[[], str | bytes],
+) -> None:
+    """Issue #15, finding 4: deep nesting and a 5,000-digit number raised RecursionError
+    and ValueError, and NaN or infinity loaded as a card."""
+    text = make()
+    with hang_guard(), pytest.raises(StateFormatError):
+        state_from_json(text)
+
+
+def test_state_from_json_refuses_what_is_not_text() -> None:
+    with pytest.raises(StateFormatError, match="text"):
+        state_from_json(12)  # type: ignore[arg-type]
+    with pytest.raises(StateFormatError, match="object"):
+        state_from_dict([])
+
+
+def test_errors_name_the_field() -> None:
+    """A StateFormatError says which field is wrong, for people and for code."""
+    d = _mid_round()
+    d["opened"].pop()
+    with pytest.raises(StateFormatError) as err:
+        state_from_dict(d)
+    assert err.value.field == "opened" and "expected 3 entries" in str(err.value)
+
+
+def _phases_of(preset: str, seeds: range) -> Iterator[GameState]:
+    """Every state of one random deal of ``preset`` per seed."""
+    for seed in seeds:
+        g = new_game(f"{preset}(deals=1)", players=2, seed=seed)
+        rng = random.Random(seed)
+        while True:
+            yield g
+            if g.is_over():
+                break
+            g.apply(rng.choice(g.legal_moves()))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_reached_state_loads_exactly(preset: str) -> None:
+    """The strict loader refuses nothing the engine reaches: every state of random
+    matches (every phase Gin has: first upcard, knock, lay-off, wall, over) loads
+    back equal, in format 2 and format 1."""
+    phases = set()
+    for g in _phases_of(preset, range(3)):
+        d = state_to_dict(g)
+        assert state_to_dict(state_from_dict(d)) == d
+        phases.add(g.phase)
+        if g.is_over() or len(g.history) % 50 == 0:
+            version, internal, gauss = g.rng.getstate()
+            old = dict(d, format=1, rng=[version, list(internal), gauss])
+            assert state_to_dict(state_from_dict(old)) == d
+    expected = {Phase.DRAW, Phase.PLAY, Phase.OVER}
+    if preset.startswith("gin"):
+        expected |= {Phase.FIRST_UPCARD, Phase.KNOCK, Phase.LAYOFF}
+    assert expected <= phases

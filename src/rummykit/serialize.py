@@ -6,22 +6,45 @@
 >>> h = state_from_json(state_to_json(g))
 >>> h.hands == g.hands and h.stock == g.stock and h.legal_moves() == g.legal_moves()
 True
+
+A saved state is outside data (the web server keeps its tables as saved states), so
+loading one trusts nothing: :func:`state_from_json` raises :class:`StateFormatError`
+for every document that is not a state the engine could have reached, and never
+hangs or fails with another exception.  The text is at most :data:`MAX_JSON_CHARS`
+characters, the rules spec in it at most :data:`MAX_RULES_CHARS`; JSON's own limits
+(nesting, 4,300-digit numbers) and ``NaN``/``Infinity`` are refused; then every field
+is checked by :func:`rummykit.invariants.check_state` (exact types, ranges, card
+conservation, melds against their shapes, known cards within the hand).
+
+>>> d = state_to_dict(g)
+>>> d["hands"][1] = -1          # would never empty in cards.bits()
+>>> state_from_dict(d)
+Traceback (most recent call last):
+...
+rummykit.invariants.StateFormatError: hands[1]: -1 is not a hand of this deck
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import json
+import math
 import random
 import struct
 from typing import Any
 
-from .cards import bits, deck
 from .errors import RummyError
+from .invariants import StateFormatError, check_state
 from .rules import Rules
 from .scoring import PlayerScore, RoundResult
 from .state import Game, GameState, Phase, rng_in_state
 from .table import TableMeld
+
+__all__ = [
+    "FORMAT", "MAX_JSON_CHARS", "MAX_RULES_CHARS", "StateFormatError", "result_to_dict",
+    "rules_from_text", "state_from_dict", "state_from_json", "state_to_dict", "state_to_json",
+]  # fmt: skip
 
 FORMAT = 2
 """The format written.  2 stores the RNG's Mersenne Twister words as base64 (3.3 KB
@@ -29,16 +52,29 @@ instead of 6.9 KB of decimal numbers, nearly all of a saved state); format 1, wi
 words as a list of numbers, is still read."""
 _READABLE = (1, 2)
 
+MAX_JSON_CHARS = 1_000_000
+"""Longest saved state read.  A whole Gin match to 100 (18,000 moves) is about 110 KB;
+the cap bounds the time a hostile document can cost."""
+MAX_RULES_CHARS = 4_000
+"""Longest rules spec read from a state or position.  ``Rules.spec()`` with every
+option changed is about 1,300 characters."""
+
 _SCALARS = (
     "round_no", "dealer", "current", "taken", "pending", "pending_kind", "melds_this_turn",
     "open_points", "open_pure", "turn_start_laid", "turn", "restocks", "knocker",
     "knock_stage", "knock_limit", "upcard_passes", "upcard_draws", "repeated",
 )  # fmt: skip
 _LISTS = ("names", "scores", "hands", "stock", "discard", "melded", "opened", "laid", "known")
-
-
-class StateFormatError(RummyError):
-    """A JSON document that is not a saved rummykit state."""
+_FIELDS = frozenset(
+    ("format", "rules", "seed", "phase", "rng", "table", "results", "history", "events",
+     *_SCALARS, *_LISTS)
+)  # fmt: skip
+_RESULT_FIELDS = frozenset(
+    ("round_no", "dealer", "winner", "went_out", "reason", "rummy", "players")
+)
+_SCORE_FIELDS = frozenset(("cards", "hand_points", "delta", "notes"))
+_MT_WORDS = 625
+"""A Mersenne Twister state: 624 words and the position in them."""
 
 
 def state_to_dict(s: GameState) -> dict[str, Any]:
@@ -62,73 +98,140 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
     return d
 
 
-def state_from_dict(d: dict[str, Any]) -> GameState:
+def state_from_dict(d: Any) -> GameState:
+    """The state saved as ``d`` (:func:`state_to_dict`), checked field by field."""
+    if type(d) is not dict:
+        raise StateFormatError("a saved state is a JSON object")
+    fmt = d.get("format")
+    if type(fmt) is not int or fmt not in _READABLE:
+        raise StateFormatError(f"unsupported state format {fmt!r}"[:80], "format")
+    _exact_keys(d, _FIELDS, "")
+    rules = rules_from_text(d["rules"], StateFormatError)
+    names = _list(d["names"], "names")
+    s = GameState.__new__(GameState)
     try:
-        if d.get("format") not in _READABLE:
-            raise StateFormatError(f"unsupported state format {d.get('format')!r}")
-        rules = Rules.parse(d["rules"])
-        s = GameState.__new__(GameState)
-        s.game = Game.shared(rules, len(d["names"]))
-        s.rules = rules
-        s.seed = d.get("seed")
-        s.phase = Phase[d["phase"]]
-        s.rng = _rng_from(d["rng"])
-        s.table = [
-            TableMeld(int(o), int(sh), tuple(int(c) for c in cs)) for o, sh, cs in d["table"]
-        ]
-        s.results = [_result_from_dict(r) for r in d["results"]]
-        s.history = [int(a) for a in d["history"]]
-        s.events = [(str(k), int(p), tuple(int(c) for c in cs)) for k, p, cs in d["events"]]
-        for name in _SCALARS:
-            setattr(s, name, d[name])
-        for name in _LISTS:
-            setattr(s, name, list(d[name]))
-        s._legal = None
-    except StateFormatError:
-        raise
-    except (RummyError, KeyError, TypeError, ValueError, IndexError, struct.error) as exc:
-        raise StateFormatError(f"not a saved rummykit state: {exc!r}") from exc
-    _check_cards(s)
+        s.game = Game.shared(rules, len(names))
+    except RummyError as exc:
+        raise StateFormatError(str(exc), "names") from None
+    s.rules = rules
+    s.seed = d["seed"]
+    phase = d["phase"]
+    if type(phase) is not str or phase not in Phase.__members__:
+        raise StateFormatError(f"not a phase: {phase!r}"[:80], "phase")
+    s.phase = Phase[phase]
+    s.rng = _rng_from(d["rng"], fmt)
+    s.table = [_table_meld(m, i) for i, m in enumerate(_list(d["table"], "table"))]
+    s.results = [_result_from_dict(r, i) for i, r in enumerate(_list(d["results"], "results"))]
+    s.history = _list(d["history"], "history")
+    s.events = [_event(e, i) for i, e in enumerate(_list(d["events"], "events"))]
+    for name in _SCALARS:
+        setattr(s, name, d[name])
+    for name in _LISTS:
+        setattr(s, name, _list(d[name], name))
+    s._legal = None
+    check_state(s)
     return s
 
 
-def _rng_from(saved: Any) -> random.Random:
+def rules_from_text(text: Any, error: type[RummyError]) -> Rules:
+    """The rules of a saved state or position: a spec of at most :data:`MAX_RULES_CHARS`
+    characters, any failure to parse it raised as ``error`` naming the field ``rules``."""
+    if type(text) is not str:
+        raise error("rules: expected a rules spec")
+    if len(text) > MAX_RULES_CHARS:
+        raise error(f"rules: a rules spec is at most {MAX_RULES_CHARS} characters")
+    try:
+        return Rules.parse(text)
+    except Exception as exc:  # any failure of an outside rules spec is a bad document
+        why = str(exc) if isinstance(exc, RummyError) else type(exc).__name__
+        raise error(f"rules: {why}") from None
+
+
+def _list(value: Any, field: str) -> list[Any]:
+    """A JSON array as a new list (a string is not a list of characters here)."""
+    if type(value) is not list:
+        raise StateFormatError(f"expected a list, not {type(value).__name__}", field)
+    return list(value)
+
+
+def _exact_keys(d: dict[str, Any], keys: frozenset[str], field: str) -> None:
+    missing = keys - d.keys()
+    if missing:
+        shown = ", ".join(sorted(missing)[:3]) + (", ..." if len(missing) > 3 else "")
+        raise StateFormatError(f"missing fields: {shown}", field)
+    unknown = d.keys() - keys
+    if unknown:
+        raise StateFormatError(f"unknown field {sorted(unknown)[0]!r}"[:80], field)
+
+
+def _entries(value: Any, length: int, field: str) -> list[Any]:
+    """A JSON array of exactly ``length`` entries (a table meld, an event, the RNG)."""
+    items = _list(value, field)
+    if len(items) != length:
+        raise StateFormatError(f"expected a list of {length} entries", field)
+    return items
+
+
+def _table_meld(m: Any, i: int) -> TableMeld:
+    owner, shape, cards = _entries(m, 3, f"table[{i}]")
+    return TableMeld(owner, shape, tuple(_list(cards, f"table[{i}].cards")))
+
+
+def _event(e: Any, i: int) -> tuple[str, int, tuple[int, ...]]:
+    kind, who, values = _entries(e, 3, f"events[{i}]")
+    return (kind, who, tuple(_list(values, f"events[{i}].values")))
+
+
+def _rng_from(saved: Any, fmt: int) -> random.Random:
     """The RNG of a saved state: its words in base64 (format 2) or as numbers (1)."""
-    version, internal, gauss = saved
-    if isinstance(internal, str):
-        raw = base64.b64decode(internal, validate=True)
-        internal = struct.unpack(f"<{len(raw) // 4}I", raw)
-    return rng_in_state((version, tuple(internal), gauss))
-
-
-def _check_cards(s: GameState) -> None:
-    """Every card of the deck in exactly one place, so a damaged save cannot load."""
-    seen: list[int] = []
-    for h in s.hands:
-        seen.extend(bits(h))
-    seen.extend(s.stock)
-    seen.extend(s.discard)
-    for tm in s.table:
-        seen.extend(tm.cards)
-    if sorted(seen) != deck(s.rules.decks, s.rules.jokers):
-        raise StateFormatError("not a saved rummykit state: the cards do not add up to the deck")
-    seats = len(s.names)
-    if len(s.hands) != seats or not (s.phase is Phase.OVER or 0 <= s.current < seats):
-        raise StateFormatError("not a saved rummykit state: players and turn disagree")
+    version, internal, gauss = _entries(saved, 3, "rng")
+    if type(version) is not int or version != 3:
+        raise StateFormatError("unknown random generator version", "rng")
+    if fmt == 2:
+        if type(internal) is not str or len(internal) > 4 * _MT_WORDS * 4 // 3 + 4:
+            raise StateFormatError("the generator's words must be base64 text", "rng")
+        try:
+            raw = base64.b64decode(internal, validate=True)
+        except binascii.Error:
+            raise StateFormatError("the generator's words are not base64", "rng") from None
+        if len(raw) != 4 * _MT_WORDS:
+            raise StateFormatError(f"the generator needs {_MT_WORDS} words", "rng")
+        words = struct.unpack(f"<{_MT_WORDS}I", raw)
+    else:
+        words = tuple(_list(internal, "rng"))
+        if len(words) != _MT_WORDS or any(type(w) is not int or not 0 <= w < 2**32 for w in words):
+            raise StateFormatError(f"the generator needs {_MT_WORDS} 32-bit words", "rng")
+    if words[-1] > _MT_WORDS - 1:
+        raise StateFormatError("the generator's position is out of range", "rng")
+    if gauss is not None and (type(gauss) is not float or not math.isfinite(gauss)):
+        raise StateFormatError("the generator's spare value must be a finite number", "rng")
+    try:
+        return rng_in_state((version, words, gauss))
+    except (ValueError, TypeError, OverflowError) as exc:  # pragma: no cover - checked above
+        raise StateFormatError(f"bad generator state: {exc}", "rng") from None
 
 
 def state_to_json(s: GameState) -> str:
     return json.dumps(state_to_dict(s), separators=(",", ":"))
 
 
-def state_from_json(text: str) -> GameState:
+def state_from_json(text: str | bytes) -> GameState:
+    """The state saved as ``text`` (:func:`state_to_json`); :class:`StateFormatError`
+    for anything else, within the limits in the module's docstring."""
+    if not isinstance(text, str | bytes | bytearray):
+        raise StateFormatError(f"a saved state is text, not {type(text).__name__}")
+    if len(text) > MAX_JSON_CHARS:
+        raise StateFormatError(f"a saved state is at most {MAX_JSON_CHARS:,} characters")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StateFormatError(f"bad JSON: {exc}") from exc
-    if not isinstance(data, dict):
-        raise StateFormatError("a saved state is a JSON object")
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:  # bad JSON or bytes, nesting, huge numbers
+        raise StateFormatError(f"bad JSON: {str(exc)[:200]}") from None
     return state_from_dict(data)
+
+
+def _no_constant(name: str) -> Any:
+    """JSON's ``NaN`` and ``Infinity`` are not numbers a state can hold."""
+    raise ValueError(f"{name} is not allowed")
 
 
 def result_to_dict(r: RoundResult) -> dict[str, Any]:
@@ -152,16 +255,21 @@ def result_to_dict(r: RoundResult) -> dict[str, Any]:
     }
 
 
-def _result_from_dict(d: dict[str, Any]) -> RoundResult:
+def _result_from_dict(d: Any, i: int) -> RoundResult:
+    field = f"results[{i}]"
+    if type(d) is not dict:
+        raise StateFormatError("expected an object", field)
+    _exact_keys(d, _RESULT_FIELDS, field)
+    players = []
+    for p, ps in enumerate(_list(d["players"], f"{field}.players")):
+        where = f"{field}.players[{p}]"
+        if type(ps) is not dict:
+            raise StateFormatError("expected an object", where)
+        _exact_keys(ps, _SCORE_FIELDS, where)
+        cards = tuple(_list(ps["cards"], f"{where}.cards"))
+        notes = tuple(_list(ps["notes"], f"{where}.notes"))
+        players.append(PlayerScore(cards, ps["hand_points"], ps["delta"], notes))
     return RoundResult(
-        d["round_no"],
-        d["dealer"],
-        d["winner"],
-        d["went_out"],
-        d["reason"],
-        d["rummy"],
-        tuple(
-            PlayerScore(tuple(p["cards"]), p["hand_points"], p["delta"], tuple(p["notes"]))
-            for p in d["players"]
-        ),
-    )
+        d["round_no"], d["dealer"], d["winner"], d["went_out"], d["reason"], d["rummy"],
+        tuple(players),
+    )  # fmt: skip

@@ -1,0 +1,380 @@
+"""What every state the engine can reach satisfies, checked once for states from outside.
+
+The engine keeps its states valid by construction, so its hot paths trust every field.
+A state that comes from outside (a saved game, :mod:`rummykit.serialize`; a position
+written by a person, :mod:`rummykit.position`) has no such guarantee, and one bad
+field can make a later move hang (a negative hand mask never empties in
+:func:`~rummykit.cards.bits`) or fail far from its cause.  :func:`check_state` is the
+one gate both readers use: it raises :class:`StateFormatError`, naming the field,
+unless the state is one the engine could have reached, as far as its fields can say.
+
+* **Types are exact**: an int is never a bool or a float (``type(x) is int``), so
+  ``1.0`` is no card and ``true`` no seat.
+* **Every scalar has its range**, some depending on the phase: the player to act is a
+  seat unless the match is over; a card drawn from the pile (``taken``) or still to be
+  used (``pending``) is where the turn can have put it; Gin's knocker, stage, limit
+  and upcard counts fit their phase and rules.
+* **Per-player lists** have one entry per seat.
+* **Cards are conserved**: every card of the deck is in exactly one place (a hand, the
+  stock, the discard pile or a table meld), and hands hold no bit outside the deck.
+* **Table melds match their shapes**: the shape is in the rules' catalogue, each card
+  shows its cell's face, and jokers fill exactly the joker cells.
+* **Known cards are held**: ``known[p]`` is within ``hands[p]``.
+* **History, results and events** are well formed.
+
+Checks that only the relation between fields can express, and that states built
+by hand for puzzles and tests legitimately break, are left out: whether a table
+meld's owner is flagged as having melded, or whether scores add up to the results
+(a position states scores without the rounds that led to them).
+
+>>> from rummykit import new_game
+>>> g = new_game("basic", seed=1)
+>>> check_state(g)
+>>> g.hands[0] = -1
+>>> check_state(g)
+Traceback (most recent call last):
+...
+rummykit.invariants.StateFormatError: hands[0]: -1 is not a hand of this deck
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+from .cards import MAX_CARDS, deck, face_of, format_mask, is_joker, mask_of
+from .errors import RummyError
+from .rules import Rules
+from .scoring import PlayerScore, RoundResult
+from .state import NO_CARD, PENDING_MELD, PENDING_USE, GameState, Phase
+from .table import TableMeld
+
+__all__ = ["MAX_ROUNDS", "MAX_SCORE", "StateFormatError", "check_state"]
+
+MAX_SCORE = 10**12
+"""Largest score (or round delta, or hand value) a state may hold, either sign."""
+MAX_ROUNDS = 10**6
+"""Largest round number a state may hold."""
+_MAX_LABEL = 64
+"""Longest result reason or event kind (engine words such as ``restock_limit``)."""
+_MAX_EVENT_VALUE = 2**31
+"""Event values are cards, seats or counts of hands won: small non-negative ints."""
+
+_BEFORE_DRAW = (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
+"""Phases at the start of a turn: nothing drawn, melded or taken yet."""
+_HANDS_FULL = (Phase.DRAW, Phase.PLAY, Phase.FIRST_UPCARD, Phase.WALL)
+"""Phases in which nobody has gone out, so every hand holds a card."""
+
+
+class StateFormatError(RummyError):
+    """A saved state or position that is not a state rummykit can play from.
+
+    ``field`` names the state field that is wrong (``"hands[1]"``, ``"current"``...),
+    or is empty when the document as a whole is malformed.
+    """
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+        self.reason = message
+
+
+@lru_cache(maxsize=8)
+def _deck_mask(decks: int, jokers: int) -> int:
+    """Every physical card of the deck as one bitmask."""
+    return mask_of(deck(decks, jokers))
+
+
+def _int(value: Any, field: str, lo: int, hi: int) -> int:
+    """``value`` if it is a plain int (not a bool or a float) in ``lo..hi``."""
+    if type(value) is not int:
+        raise StateFormatError(f"expected an integer, not {_shown(value)}", field)
+    if not lo <= value <= hi:
+        raise StateFormatError(f"{_shown(value)} is outside {lo}..{hi}", field)
+    return value
+
+
+def _bool(value: Any, field: str) -> bool:
+    if type(value) is not bool:
+        raise StateFormatError(f"expected true or false, not {_shown(value)}", field)
+    return value
+
+
+def _str(value: Any, field: str, longest: int) -> str:
+    if type(value) is not str:
+        raise StateFormatError(f"expected text, not {_shown(value)}", field)
+    if len(value) > longest:
+        raise StateFormatError(f"longer than {longest} characters", field)
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A short description of a bad value for a message (never a 4,000-digit number)."""
+    text = repr(value)
+    return text if len(text) <= 24 else f"{text[:20]}..."
+
+
+def _seq(
+    value: Any, kind: type[list[Any]] | type[tuple[Any, ...]], field: str, length: int | None = None
+) -> list[Any]:
+    """``value`` as a list, if it is a ``kind`` (list or tuple) of ``length`` items."""
+    if type(value) is not kind:
+        raise StateFormatError(f"expected a {kind.__name__}, not {_shown(value)}", field)
+    if length is not None and len(value) != length:
+        raise StateFormatError(f"expected {length} entries, not {len(value)}", field)
+    return list(value)
+
+
+class _Cards:
+    """The cards seen so far while a state is checked, to prove conservation."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.deck = _deck_mask(rules.decks, rules.jokers)
+        self.seen = 0
+
+    def card(self, value: Any, field: str) -> int:
+        """A card of this deck (checked, not yet counted)."""
+        if type(value) is not int or not 0 <= value < MAX_CARDS or not self.deck >> value & 1:
+            raise StateFormatError(f"{_shown(value)} is not a card of this deck", field)
+        return int(value)
+
+    def add_card(self, value: Any, field: str) -> int:
+        card = self.card(value, field)
+        if self.seen >> card & 1:
+            raise StateFormatError(f"{format_mask(1 << card)} is in two places", field)
+        self.seen |= 1 << card
+        return card
+
+    def add_mask(self, mask: int, field: str) -> None:
+        twice = self.seen & mask
+        if twice:
+            raise StateFormatError(f"{format_mask(twice)} in two places", field)
+        self.seen |= mask
+
+    def check_complete(self) -> None:
+        missing = self.deck & ~self.seen
+        if missing:
+            raise StateFormatError(
+                f"the cards do not add up to the deck: {format_mask(missing)} missing", "cards"
+            )
+
+
+def check_state(s: GameState) -> None:
+    """Raise :class:`StateFormatError` unless ``s`` is a state the engine can play from.
+
+    ``s.game`` must be ``Game.shared(s.rules, len(s.names))`` (both readers build it so);
+    every other field is checked, cheap checks of types and ranges first, so nothing
+    here can hang or fail on a value it has not yet checked.
+    """
+    rules = s.rules
+    game = s.game
+    if (game.rules is not rules and game.rules != rules) or game.num_players != len(s.names):
+        raise StateFormatError("the rules and the players disagree", "rules")
+    n = game.num_players
+    for p, name in enumerate(s.names):
+        _str(name, f"names[{p}]", 10_000)
+    if s.seed is not None and type(s.seed) is not int:
+        raise StateFormatError(f"expected an integer or null, not {_shown(s.seed)}", "seed")
+    if type(s.phase) is not Phase:
+        raise StateFormatError(f"not a phase: {_shown(s.phase)}", "phase")
+    if not isinstance(s.rng, random.Random):
+        raise StateFormatError("not a random number generator", "rng")
+    _check_seats(s, n)
+    _check_cards(s, n)
+    _check_turn(s, n)
+    _check_knock(s, n)
+    _check_record(s, n)
+
+
+def _check_seats(s: GameState, n: int) -> None:
+    """Per-player lists, the seats and the round's counters."""
+    scores = _seq(s.scores, list, "scores", n)
+    for p, v in enumerate(scores):
+        _int(v, f"scores[{p}]", -MAX_SCORE, MAX_SCORE)
+    for name in ("melded", "opened", "laid"):
+        for p, flag in enumerate(_seq(getattr(s, name), list, name, n)):
+            _bool(flag, f"{name}[{p}]")
+    rules = s.rules
+    over = s.phase is Phase.OVER
+    _int(s.round_no, "round_no", 1, rules.deals if rules.deals is not None else MAX_ROUNDS)
+    _int(s.dealer, "dealer", 0, n - 1)
+    if over:
+        _int(s.current, "current", -1, -1)
+    else:
+        _int(s.current, "current", 0, n - 1)
+    _int(s.turn, "turn", 1, rules.max_turns + 1)
+    restock_cap = s.turn if rules.max_restocks is None else min(s.turn, rules.max_restocks)
+    _int(s.restocks, "restocks", 0, restock_cap)
+    _int(s.knocker, "knocker", -1, n - 1)
+    _bool(s.open_pure, "open_pure")
+    _bool(s.turn_start_laid, "turn_start_laid")
+    _bool(s.repeated, "repeated")
+
+
+def _check_cards(s: GameState, n: int) -> None:
+    """Hands, piles and table melds: each card of the deck in exactly one place."""
+    rules = s.rules
+    cards = _Cards(rules)
+    hands = _seq(s.hands, list, "hands", n)
+    known = _seq(s.known, list, "known", n)
+    for p in range(n):
+        h = hands[p]
+        if type(h) is not int or h < 0 or h & ~cards.deck:
+            raise StateFormatError(f"{_shown(h)} is not a hand of this deck", f"hands[{p}]")
+        cards.add_mask(h, f"hands[{p}]")
+        k = known[p]
+        if type(k) is not int or k < 0 or k & ~h:
+            raise StateFormatError("known cards must be cards of the hand", f"known[{p}]")
+        if h == 0 and s.phase in _HANDS_FULL:
+            raise StateFormatError("empty, but nobody has gone out", f"hands[{p}]")
+    for name in ("stock", "discard"):
+        for i, c in enumerate(_seq(getattr(s, name), list, name)):
+            cards.add_card(c, f"{name}[{i}]")
+    shapes = s.game.melds.shapes
+    for i, tm in enumerate(_seq(s.table, list, "table")):
+        field = f"table[{i}]"
+        if type(tm) is not TableMeld:
+            raise StateFormatError("not a table meld", field)
+        _int(tm.owner, f"{field}.owner", 0, n - 1)
+        shape = shapes[_int(tm.shape, f"{field}.shape", 0, len(shapes) - 1)]
+        placed = _seq(tm.cards, tuple, f"{field}.cards", len(shape.cells))
+        for k, (c, face) in enumerate(zip(placed, shape.cells, strict=True)):
+            card = cards.add_card(c, f"{field}.cards[{k}]")
+            joker_cell = bool(shape.joker_cells >> k & 1)
+            if is_joker(card) != joker_cell or (not joker_cell and face_of(card) != face):
+                raise StateFormatError(
+                    f"the cards do not match the meld {s.game.melds.describe(tm.shape)}", field
+                )
+    cards.check_complete()
+    if rules.knock_card is not None and s.table and s.phase in _HANDS_FULL:
+        raise StateFormatError("a knock game lays melds only after a knock", "table")
+
+
+def _check_turn(s: GameState, n: int) -> None:
+    """What the player to act has done this turn: the card drawn from the pile, the
+    card still to be used, melds laid and the opening so far."""
+    phase = s.phase
+    p = s.current
+    hand = s.hands[p] if p >= 0 else 0
+    on_table = 0
+    for tm in s.table:
+        for c in tm.cards:
+            on_table |= 1 << c
+    deck_cards = _deck_mask(s.rules.decks, s.rules.jokers)
+    taken = _int(s.taken, "taken", NO_CARD, MAX_CARDS - 1)
+    if taken != NO_CARD:
+        if phase is Phase.PLAY:
+            where = hand | on_table  # drawn this turn: still held, or melded since
+        elif phase in (Phase.KNOCK, Phase.LAYOFF) and 0 <= s.knocker < n:
+            top = 1 << s.discard[-1] if s.discard else 0
+            where = s.hands[s.knocker] | on_table | top  # the knocker's card
+        elif phase is Phase.OVER:
+            where = deck_cards
+        else:
+            where = 0  # nothing is drawn before the draw
+        if not where >> taken & 1:
+            raise StateFormatError(
+                f"card {taken} cannot have been drawn from the pile this turn", "taken"
+            )
+    pending = _int(s.pending, "pending", NO_CARD, MAX_CARDS - 1)
+    kind = _int(s.pending_kind, "pending_kind", 0, PENDING_USE)
+    if pending == NO_CARD:
+        if kind != 0:
+            raise StateFormatError("a kind without a pending card", "pending_kind")
+    else:
+        if phase is not Phase.PLAY or not hand >> pending & 1:
+            raise StateFormatError("the card to use must be in the player's hand", "pending")
+        if kind not in (PENDING_MELD, PENDING_USE):
+            raise StateFormatError("a pending card must be of kind 1 or 2", "pending_kind")
+    melds = _int(s.melds_this_turn, "melds_this_turn", 0, len(s.table))
+    points = _int(s.open_points, "open_points", 0, 11 * s.rules.deck_size)
+    if phase in _BEFORE_DRAW and (taken != NO_CARD or melds or s.turn_start_laid != s.laid[p]):
+        raise StateFormatError("the turn has not begun: nothing drawn or laid yet", "phase")
+    if melds == 0 and (points or s.open_pure):
+        raise StateFormatError("no melds this turn, so no opening points", "open_points")
+    if phase is Phase.PLAY and s.turn_start_laid and not s.laid[p]:
+        raise StateFormatError("laid at the start of the turn but not now", "turn_start_laid")
+
+
+def _check_knock(s: GameState, n: int) -> None:
+    """Gin's phases and counters fit the rules and each other."""
+    rules = s.rules
+    phase = s.phase
+    over = phase is Phase.OVER
+    knock = rules.knock_card is not None
+    if phase is Phase.FIRST_UPCARD and not rules.first_upcard_option:
+        raise StateFormatError("these rules have no first-upcard option", "phase")
+    if phase in (Phase.KNOCK, Phase.LAYOFF, Phase.WALL) and not knock:
+        raise StateFormatError("these rules have no knocking", "phase")
+    if phase is Phase.WALL and not rules.wall:
+        raise StateFormatError("these rules have no wall", "phase")
+    if phase in (Phase.FIRST_UPCARD, Phase.WALL) and not s.discard:
+        raise StateFormatError("an upcard phase needs an upcard", "discard")
+    if phase is Phase.FIRST_UPCARD and not s.stock:
+        raise StateFormatError("the first upcard phase needs a stock", "stock")
+    knocker = s.knocker
+    if phase is Phase.KNOCK and knocker != s.current:
+        raise StateFormatError("in the knock phase the knocker is to act", "knocker")
+    if phase is Phase.LAYOFF and knocker in (-1, s.current):
+        raise StateFormatError("in the lay-off phase the other player acts", "knocker")
+    if phase in _HANDS_FULL and knocker != -1:
+        raise StateFormatError("nobody has knocked in this phase", "knocker")
+    stage = _int(s.knock_stage, "knock_stage", 0, 1)
+    if stage and phase not in (Phase.LAYOFF, Phase.OVER):
+        raise StateFormatError("only the lay-off phase has stages", "knock_stage")
+    if not knock:
+        _int(s.knock_limit, "knock_limit", 0, 0)
+    elif rules.oklahoma:
+        _int(s.knock_limit, "knock_limit", 0, 10)
+    else:
+        _int(s.knock_limit, "knock_limit", rules.knock_card or 0, rules.knock_card or 0)
+    passes = _int(s.upcard_passes, "upcard_passes", 0, 2 if rules.first_upcard_option else 0)
+    if phase is Phase.FIRST_UPCARD and (s.turn != 1 or s.current != (s.dealer + 1 + passes) % n):
+        raise StateFormatError("the first upcard goes to the dealer's left, then on", "current")
+    limit = rules.max_upcard_draws
+    _int(s.upcard_draws, "upcard_draws", 0, 0 if limit is None else limit - (0 if over else 1))
+    if s.repeated and not rules.repeat_void:
+        raise StateFormatError("these rules do not void repeated upcards", "repeated")
+
+
+def _check_record(s: GameState, n: int) -> None:
+    """The moves played, the rounds scored and the chance events of the match."""
+    size = s.game.actions.size
+    for i, a in enumerate(_seq(s.history, list, "history")):
+        _int(a, f"history[{i}]", 0, size - 1)
+    results = _seq(s.results, list, "results")
+    finished = s.round_no - (0 if s.phase is Phase.OVER else 1)
+    if len(results) not in (0, finished):
+        raise StateFormatError(
+            f"{len(results)} results for {finished} finished round(s)", "results"
+        )
+    cards = _Cards(s.rules)
+    for i, r in enumerate(results):
+        field = f"results[{i}]"
+        if type(r) is not RoundResult:
+            raise StateFormatError("not a round result", field)
+        _int(r.round_no, f"{field}.round_no", i + 1, i + 1)
+        _int(r.dealer, f"{field}.dealer", 0, n - 1)
+        if r.winner is not None:
+            _int(r.winner, f"{field}.winner", 0, n - 1)
+        _bool(r.went_out, f"{field}.went_out")
+        _str(r.reason, f"{field}.reason", _MAX_LABEL)
+        _bool(r.rummy, f"{field}.rummy")
+        for p, ps in enumerate(_seq(r.players, tuple, f"{field}.players", n)):
+            where = f"{field}.players[{p}]"
+            if type(ps) is not PlayerScore:
+                raise StateFormatError("not a player's score", where)
+            for k, c in enumerate(_seq(ps.cards, tuple, f"{where}.cards")):
+                cards.card(c, f"{where}.cards[{k}]")
+            _int(ps.hand_points, f"{where}.hand_points", -MAX_SCORE, MAX_SCORE)
+            _int(ps.delta, f"{where}.delta", -MAX_SCORE, MAX_SCORE)
+            for k, note in enumerate(_seq(ps.notes, tuple, f"{where}.notes")):
+                _str(note, f"{where}.notes[{k}]", 1_000)
+    for i, e in enumerate(_seq(s.events, list, "events")):
+        field = f"events[{i}]"
+        kind, who, values = _seq(e, tuple, field, 3)
+        _str(kind, f"{field}.kind", _MAX_LABEL)
+        _int(who, f"{field}.player", -1, n - 1)
+        for k, v in enumerate(_seq(values, tuple, f"{field}.values")):
+            _int(v, f"{field}.values[{k}]", 0, _MAX_EVENT_VALUE)
