@@ -4,10 +4,17 @@ Needs the benchmark environment (``make bench`` creates ``.venv-bench`` with
 open-spiel and rlcard).  Two checks, each reporting what it compared and the
 mismatches, which must be 0:
 
-* **legal moves**: random Gin hands played in OpenSpiel's ``gin_rummy``; every move,
-  chance outcomes included, is mirrored into rummykit's ``gin`` preset, and at every
-  decision the two engines' legal moves (projected onto OpenSpiel's action ids) are
-  compared, and at the end the returns;
+* **legal moves**: Gin hands played in OpenSpiel's ``gin_rummy`` by a policy that
+  knocks, melds and lays off whenever it can and mostly discards to the least
+  deadwood (so that the knock and lay-off phases, chained lay-offs included, come up
+  in most hands), and otherwise moves at random;
+  every move, chance outcomes included, is mirrored into rummykit's ``gin`` preset, and
+  at every decision the two engines' legal moves (projected onto OpenSpiel's action
+  ids) are compared, and at the end the returns.  One difference is deliberate
+  (docs/rules.md): rummykit lets a lay-off extend a run past a card laid off before
+  (9-10-J, then 8, 7 and 6), OpenSpiel only past the run's original ends.  Such
+  decisions are counted as ``chained_layoffs``, not as mismatches, and the hand goes
+  on with OpenSpiel's moves;
 * **deadwood**: on random and dense 10- and 11-card hands, rummykit's least deadwood
   against OpenSpiel's ``GinRummyUtils.min_deadwood`` and RLCard's melding.
 
@@ -67,6 +74,8 @@ class Mirror:
         }
         self.state: GameState | None = None
         self.dealt: list[int] = []
+        self.last_reason = ""
+        """How the last hand played ended (its round result's reason)."""
 
     def _shape_os_id(self, s: GameState, shape: int) -> int:
         sh = s.game.melds.shapes[shape]
@@ -125,12 +134,73 @@ class Mirror:
         return (face_to_os(face),)
 
 
-def play_hand(pyspiel: Any, game: Any, mirror: Mirror, rng: random.Random) -> tuple[int, int, str]:
-    """One random hand in both engines.  Returns (decisions compared, mismatches, note)."""
+def choose(legal: set[int], s: GameState, rng: random.Random) -> int:
+    """The cross-check's policy: knock whenever allowed; in the knock and lay-off phases
+    discard, meld and lay off while anything is left to do, and pass only then; after
+    a draw, mostly the discard that leaves the least deadwood, and the upcard only when
+    it lowers the deadwood (so that most hands reach a knock); otherwise any legal
+    action at random."""
+    if KNOCK_A in legal:
+        return KNOCK_A
+    options = sorted(legal)
+    if s.phase in (Phase.KNOCK, Phase.LAYOFF):
+        busy = [a for a in options if a != PASS_A]
+        if busy:
+            options = busy
+    elif rng.random() < 0.9:
+        hand = s.hands[s.current]
+        deadwood = s.game.solver.deadwood
+        if s.phase is Phase.PLAY:
+            return min(options, key=lambda a: (deadwood(hand & ~(1 << os_to_face(a))), a))
+        if DRAW_UPCARD in legal:  # take the upcard only if it lowers the deadwood
+            with_up = hand | 1 << s.discard[-1]
+            better = min(deadwood(with_up & ~(1 << c)) for c in bits(with_up))
+            if better < deadwood(hand):
+                return DRAW_UPCARD
+            return next(a for a in (DRAW_STOCK_A, PASS_A) if a in legal)
+    return options[rng.randrange(len(options))]
+
+
+def chained_layoffs(s: GameState, laid: dict[int, frozenset[int]], extra: set[int]) -> bool:
+    """Whether every action only rummykit allows is a lay-off past a card laid off
+    before: onto a run whose original cards (``laid``, by table slot) no longer reach
+    the end that the card extends."""
+    if s.phase is not Phase.LAYOFF or not extra:
+        return False
+    t = s.game.melds
+    for action in extra:
+        face = os_to_face(action) if action < 52 else -1
+        ok = False
+        for m in s.legal_moves():
+            if m.kind != LAYOFF or face_to_os(_layoff_face(s, m)) != action:
+                continue
+            tm = s.table[m.a]
+            if t.shapes[tm.shape].kind != RUN or m.a not in laid:
+                continue
+            original = laid[m.a]
+            ok = ok or (face - 1 not in original and face + 1 not in original)
+        if not ok:
+            return False
+    return True
+
+
+def _layoff_face(s: GameState, m: Move) -> int:
+    sh = s.game.melds.shapes[s.table[m.a].shape]
+    suit, pos = divmod(m.b, 14)
+    return suit * 13 + pos if sh.kind == RUN else suit * 13 + sh.key
+
+
+def play_hand(
+    pyspiel: Any, game: Any, mirror: Mirror, rng: random.Random
+) -> tuple[int, int, str, int]:
+    """One hand in both engines.  Returns (decisions compared, mismatches, note,
+    decisions where only the deliberate chained lay-off difference showed)."""
     os_state = game.new_initial_state()
     dealt: list[int] = []
     ours: GameState | None = None
     compared = 0
+    chained = 0
+    laid: dict[int, frozenset[int]] = {}
     while not os_state.is_terminal():
         if os_state.is_chance_node():
             outcomes = [a for a, _ in os_state.chance_outcomes()]
@@ -152,30 +222,33 @@ def play_hand(pyspiel: Any, game: Any, mirror: Mirror, rng: random.Random) -> tu
         theirs = set(os_state.legal_actions())
         mine = mirror.project(ours)
         compared += 1
+        if ours.phase is Phase.LAYOFF and not laid:
+            laid = {i: frozenset(tm.cards) for i, tm in enumerate(ours.table)}
         if mine != theirs:
-            table = "; ".join(ours.game.melds.describe(tm.shape) for tm in ours.table)
-            return (
-                compared,
-                1,
-                (
+            if not theirs - mine and chained_layoffs(ours, laid, mine - theirs):
+                chained += 1
+            else:
+                table = "; ".join(ours.game.melds.describe(tm.shape) for tm in ours.table)
+                note = (
                     f"phase {ours.phase.name}: os-only {sorted(theirs - mine)} "
                     f"ours-only {sorted(mine - theirs)}; table {table}"
-                ),
-            )
-        action = sorted(theirs)[rng.randrange(len(theirs))]
+                )
+                return compared, 1, note, chained
+        action = choose(theirs, ours, rng)
         if action == DRAW_STOCK_A:
             os_state.apply_action(action)  # our draw happens with the chance outcome
             continue
         ours.apply(mirror.to_move(ours, action))
         os_state.apply_action(action)
     assert ours is not None
+    mirror.last_reason = ours.results[-1].reason if ours.results else ""
     if not ours.is_over():
-        return compared, 1, f"OpenSpiel ended, rummykit in phase {ours.phase.name}"
+        return compared, 1, f"OpenSpiel ended, rummykit in phase {ours.phase.name}", chained
     returns = os_state.returns()
     mine_ret = ours.scores[0] - ours.scores[1]
     if round(returns[0]) != mine_ret:
-        return compared, 1, f"returns {returns} vs scores {ours.scores}"
-    return compared, 0, ""
+        return compared, 1, f"returns {returns} vs scores {ours.scores}", chained
+    return compared, 0, "", chained
 
 
 def _start(rules: Rules, dealt: list[int], rng: random.Random) -> GameState:
@@ -275,18 +348,24 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     decisions = 0
     bad = 0
+    chained = 0
+    knocked = 0
     examples = []
     for _ in range(args.hands):
-        c, m, note = play_hand(pyspiel, game, mirror, rng)
+        c, m, note, ch = play_hand(pyspiel, game, mirror, rng)
         decisions += c
         bad += m
+        chained += ch
+        knocked += mirror.last_reason in ("knock", "gin")
         if note and len(examples) < 5:
             examples.append(note)
     dw = deadwood_check(pyspiel, utils, args.hands, args.seed)
     report = {
         "legal_moves": {
             "hands": args.hands,
+            "hands_knocked": knocked,
             "decisions": decisions,
+            "chained_layoffs": chained,
             "mismatches": bad,
             "examples": examples,
         },

@@ -29,11 +29,42 @@ def test_same_legal_moves_and_returns_as_openspiel() -> None:
     mirror = gin_crosscheck.Mirror(pyspiel, utils, Rules.preset("gin"))
     rng = random.Random(11)
     notes = []
+    knocked = chained = 0
     for _ in range(300):
-        _compared, bad, note = gin_crosscheck.play_hand(pyspiel, game, mirror, rng)
+        _compared, bad, note, ch = gin_crosscheck.play_hand(pyspiel, game, mirror, rng)
+        chained += ch
+        knocked += mirror.last_reason in ("knock", "gin")
         if bad:
             notes.append(note)
     assert notes == []
+    # The policy reaches the knock and lay-off phases in most hands, chained lay-offs
+    # (the one deliberate difference, docs/rules.md) included.
+    assert knocked > 250 and chained > 0
+
+
+def test_the_chained_layoff_difference_is_recognised_and_nothing_else() -> None:
+    """Issue #15: 9D TD JD laid, 8D and 7D laid off; rummykit allows 6D, OpenSpiel not.
+    The cross-check excuses exactly that: an extra lay-off on a run, not next to the
+    run's original cards."""
+    from helpers import build, meld_move
+    from rummykit.moves import DISCARD, KNOCK, LAYOFF, PASS, Move
+
+    g = build(
+        "gin",
+        hands=["9D TD JD 7S 7H 7C 2C 3C 4C AH KS", "8D 7D 6D 5S 8S JS QS KH 3H 5H"],
+        current=0,
+    )
+    g.apply(Move(KNOCK))
+    g.apply(Move(DISCARD, 12 + 39))  # KS
+    for text in ("9D TD JD", "7C 7H 7S", "2C 3C 4C"):
+        g.apply(meld_move(g, text))
+    g.apply(Move(PASS))
+    laid = {i: frozenset(tm.cards) for i, tm in enumerate(g.table)}
+    for _ in range(2):  # 8D, then 7D: OpenSpiel allows these too
+        g.apply(next(m for m in g.legal_moves() if m.kind == LAYOFF))
+    six = gin_crosscheck.face_to_os(13 + 5)  # 6D
+    assert gin_crosscheck.chained_layoffs(g, laid, {six})
+    assert not gin_crosscheck.chained_layoffs(g, laid, {gin_crosscheck.face_to_os(13 + 11)})
 
 
 def test_same_least_deadwood_as_openspiel_and_rlcard() -> None:
