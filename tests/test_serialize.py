@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import json
 import random
+import struct
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from helpers import hang_guard
-from rummykit import GameState, Phase, new_game
+from rummykit import Game, GameState, Phase, Rules, new_game
+from rummykit.invariants import check_state
+from rummykit.moves import KNOCK, MELD
 from rummykit.serialize import (
     StateFormatError,
     state_from_dict,
@@ -310,3 +315,162 @@ def test_every_reached_state_loads_exactly(preset: str) -> None:
     if preset.startswith("gin"):
         expected |= {Phase.FIRST_UPCARD, Phase.KNOCK, Phase.LAYOFF}
     assert expected <= phases
+
+
+# -- the one validator, on states built in code ------------------------------------------
+def _gin_at(phase: Phase) -> GameState:
+    """A Gin state in ``phase``, reached by play that prefers knocking (seeded)."""
+    for seed in range(50):
+        g = new_game("gin", seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over():
+            if g.phase is phase:
+                return g
+            legal = g.legal_moves()
+            knock = [m for m in legal if m.kind in (KNOCK, MELD)]
+            g.apply(knock[0] if knock and rng.random() < 0.5 else rng.choice(legal))
+    raise AssertionError(f"no Gin deal reached {phase.name}")  # pragma: no cover
+
+
+def _first_result(g: GameState) -> GameState:
+    """``g`` played on (seeded) until it holds a round result."""
+    rng = random.Random(1)
+    while not g.results:
+        g.apply(rng.choice(g.legal_moves()))
+    return g
+
+
+def _saved_state() -> GameState:
+    return state_from_dict(_saved())
+
+
+def _mid_state() -> GameState:
+    return state_from_dict(_mid_round())
+
+
+def _playing(spec: str) -> GameState:
+    g = new_game(spec, players=2, seed=2)
+    g.apply(g.legal_moves()[0])
+    assert g.phase is Phase.PLAY
+    return g
+
+
+def _with_rules(g: GameState, spec: str) -> None:
+    g.rules = Rules.parse(spec)
+    g.game = Game.shared(g.rules, len(g.names))
+
+
+def _pend(g: GameState, kind: int) -> None:
+    g.pending = (g.hands[g.current] & -g.hands[g.current]).bit_length() - 1
+    g.pending_kind = kind
+
+
+def _move_pile(g: GameState, pile: str) -> None:
+    """Empty ``pile`` into the other pile, so the cards still add up."""
+    other = "stock" if pile == "discard" else "discard"
+    getattr(g, other).extend(getattr(g, pile))
+    setattr(g, pile, [])
+
+
+def _score(g: GameState, value: Any) -> None:
+    r = g.results[0]
+    g.results[0] = dataclasses.replace(r, players=(value, *r.players[1:]))
+
+
+def _score_card(g: GameState, card: int) -> None:
+    r = g.results[0]
+    first = dataclasses.replace(r.players[0], cards=(card, *r.players[0].cards))
+    g.results[0] = dataclasses.replace(r, players=(first, *r.players[1:]))
+
+
+CHECKS: dict[str, tuple[Callable[[], GameState], Callable[[GameState], None], str]] = {
+    # name: (a valid state, what breaks it, the field the error names)
+    "a flag that is 1": (_saved_state, lambda g: g.melded.__setitem__(0, 1), "melded[0]"),
+    "a name that is a number": (_saved_state, lambda g: g.names.__setitem__(0, 5), "names[0]"),
+    "a name too long": (_saved_state, lambda g: g.names.__setitem__(0, "x" * 10_001), "names[0]"),
+    "the table as a tuple": (_saved_state, lambda g: setattr(g, "table", ()), "table"),
+    "a card in two hands": (
+        _saved_state, lambda g: g.hands.__setitem__(1, g.hands[1] | g.hands[0]), "hands[1]",
+    ),
+    "a card twice in the stock": (_saved_state, lambda g: g.stock.append(g.stock[0]), "stock[30]"),
+    "other rules": (_saved_state, lambda g: setattr(g, "rules", Rules.preset("classic")), "rules"),
+    "a float seed": (_saved_state, lambda g: setattr(g, "seed", 1.0), "seed"),
+    "a phase that is an int": (_saved_state, lambda g: setattr(g, "phase", 1), "phase"),
+    "no generator": (_saved_state, lambda g: setattr(g, "rng", None), "rng"),
+    "a meld as a tuple": (
+        _mid_state, lambda g: g.table.__setitem__(0, tuple(g.table[0])), "table[0]",
+    ),
+    "a pending card of kind 0": (
+        lambda: _playing("rami51"), lambda g: _pend(g, 0), "pending_kind",
+    ),
+    "a wall without a wall rule": (
+        lambda: _gin_at(Phase.WALL), lambda g: _with_rules(g, "gin(wall=0)"),
+        "phase",
+    ),
+    "first upcard without an upcard": (
+        lambda: _gin_at(Phase.FIRST_UPCARD), lambda g: _move_pile(g, "discard"), "discard",
+    ),
+    "first upcard without a stock": (
+        lambda: _gin_at(Phase.FIRST_UPCARD), lambda g: _move_pile(g, "stock"), "stock",
+    ),
+    "the knocker lays off": (
+        lambda: _gin_at(Phase.LAYOFF), lambda g: setattr(g, "knocker", g.current), "knocker",
+    ),
+    "a result too many": (
+        lambda: _first_result(_saved_state()), lambda g: g.results.append(g.results[0]), "results",
+    ),
+    "a result that is a dict": (
+        lambda: _first_result(_saved_state()), lambda g: g.results.__setitem__(0, {}), "results[0]",
+    ),
+    "a player's score that is a tuple": (
+        lambda: _first_result(_saved_state()), lambda g: _score(g, ()), "results[0].players[0]",
+    ),
+    "a result card past the deck": (
+        lambda: _first_result(_saved_state()), lambda g: _score_card(g, 60),
+        "results[0].players[0].cards[0]",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("make", "damage", "field"), CHECKS.values(), ids=CHECKS.keys())
+def test_check_state_names_each_broken_field(
+    make: Callable[[], GameState], damage: Callable[[GameState], None], field: str
+) -> None:
+    """check_state, the validator both readers share, refuses a state built in code
+    with a wrong field, naming it (the readers' own tests cannot reach these: they
+    build tuples, phases and generators themselves)."""
+    g = make()
+    check_state(g)
+    damage(g)
+    with pytest.raises(StateFormatError) as err:
+        check_state(g)
+    assert err.value.field == field, str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("damage", "field"),
+    [
+        (lambda d: d.update(names=["A"] * 7, scores=[0] * 7), "names"),
+        (lambda d: d["rng"].__setitem__(1, 12345), "rng"),
+        (lambda d: d["rng"].__setitem__(1, _words([0] * 624 + [700])), "rng"),
+        (lambda d: d["rng"].__setitem__(1, "QUJD"), "rng"),
+        (lambda d: d.update(results=[[]]), "results[0]"),
+        (lambda d: d.update(results=[dict(_RESULT, players=[[]])]), "results[0].players[0]"),
+    ],
+    ids=["seven players", "words not text", "position 700", "three words", "result a list",
+         "player a list"],
+)  # fmt: skip
+def test_loader_names_the_field(damage: Callable[[dict[str, Any]], None], field: str) -> None:
+    d = _saved()
+    damage(d)
+    with pytest.raises(StateFormatError) as err:
+        state_from_dict(d)
+    assert err.value.field == field, str(err.value)
+
+
+def _words(words: list[int]) -> str:
+    return base64.b64encode(struct.pack(f"<{len(words)}I", *words)).decode("ascii")
+
+
+_RESULT = {"round_no": 1, "dealer": 0, "winner": None, "went_out": False, "reason": "wall",
+           "rummy": False, "players": []}  # fmt: skip

@@ -9,6 +9,7 @@
 from .cards import format_card, format_cards, parse_card, parse_cards
 from .errors import IllegalMoveError, NotationError, RulesError, RummyError
 from .moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP, TAKE, Move
+from .position import position_from_text, position_to_text
 from .rules import PRESETS, Rules
 from .state import Game, GameState, MatchResult, Phase, new_game
 from .view import PlayerView, determinize
@@ -18,4 +19,5 @@ __all__ = [
     "Game", "GameState", "IllegalMoveError", "MatchResult", "Move", "NotationError",
     "Phase", "PlayerView", "Rules", "RulesError", "RummyError", "determinize",
     "format_card", "format_cards", "new_game", "parse_card", "parse_cards",
+    "position_from_text", "position_to_text",
 ]  # fmt: skip

@@ -40,8 +40,9 @@ rummykit.invariants.StateFormatError: hands[0]: -1 is not a hand of this deck
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from .cards import MAX_CARDS, deck, face_of, format_mask, is_joker, mask_of
 from .errors import RummyError
@@ -117,13 +118,25 @@ def _shown(value: Any) -> str:
 
 def _seq(
     value: Any, kind: type[list[Any]] | type[tuple[Any, ...]], field: str, length: int | None = None
-) -> list[Any]:
-    """``value`` as a list, if it is a ``kind`` (list or tuple) of ``length`` items."""
+) -> Sequence[Any]:
+    """``value``, if it is a ``kind`` (list or tuple) of ``length`` items."""
     if type(value) is not kind:
         raise StateFormatError(f"expected a {kind.__name__}, not {_shown(value)}", field)
     if length is not None and len(value) != length:
         raise StateFormatError(f"expected {length} entries, not {len(value)}", field)
-    return list(value)
+    return cast(Sequence[Any], value)
+
+
+def _ints(values: Sequence[Any], field: str, lo: int, hi: int) -> None:
+    """Every entry a plain int in ``lo..hi``.  A long history is checked at every load,
+    so the usual case builds no field names; only a failure names the bad entry."""
+    for i, v in enumerate(values):
+        if type(v) is not int or not lo <= v <= hi:
+            _int(v, f"{field}[{i}]", lo, hi)
+
+
+def _not_a_card(value: Any, field: str) -> StateFormatError:
+    return StateFormatError(f"{_shown(value)} is not a card of this deck", field)
 
 
 class _Cards:
@@ -133,18 +146,17 @@ class _Cards:
         self.deck = _deck_mask(rules.decks, rules.jokers)
         self.seen = 0
 
-    def card(self, value: Any, field: str) -> int:
-        """A card of this deck (checked, not yet counted)."""
-        if type(value) is not int or not 0 <= value < MAX_CARDS or not self.deck >> value & 1:
-            raise StateFormatError(f"{_shown(value)} is not a card of this deck", field)
-        return int(value)
-
-    def add_card(self, value: Any, field: str) -> int:
-        card = self.card(value, field)
-        if self.seen >> card & 1:
-            raise StateFormatError(f"{format_mask(1 << card)} is in two places", field)
-        self.seen |= 1 << card
-        return card
+    def add_cards(self, values: Sequence[Any], field: str) -> None:
+        """Count every card of a pile or meld; only a failure builds the entry's name."""
+        deck = self.deck
+        seen = self.seen
+        for i, c in enumerate(values):
+            if type(c) is not int or not 0 <= c < MAX_CARDS or not deck >> c & 1:
+                raise _not_a_card(c, f"{field}[{i}]")
+            if seen >> c & 1:
+                raise StateFormatError(f"{format_mask(1 << c)} is in two places", f"{field}[{i}]")
+            seen |= 1 << c
+        self.seen = seen
 
     def add_mask(self, mask: int, field: str) -> None:
         twice = self.seen & mask
@@ -229,8 +241,7 @@ def _check_cards(s: GameState, n: int) -> None:
         if h == 0 and s.phase in _HANDS_FULL:
             raise StateFormatError("empty, but nobody has gone out", f"hands[{p}]")
     for name in ("stock", "discard"):
-        for i, c in enumerate(_seq(getattr(s, name), list, name)):
-            cards.add_card(c, f"{name}[{i}]")
+        cards.add_cards(_seq(getattr(s, name), list, name), name)
     shapes = s.game.melds.shapes
     for i, tm in enumerate(_seq(s.table, list, "table")):
         field = f"table[{i}]"
@@ -239,8 +250,8 @@ def _check_cards(s: GameState, n: int) -> None:
         _int(tm.owner, f"{field}.owner", 0, n - 1)
         shape = shapes[_int(tm.shape, f"{field}.shape", 0, len(shapes) - 1)]
         placed = _seq(tm.cards, tuple, f"{field}.cards", len(shape.cells))
-        for k, (c, face) in enumerate(zip(placed, shape.cells, strict=True)):
-            card = cards.add_card(c, f"{field}.cards[{k}]")
+        cards.add_cards(placed, f"{field}.cards")
+        for k, (card, face) in enumerate(zip(placed, shape.cells, strict=True)):
             joker_cell = bool(shape.joker_cells >> k & 1)
             if is_joker(card) != joker_cell or (not joker_cell and face_of(card) != face):
                 raise StateFormatError(
@@ -275,7 +286,7 @@ def _check_turn(s: GameState, n: int) -> None:
             where = 0  # nothing is drawn before the draw
         if not where >> taken & 1:
             raise StateFormatError(
-                f"card {taken} cannot have been drawn from the pile this turn", "taken"
+                f"{format_mask(1 << taken)} cannot have been drawn from the pile this turn", "taken"
             )
     pending = _int(s.pending, "pending", NO_CARD, MAX_CARDS - 1)
     kind = _int(s.pending_kind, "pending_kind", 0, PENDING_USE)
@@ -340,16 +351,14 @@ def _check_knock(s: GameState, n: int) -> None:
 
 def _check_record(s: GameState, n: int) -> None:
     """The moves played, the rounds scored and the chance events of the match."""
-    size = s.game.actions.size
-    for i, a in enumerate(_seq(s.history, list, "history")):
-        _int(a, f"history[{i}]", 0, size - 1)
+    _ints(_seq(s.history, list, "history"), "history", 0, s.game.actions.size - 1)
     results = _seq(s.results, list, "results")
     finished = s.round_no - (0 if s.phase is Phase.OVER else 1)
     if len(results) not in (0, finished):
         raise StateFormatError(
             f"{len(results)} results for {finished} finished round(s)", "results"
         )
-    cards = _Cards(s.rules)
+    deck_cards = _deck_mask(s.rules.decks, s.rules.jokers)
     for i, r in enumerate(results):
         field = f"results[{i}]"
         if type(r) is not RoundResult:
@@ -365,8 +374,11 @@ def _check_record(s: GameState, n: int) -> None:
             where = f"{field}.players[{p}]"
             if type(ps) is not PlayerScore:
                 raise StateFormatError("not a player's score", where)
-            for k, c in enumerate(_seq(ps.cards, tuple, f"{where}.cards")):
-                cards.card(c, f"{where}.cards[{k}]")
+            held = _seq(ps.cards, tuple, f"{where}.cards")
+            _ints(held, f"{where}.cards", 0, MAX_CARDS - 1)
+            for k, c in enumerate(held):
+                if not deck_cards >> c & 1:
+                    raise _not_a_card(c, f"{where}.cards[{k}]")
             _int(ps.hand_points, f"{where}.hand_points", -MAX_SCORE, MAX_SCORE)
             _int(ps.delta, f"{where}.delta", -MAX_SCORE, MAX_SCORE)
             for k, note in enumerate(_seq(ps.notes, tuple, f"{where}.notes")):
@@ -376,5 +388,4 @@ def _check_record(s: GameState, n: int) -> None:
         kind, who, values = _seq(e, tuple, field, 3)
         _str(kind, f"{field}.kind", _MAX_LABEL)
         _int(who, f"{field}.player", -1, n - 1)
-        for k, v in enumerate(_seq(values, tuple, f"{field}.values")):
-            _int(v, f"{field}.values[{k}]", 0, _MAX_EVENT_VALUE)
+        _ints(_seq(values, tuple, f"{field}.values"), f"{field}.values", 0, _MAX_EVENT_VALUE)

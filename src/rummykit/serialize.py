@@ -133,18 +133,19 @@ def state_from_dict(d: Any) -> GameState:
     return s
 
 
-def rules_from_text(text: Any, error: type[RummyError]) -> Rules:
+def rules_from_text(text: Any, error: type[StateFormatError]) -> Rules:
     """The rules of a saved state or position: a spec of at most :data:`MAX_RULES_CHARS`
-    characters, any failure to parse it raised as ``error`` naming the field ``rules``."""
+    characters; any failure to parse it is raised as ``error`` on the field ``rules``."""
     if type(text) is not str:
-        raise error("rules: expected a rules spec")
+        raise error("expected a rules spec", "rules")
     if len(text) > MAX_RULES_CHARS:
-        raise error(f"rules: a rules spec is at most {MAX_RULES_CHARS} characters")
+        raise error(f"a rules spec is at most {MAX_RULES_CHARS:,} characters", "rules")
     try:
         return Rules.parse(text)
     except Exception as exc:  # any failure of an outside rules spec is a bad document
-        why = str(exc) if isinstance(exc, RummyError) else type(exc).__name__
-        raise error(f"rules: {why}") from None
+        raise error(
+            str(exc) if isinstance(exc, RummyError) else type(exc).__name__, "rules"
+        ) from None
 
 
 def _list(value: Any, field: str) -> list[Any]:
