@@ -1,16 +1,17 @@
 """Test helpers: build exact positions, snapshot states, play random games.
 
-:func:`build` starts a real match with :func:`rummykit.new_game` and then overwrites
-the round's fields, so a test can state a position in card notation::
+:func:`build` writes a position in the public position format (docs/notation.md,
+"Positions") and reads it with :func:`rummykit.position.position_from_text`, so a test
+states its position in card notation and gets a state the loader's checks accept::
 
     g = build("basic", hands=["3H 4H 5H 9C", "KS KD 2C"], discard="7D", stock="8S")
 
-Card strings name faces; the builder hands out physical cards (the lowest unused copy
+Card strings name faces; the reader hands out physical cards (the lowest unused copy
 of each face), so with two decks ``"7H 7H"`` gives both sevens of hearts.  By default
 every card of the deck not named anywhere goes to the *bottom* of the stock, so the
 position conserves the deck; ``rest="discard"`` puts them at the bottom of the discard
 pile instead (an empty stock that still conserves the deck), and ``rest="none"`` builds
-a partial deck (the test then says so).
+a partial deck, which no position may be: see :func:`_partial_deck`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from rummykit.cards import JOKER, deck, face_of, format_face, parse_face
-from rummykit.melds import ACE_HIGH
+from rummykit.melds import ACE_HIGH, MeldTable, meld_table
 from rummykit.moves import (
     DISCARD,
     DRAW_DISCARD,
@@ -34,9 +35,10 @@ from rummykit.moves import (
     Move,
     cell_code,
 )
+from rummykit.position import position_from_text
 from rummykit.rules import DiscardPickup, Rules
-from rummykit.state import PENDING_USE, GameState, Phase, new_game
-from rummykit.table import TableMeld, layoff_cells
+from rummykit.state import GameState, Phase
+from rummykit.table import layoff_cells
 
 __all__ = [
     "build",
@@ -59,7 +61,8 @@ __all__ = [
 
 
 class _Pool:
-    """The physical cards still free while a position is built."""
+    """The physical cards still free while a position is written (the same order of
+    assignment as the position reader: table, hands, discard pile, stock)."""
 
     def __init__(self, rules: Rules) -> None:
         self.free = deck(rules.decks, rules.jokers)
@@ -91,17 +94,21 @@ def _shape_key(tokens: Sequence[str]) -> tuple[str, ...]:
 _INDEX_CACHE: dict[Rules, dict[tuple[str, ...], int]] = {}
 
 
-def meld_index(g: GameState, text: str) -> int:
+def _meld_shape(t: MeldTable, text: str) -> int:
     """The shape index of a meld written like ``"3H JK=4H 5H"`` (any order)."""
-    t = g.game.melds
-    index = _INDEX_CACHE.get(g.rules)
+    index = _INDEX_CACHE.get(t.rules)
     if index is None:
         index = {_shape_key(t.describe(i).split()): i for i in range(len(t.shapes))}
-        _INDEX_CACHE[g.rules] = index
+        _INDEX_CACHE[t.rules] = index
     key = _shape_key(text.split())
     if key not in index:
-        raise ValueError(f"{text!r} is not a meld under {g.rules.spec()}")
+        raise ValueError(f"{text!r} is not a meld under {t.rules.spec()}")
     return index[key]
+
+
+def meld_index(g: GameState, text: str) -> int:
+    """The shape index of a meld written like ``"3H JK=4H 5H"`` (any order)."""
+    return _meld_shape(g.game.melds, text)
 
 
 def meld_move(g: GameState, text: str) -> Move:
@@ -128,7 +135,8 @@ def build(
     turn: int = 5,
     seed: int = 0,
 ) -> GameState:
-    """A match positioned mid-round.
+    """A match positioned mid-round: the position these arguments describe, written in
+    the position format and read by :func:`~rummykit.position.position_from_text`.
 
     * ``hands``: one card string per player;
     * ``table``: ``(owner, "3H JK=4H 5H")`` melds in table order; their owners count
@@ -138,63 +146,104 @@ def build(
     * ``stock``: the next card drawn first;
     * ``rest``: where the unnamed cards go: ``"stock"`` (below the named stock cards),
       ``"discard"`` (below the named discards) or ``"none"`` (left out: a partial deck);
-    * ``phase``: ``Phase.PLAY`` means ``current`` has already drawn this turn;
+    * ``phase``: ``Phase.PLAY`` means ``current`` has already drawn this turn; in Gin's
+      ``Phase.KNOCK`` the knocker is ``current``, in ``Phase.LAYOFF`` the other player;
     * ``taken``: a face in the current hand that was drawn from the discard pile this
-      turn (under ``discard_pickup=must_use`` it is also the pending card).
+      turn (under ``discard_pickup=must_use`` it is also the pending card);
+    * ``seed``: seeds the state's random generator (later restocks and deals).
     """
-    n = len(hands)
-    if isinstance(rules, str):
-        rules = Rules.parse(rules)
-    g = new_game(
-        rules, players=n, seed=seed, dealer=(current - 1) % n if dealer is None else dealer
-    )
-    pool = _Pool(rules)
-    g.table = []
-    for owner, text in table:
-        i = meld_index(g, text)
-        sh = g.game.melds.shapes[i]
-        cards = tuple(
-            pool.take(JOKER if sh.joker_cells >> k & 1 else face) for k, face in enumerate(sh.cells)
-        )
-        g.table.append(TableMeld(owner, i, cards))
-    owners = [any(tm.owner == p for tm in g.table) for p in range(n)]
-    g.hands = [0] * n
-    for p, text in enumerate(hands):
-        for c in pool.take_all(text):
-            g.hands[p] |= 1 << c
-    named_discard = pool.take_all(discard)
-    top_first = pool.take_all(stock)
     if rest not in ("stock", "discard", "none"):
         raise ValueError(f"rest must be stock, discard or none, not {rest!r}")
-    g.discard = (list(pool.free) if rest == "discard" else []) + named_discard
-    g.stock = (list(pool.free) if rest == "stock" else []) + top_first[::-1]
-    g.melded = list(melded) if melded is not None else list(owners)
-    g.opened = list(opened) if opened is not None else list(g.melded)
-    g.laid = list(laid) if laid is not None else list(g.melded)
-    g.known = [0] * n
-    g.scores = list(scores) if scores is not None else [0] * n
-    g.restocks = restocks
-    g.current = current
-    g.phase = phase
-    g.turn = turn
-    g.turn_start_laid = g.laid[current]
-    g.melds_this_turn = 0
-    g.open_points = 0
-    g.open_pure = False
-    g.taken = -1
-    g.pending = -1
-    g.pending_kind = 0
+    if isinstance(rules, str):
+        rules = Rules.parse(rules)
+    n = len(hands)
+    pool = _Pool(rules)
+    table_text = _table_text(rules, table, pool)
+    hand_text = [
+        _hand_text(pool, cards, taken if p == current else None) for p, cards in enumerate(hands)
+    ]
+    named_discard = pool.take_all(discard)
+    top_first = pool.take_all(stock)
+    unnamed = list(pool.free)
+    piles = {
+        "discard": (unnamed if rest == "discard" else []) + named_discard,
+        "stock": (unnamed if rest in ("stock", "none") else []) + top_first[::-1],
+    }
+    owners = [any(o == p for o, _m in table) for p in range(n)]
+    melded = list(melded) if melded is not None else owners
+    opened = list(opened) if opened is not None else list(melded)
+    laid = list(laid) if laid is not None else list(melded)
+    fields = [
+        "".join(rules.spec().split()),
+        "/".join(hand_text),
+        table_text,
+        _faces_text(piles["discard"]),
+        _faces_text(piles["stock"]),
+        f"{current + 1}{_PHASE_LETTERS[phase]}",
+        "/".join("m" * melded[p] + "o" * opened[p] + "l" * laid[p] or "-" for p in range(n)),
+        ",".join(str(v) for v in (scores if scores is not None else [0] * n)),
+        f"dealer={(current - 1) % n + 1 if dealer is None else dealer + 1}",
+        f"turn={turn}",
+        f"restocks={restocks}",
+        f"seed={seed}",
+    ]
     if taken is not None:
-        face = parse_face(taken)
-        card = next(c for c in sorted(_bits(g.hands[current])) if face_of(c) == face)
-        g.taken = card
-        g.known[current] |= 1 << card
+        face = format_face(parse_face(taken))
+        fields.append(f"taken={face}")
         if rules.discard_pickup is DiscardPickup.MUST_USE:
-            g.pending = card
-            g.pending_kind = PENDING_USE
-    g.history = []
-    g._legal = None
+            fields.append(f"pending={face}:use")
+    if phase in (Phase.KNOCK, Phase.LAYOFF):
+        knocker = current if phase is Phase.KNOCK else (current + 1) % n
+        fields.append(f"knocker={knocker + 1}")
+    g = position_from_text(" ".join(fields))
+    if rest == "none":
+        _partial_deck(g, len(unnamed))
     return g
+
+
+def _table_text(rules: Rules, table: Sequence[tuple[int, str]], pool: _Pool) -> str:
+    """The position's table field: ``owner:cells`` melds in the catalogue's order."""
+    melds = meld_table(rules)
+    out = []
+    for owner, text in table:
+        i = _meld_shape(melds, text)
+        sh = melds.shapes[i]
+        for k, face in enumerate(sh.cells):
+            pool.take(JOKER if sh.joker_cells >> k & 1 else face)
+        out.append(f"{owner + 1}:{melds.describe(i).replace(' ', '')}")
+    return "/".join(out) or "-"
+
+
+def _hand_text(pool: _Pool, cards: str, taken: str | None) -> str:
+    """A hand field; a card drawn from the pile this turn is known to all (``+``)."""
+    held = [format_face(face_of(c)) for c in pool.take_all(cards)]
+    if taken is None:
+        return "".join(held) or "-"
+    face = format_face(parse_face(taken))
+    held.remove(face)
+    return "".join(held) + "+" + face
+
+
+def _faces_text(cards: list[int]) -> str:
+    return "".join(format_face(face_of(c)) for c in cards) or "-"
+
+
+_PHASE_LETTERS = {
+    Phase.DRAW: "d", Phase.PLAY: "p", Phase.FIRST_UPCARD: "u", Phase.KNOCK: "k",
+    Phase.LAYOFF: "l", Phase.WALL: "w",
+}  # fmt: skip
+"""The position format's phase letters (docs/notation.md, "Positions")."""
+
+
+def _partial_deck(g: GameState, unnamed: int) -> None:
+    """Leave the ``unnamed`` cards at the bottom of the stock out of the game.
+
+    The one place the tests write a state's field directly: a position must hold the
+    whole deck, and a few tests want a partial one on purpose (``rest="none"``: a stock
+    that cannot be refilled).  Used by test_illegal_moves.py ("draw_from_empty_stock")
+    and test_rules_rami51.py (test_round_blocked_when_no_draw_is_possible)."""
+    del g.stock[:unnamed]
+    g._legal = None
 
 
 def _bits(mask: int) -> list[int]:

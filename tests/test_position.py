@@ -310,3 +310,18 @@ def test_a_read_position_passes_the_loaders_checks() -> None:
     check_state(position_from_text(GIN))
     g = position_from_text(GIN)
     assert Move(KNOCK) in g.legal_moves() and Move(PASS) not in g.legal_moves()
+
+
+def test_the_tests_build_positions_through_the_position_format() -> None:
+    """Issue #15: tests/helpers.build writes a position and reads it; what it builds
+    is a checked state whose text reads back the same.  Only rest="none" (a partial
+    deck, which no position may be) leaves cards out afterwards."""
+    from helpers import build, conserved
+
+    g = build("rami51", hands=["3S 4S 5S KD 2C", "9H 4D"], table=[(1, "5H JK=6H 7H 8H")],
+              discard="7D", taken="2C")  # fmt: skip
+    check_state(g)
+    assert g.pending == g.taken and g.known[0] == 1 << g.taken
+    assert position_to_text(position_from_text(position_to_text(g))) == position_to_text(g)
+    partial = build("classic", hands=["3H 9C", "KS"], discard="7D", rest="none")
+    assert not partial.stock and not conserved(partial)
