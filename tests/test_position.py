@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from helpers import hang_guard
 from rummykit import GameState, Move, Phase, Rules, new_game
-from rummykit.cards import deck, face_of, parse_cards
+from rummykit.cards import deck, parse_cards
 from rummykit.invariants import check_state
 from rummykit.moves import DISCARD, KNOCK, MELD, PASS
 from rummykit.position import (
@@ -318,8 +318,8 @@ def test_the_tests_build_positions_through_the_position_format() -> None:
     deck, which no position may be) leaves cards out afterwards."""
     from helpers import build, conserved
 
-    g = build("rami51", hands=["3S 4S 5S KD 2C", "9H 4D"], table=[(1, "5H JK=6H 7H 8H")],
-              discard="7D", taken="2C")  # fmt: skip
+    g = build("rami51", hands=["2C 3C 4C 9D", "9H 4D"], table=[(1, "5H JK=6H 7H 8H")],
+              discard="7D", taken="2C", opened=[True, True])  # fmt: skip
     check_state(g)
     assert g.pending == g.taken and g.known[0] == 1 << g.taken
     assert position_to_text(position_from_text(position_to_text(g))) == position_to_text(g)
