@@ -22,113 +22,31 @@ import datetime
 import json
 import os
 import platform
-import random
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 from rich.console import Console
 from rich.table import Table
-from websockets.asyncio.client import connect
+from webbench import UNLIMITED, Stats, create_tables, percentile_ms, player, server
 
 from rummykit.web import tune_gc
 
 RESULTS = Path(__file__).parent / "results"
-SERVER = """
-import sys, uvicorn
-from rummykit.web import Settings, create_app, tune_gc
-s = Settings(database_url=sys.argv[2], bot_delay=0, rate=1e6, burst=1e6)
-app = create_app(s)
-tune_gc()
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="error",
-            ws_max_size=65536, backlog=4096)
-"""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Stats:
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.errors = 0
-        self.measuring = False
-
-
-async def player(
-    base: str, table: dict[str, Any], seat: int, stats: Stats, stop: float, think: float
-) -> None:
-    rng = random.Random(seat * 7919 + hash(table["id"]) % 1000)
-    url = base.replace("http", "ws") + f"/ws/{table['id']}"
-    async with connect(url, max_size=2**22, open_timeout=60, ping_interval=None) as ws:
-        secret = table["seats"][seat]["secret"]
-        await ws.send(json.dumps({"type": "hello", "seat": seat, "secret": secret}))
-        sent_at: float | None = None
-        sent_version = -1
-        while time.monotonic() < stop:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.monotonic()))
-            except TimeoutError:
-                break
-            msg = json.loads(raw)
-            if msg["type"] == "error":
-                stats.errors += 1
-                sent_at = None
-                continue
-            if msg["type"] != "state":
-                continue
-            v = msg["version"]
-            if sent_at is not None and v > sent_version:
-                if stats.measuring:
-                    stats.latencies.append(time.perf_counter() - sent_at)
-                sent_at = None
-            g = msg["game"]
-            if sent_at is not None:
-                continue
-            if g["phase"] == "over":
-                if seat == 0:
-                    await ws.send(json.dumps({"type": "rematch", "version": v}))
-                    sent_at, sent_version = time.perf_counter(), v
-                continue
-            if g["current"] == seat and g["legal"]:
-                if think:
-                    await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
-                text = rng.choice(g["legal"])["text"]
-                move = {"type": "move", "version": v, "move": {"kind": "text", "text": text}}
-                await ws.send(json.dumps(move))
-                sent_at, sent_version = time.perf_counter(), v
 
 
 async def run(
     base: str, tables: int, seconds: float, warmup: float, think: float
 ) -> dict[str, Any]:
     stats = Stats()
-    limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
-        body = {"rules": "basic", "deals": 1, "seats": [{"name": "A"}, {"name": "B"}]}
-        sem = asyncio.Semaphore(50)
-
-        async def make() -> dict[str, Any]:
-            async with sem:
-                r = await http.post("/api/tables", json=body)
-                r.raise_for_status()
-                data: dict[str, Any] = r.json()
-                return data
-
-        made = await asyncio.gather(*(make() for _ in range(tables)))
+    body = {"rules": "basic", "deals": 1, "seats": [{"name": "A"}, {"name": "B"}]}
+    made = await create_tables(base, body, tables)
     start = time.monotonic()
     stop = start + warmup + seconds
     tasks = [
-        asyncio.create_task(player(base, t, seat, stats, stop, think))
+        asyncio.create_task(player(base, t, seat, stats, stop, (0.5 * think, 1.5 * think)))
         for t in made
         for seat in (0, 1)
     ]
@@ -140,18 +58,14 @@ async def run(
     elapsed = time.monotonic() - t0
     lat = sorted(stats.latencies)
     n = len(lat)
-
-    def pct(p: float) -> float:
-        return lat[min(n - 1, int(p * n))] * 1000 if n else float("nan")
-
     return {
         "tables": tables,
         "think_s": think,
         "seconds": round(elapsed, 2),
         "moves": n,
         "moves_per_s": round(n / elapsed, 1) if elapsed else 0.0,
-        "p50_ms": round(pct(0.50), 2),
-        "p99_ms": round(pct(0.99), 2),
+        "p50_ms": round(percentile_ms(lat, 0.50), 2),
+        "p99_ms": round(percentile_ms(lat, 0.99), 2),
         "mean_ms": round(statistics.fmean(lat) * 1000, 2) if n else None,
         "errors": stats.errors,
     }
@@ -181,20 +95,8 @@ def main() -> None:
     for count, think in runs:
         tmp = tempfile.mkdtemp(prefix="rummy-load-")
         url = args.database or f"sqlite:///{tmp}/load.db"
-        port = free_port()
-        proc = subprocess.Popen([sys.executable, "-c", SERVER, str(port), url])
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(200):
-                try:
-                    if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.05)
+        with server(url, {"bot_delay": 0, **UNLIMITED}) as (base, _pid):
             row = asyncio.run(run(base, count, args.seconds, args.warmup, think))
-        finally:
-            proc.terminate()
-            proc.wait(timeout=20)
         row["database"] = "sqlite" if url.startswith("sqlite") else url.split(":")[0]
         rows.append(row)
         console.print(row)

@@ -1,0 +1,169 @@
+"""Abuse benchmark: do tables of hard bots slow down the people at other tables?
+(issue 15, finding 3: five six-seat all-hard bot tables took everyone's ping from
+1 ms to 257 ms).  Goal: with 20 six-seat all-hard tables on 2 cores, the people's
+move p99 at most doubles.
+
+Each case starts a fresh server in a child process (SQLite in a temporary directory,
+the server's own bot settings, per-address limits off since every client is
+127.0.0.1), creates ``--bot-tables`` tables of six ``hard`` bots, which start playing
+at once, and ``--human-tables`` tables of two scripted people.  A person answers
+each turn with a random legal move after a pause of 0.5 to 2 s and pings the server
+every second.  Measured after a warm-up: a move's latency (sent until the state that
+includes it arrives) and a ping's (until its pong).
+
+Cases, in one run so that they can be compared:
+
+* ``people only``: no bot tables, the baseline;
+* ``+ bots, pool``: the bot tables, thinking in the server's pool of lower-priority
+  processes (the default);
+* ``+ bots, in process`` (unless ``--no-in-process``): the same tables with the bots
+  thinking in a thread of the server process (``bot_workers=0``), as before issue 15.
+
+    python benchmarks/abuse.py                        # 20 bot tables, 40 s a case
+    python benchmarks/abuse.py --bot-tables 5 --duration 20 --no-in-process
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import tempfile
+import time
+from typing import Any
+
+import httpx
+from results_file import write_results
+from rich.console import Console
+from rich.table import Table
+from webbench import UNLIMITED, Stats, cpu_seconds, create_tables, percentile_ms, player, server
+
+GOAL = 2.0
+"""The people's move p99 with the bot tables, over the baseline, at most."""
+PAUSE = (0.5, 2.0)
+"""Seconds a scripted person takes for a move."""
+BOT_SEATS = 6
+
+
+async def bot_versions(base: str, tables: list[dict[str, Any]]) -> int:
+    """The bot tables' versions added up: how many moves they have played."""
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        rs = await asyncio.gather(*(http.get(f"/api/tables/{t['id']}") for t in tables))
+    return sum(int(r.json()["version"]) for r in rs if r.status_code == 200)
+
+
+async def measure(
+    base: str, pid: int, bot_tables: int, human_tables: int, seconds: float, warmup: float
+) -> dict[str, Any]:
+    hard = {"rules": "basic", "seats": [{"kind": "bot", "difficulty": "hard"}] * BOT_SEATS}
+    bots = await create_tables(base, hard, bot_tables)
+    people = {"rules": "basic", "deals": 1, "seats": [{"name": "A"}, {"name": "B"}]}
+    humans = await create_tables(base, people, human_tables)
+    stats = Stats()
+    stop = time.monotonic() + warmup + seconds
+    tasks = [
+        asyncio.create_task(player(base, t, seat, stats, stop, PAUSE, ping_every=1.0))
+        for t in humans
+        for seat in (0, 1)
+    ]
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    t0 = time.monotonic()
+    cpu0 = cpu_seconds(pid)
+    played0 = await bot_versions(base, bots)
+    await asyncio.gather(*tasks, return_exceptions=True)
+    elapsed = time.monotonic() - t0
+    cpu1 = cpu_seconds(pid)
+    played = await bot_versions(base, bots) - played0
+    moves, pings = sorted(stats.latencies), sorted(stats.pings)
+    return {
+        "bot_tables": bot_tables,
+        "human_tables": human_tables,
+        "seconds": round(elapsed, 1),
+        "moves": len(moves),
+        "move_p50_ms": round(percentile_ms(moves, 0.50), 2),
+        "move_p99_ms": round(percentile_ms(moves, 0.99), 2),
+        "move_max_ms": round(moves[-1] * 1000, 2) if moves else None,
+        "pings": len(pings),
+        "ping_p50_ms": round(percentile_ms(pings, 0.50), 2),
+        "ping_p99_ms": round(percentile_ms(pings, 0.99), 2),
+        "bot_moves_per_s": round(played / elapsed, 2) if elapsed else 0.0,
+        "server_cpu_s": round(cpu1[0] - cpu0[0], 2),
+        "bot_workers_cpu_s": round(cpu1[1] - cpu0[1], 2),
+        "errors": stats.errors,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--bot-tables", type=int, default=20, help="six-seat all-hard tables")
+    ap.add_argument("--human-tables", type=int, default=20, help="tables of two people")
+    ap.add_argument("--duration", type=float, default=40.0, help="measured seconds a case")
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--no-in-process", action="store_true", help="skip the in-process case")
+    ap.add_argument("--no-write", action="store_true", help="do not write results/abuse.json")
+    args = ap.parse_args()
+    console = Console(width=170)  # the table is wide; do not fold it in a log file
+    cases: list[tuple[str, int, dict[str, Any]]] = [
+        ("people only", 0, {}),
+        ("+ bots, pool", args.bot_tables, {}),
+    ]
+    if not args.no_in_process:
+        cases.append(("+ bots, in process", args.bot_tables, {"bot_workers": 0}))
+    rows = []
+    for name, count, extra in cases:
+        tmp = tempfile.mkdtemp(prefix="rummy-abuse-")
+        with server(f"sqlite:///{tmp}/abuse.db", {**UNLIMITED, **extra}) as (base, pid):
+            row = asyncio.run(
+                measure(base, pid, count, args.human_tables, args.duration, args.warmup)
+            )
+        row["case"] = name
+        rows.append(row)
+        console.print(row)
+    base_p99 = rows[0]["move_p99_ms"]
+    base_ping = rows[0]["ping_p99_ms"]
+    for r in rows:
+        r["move_p99_ratio"] = round(r["move_p99_ms"] / base_p99, 2)
+        r["ping_p99_ratio"] = round(r["ping_p99_ms"] / base_ping, 2)
+    table = Table(
+        title=f"People's latency beside {args.bot_tables} six-seat all-hard bot tables "
+        f"({os.cpu_count()} cores; {args.human_tables} tables of 2 people, a move every "
+        f"{PAUSE[0]:g}-{PAUSE[1]:g} s, a ping a second)"
+    )
+    cols = ("case", "bot tables", "moves", "move p50 ms", "move p99 ms", "× base",
+            "ping p50 ms", "ping p99 ms", "× base", "bot moves/s", "server CPU s",
+            "bot CPU s", "errors")  # fmt: skip
+    for col in cols:
+        table.add_column(col, justify="left" if col == "case" else "right")
+    for r in rows:
+        table.add_row(
+            r["case"], str(r["bot_tables"]), str(r["moves"]), f"{r['move_p50_ms']:.1f}",
+            f"{r['move_p99_ms']:.1f}", f"{r['move_p99_ratio']:.2f}", f"{r['ping_p50_ms']:.1f}",
+            f"{r['ping_p99_ms']:.1f}", f"{r['ping_p99_ratio']:.2f}", f"{r['bot_moves_per_s']:.1f}",
+            f"{r['server_cpu_s']:.1f}", f"{r['bot_workers_cpu_s']:.1f}", str(r["errors"]),
+        )  # fmt: skip
+    console.print(table)
+    pool = rows[1]["move_p99_ratio"]
+    verdict = "met" if pool <= GOAL else "NOT met"
+    console.print(
+        f"goal: move p99 at most {GOAL:g}× the baseline with bots: {pool:.2f}× ({verdict})"
+    )
+    if not args.no_write:
+        out = write_results(
+            "abuse",
+            {
+                "command": "python benchmarks/abuse.py "
+                f"--bot-tables {args.bot_tables} --human-tables {args.human_tables} "
+                f"--duration {args.duration:g}"
+                + (" --no-in-process" if args.no_in_process else ""),
+                "cpus": os.cpu_count(),
+                "goal_move_p99_ratio": GOAL,
+                "met": pool <= GOAL,
+                "runs": rows,
+            },
+        )
+        console.print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
