@@ -51,12 +51,10 @@ from .scoring import PlayerScore, RoundResult
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, GameState, Phase
 from .table import TableMeld
 
-__all__ = ["MAX_ROUNDS", "MAX_SCORE", "StateFormatError", "check_state"]
+__all__ = ["MAX_SCORE", "StateFormatError", "check_state"]
 
 MAX_SCORE = 10**12
 """Largest score (or round delta, or hand value) a state may hold, either sign."""
-MAX_ROUNDS = 10**6
-"""Largest round number a state may hold."""
 _MAX_LABEL = 64
 """Longest result reason or event kind (engine words such as ``restock_limit``)."""
 _MAX_EVENT_VALUE = 2**31
@@ -209,7 +207,7 @@ def _check_seats(s: GameState, n: int) -> None:
             _bool(flag, f"{name}[{p}]")
     rules = s.rules
     over = s.phase is Phase.OVER
-    _int(s.round_no, "round_no", 1, rules.deals if rules.deals is not None else MAX_ROUNDS)
+    _int(s.round_no, "round_no", 1, min(rules.deals or rules.max_deals, rules.max_deals))
     _int(s.dealer, "dealer", 0, n - 1)
     if over:
         _int(s.current, "current", -1, -1)
@@ -340,7 +338,7 @@ def _check_knock(s: GameState, n: int) -> None:
         _int(s.knock_limit, "knock_limit", 0, 10)
     else:
         _int(s.knock_limit, "knock_limit", rules.knock_card or 0, rules.knock_card or 0)
-    passes = _int(s.upcard_passes, "upcard_passes", 0, 2 if rules.first_upcard_option else 0)
+    passes = _int(s.upcard_passes, "upcard_passes", 0, n if rules.first_upcard_option else 0)
     if phase is Phase.FIRST_UPCARD and (s.turn != 1 or s.current != (s.dealer + 1 + passes) % n):
         raise StateFormatError("the first upcard goes to the dealer's left, then on", "current")
     limit = rules.max_upcard_draws

@@ -11,7 +11,7 @@ A saved state is outside data (the web server keeps its tables as saved states),
 loading one trusts nothing: :func:`state_from_json` raises :class:`StateFormatError`
 for every document that is not a state the engine could have reached, and never
 hangs or fails with another exception.  The text is at most :data:`MAX_JSON_CHARS`
-characters, the rules spec in it at most :data:`MAX_RULES_CHARS`; JSON's own limits
+characters, the rules spec in it at most ``rules.MAX_SPEC_LENGTH``; JSON's own limits
 (nesting, 4,300-digit numbers) and ``NaN``/``Infinity`` are refused; then every field
 is checked by :func:`rummykit.invariants.check_state` (exact types, ranges, card
 conservation, melds against their shapes, known cards within the hand).
@@ -42,7 +42,7 @@ from .state import Game, GameState, Phase, rng_in_state
 from .table import TableMeld
 
 __all__ = [
-    "FORMAT", "MAX_JSON_CHARS", "MAX_RULES_CHARS", "StateFormatError", "result_to_dict",
+    "FORMAT", "MAX_JSON_CHARS", "StateFormatError", "result_to_dict",
     "rules_from_text", "state_from_dict", "state_from_json", "state_to_dict", "state_to_json",
 ]  # fmt: skip
 
@@ -55,9 +55,6 @@ _READABLE = (1, 2)
 MAX_JSON_CHARS = 1_000_000
 """Longest saved state read.  A whole Gin match to 100 (18,000 moves) is about 110 KB;
 the cap bounds the time a hostile document can cost."""
-MAX_RULES_CHARS = 4_000
-"""Longest rules spec read from a state or position.  ``Rules.spec()`` with every
-option changed is about 1,300 characters."""
 
 _SCALARS = (
     "round_no", "dealer", "current", "taken", "pending", "pending_kind", "melds_this_turn",
@@ -134,18 +131,15 @@ def state_from_dict(d: Any) -> GameState:
 
 
 def rules_from_text(text: Any, error: type[StateFormatError]) -> Rules:
-    """The rules of a saved state or position: a spec of at most :data:`MAX_RULES_CHARS`
-    characters; any failure to parse it is raised as ``error`` on the field ``rules``."""
+    """The rules of a saved state or position (:meth:`Rules.parse`, which caps the
+    spec's length); any failure is raised as ``error`` on the field ``rules``."""
     if type(text) is not str:
         raise error("expected a rules spec", "rules")
-    if len(text) > MAX_RULES_CHARS:
-        raise error(f"a rules spec is at most {MAX_RULES_CHARS:,} characters", "rules")
     try:
         return Rules.parse(text)
     except Exception as exc:  # any failure of an outside rules spec is a bad document
-        raise error(
-            str(exc) if isinstance(exc, RummyError) else type(exc).__name__, "rules"
-        ) from None
+        why = str(exc) if isinstance(exc, RummyError) else type(exc).__name__
+        raise error(why, "rules") from None
 
 
 def _list(value: Any, field: str) -> list[Any]:
