@@ -124,16 +124,15 @@ class Thinker:
         """Requests answered (for tests and benchmarks)."""
 
     def _pool(self) -> Executor:
+        """The worker processes, started on first use.  Spawned, not forked: the
+        server has threads (the database's, uvicorn's), and a forked child would
+        inherit their locks in whatever state they were."""
         if self.pool is None:
-            self.pool = (
-                ProcessPoolExecutor(
-                    self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
-                    initargs=(self.nice,),
-                )
-                if self.workers > 0
-                else self.thread
+            self.pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+                initargs=(self.nice,),
             )
         return self.pool
 
@@ -178,15 +177,17 @@ class Thinker:
     ) -> Any:
         if local:
             return await loop.run_in_executor(self.thread, job)
+        pool = self._pool()
         try:
-            return await loop.run_in_executor(self._pool(), job)
+            return await loop.run_in_executor(pool, job)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): every later request would fail on
-            # the broken pool, so start a new one and try this request once more.
-            log.error("a bot worker process died; starting a new pool")
-            broken, self.pool = self.pool, None
-            if broken is not None:
-                broken.shutdown(wait=False, cancel_futures=True)
+            # the broken pool, so start a new one (unless another runner already did)
+            # and try this request once more.
+            if self.pool is pool:
+                log.error("a bot worker process died; starting a new pool")
+                self.pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
             return await loop.run_in_executor(self._pool(), job)
 
     async def close(self) -> None:
@@ -200,6 +201,6 @@ class Thinker:
         self.runners = []
         while not self.queue.empty():
             self.queue.get_nowait()[4].cancel()
-        if self.pool is not None and self.pool is not self.thread:
+        if self.pool is not None:
             await asyncio.to_thread(self.pool.shutdown, True, cancel_futures=True)
         await asyncio.to_thread(self.thread.shutdown, True, cancel_futures=True)
