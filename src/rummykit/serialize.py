@@ -27,7 +27,6 @@ rummykit.invariants.StateFormatError: hands[1]: -1 is not a hand of this deck
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import math
 import random
@@ -187,7 +186,7 @@ def _rng_from(saved: Any, fmt: int) -> random.Random:
             raise StateFormatError("the generator's words must be base64 text", "rng")
         try:
             raw = base64.b64decode(internal, validate=True)
-        except binascii.Error:
+        except ValueError:  # binascii.Error, or a character that is not ASCII
             raise StateFormatError("the generator's words are not base64", "rng") from None
         if len(raw) != 4 * _MT_WORDS:
             raise StateFormatError(f"the generator needs {_MT_WORDS} words", "rng")
