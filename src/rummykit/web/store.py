@@ -7,7 +7,7 @@ new state and bumps the version, so after a crash (even SIGKILL) the state on di
 exactly the state after the last accepted move.  Moves of many tables can share one
 transaction (:meth:`Store.commit_moves`, the server's group commit): each still
 lands with its state, and none is acknowledged before the transaction commits.
-``chat`` keeps the table chat.
+``chat`` keeps the table chat: the last :data:`CHAT_KEEP` lines of each table.
 
 Seat secrets are stored only as SHA-256 digests.
 """
@@ -19,7 +19,7 @@ import json
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,17 +29,31 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    and_,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
+    inspect,
+    or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 DATABASE_ENV = "RUMMYKIT_DATABASE_URL"
+CHAT_KEEP = 50
+"""Chat lines kept per table; older ones are deleted as new ones come (issue 15: with
+every line kept forever, 20 sockets stored 3,840 rows in 10 seconds)."""
+FAILED = -2
+"""``moves.action`` of the row that stops a table the engine could not go on with
+(issue 15, finding 1); its ``text`` says why.  The table is marked over with it."""
+EXPIRED = -3
+"""``moves.action`` of the row that expires an abandoned table: never loaded again."""
+_STATUS = {FAILED: "failed", EXPIRED: "expired"}
 
 
 class Base(DeclarativeBase):
@@ -60,6 +74,8 @@ class TableRow(Base):
     over: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float)
+    options: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
+    """JSON object of the table's options (``spectator_chat``)."""
 
 
 class MoveRow(Base):
@@ -121,6 +137,15 @@ class StoredTable:
     version: int
     state: str
     over: bool
+    options: dict[str, Any] = field(default_factory=dict)
+    status: str = "active"
+    """``active``, ``over`` (the match ended), ``failed`` or ``expired``: these two are
+    told by the table's last log row (:data:`FAILED`, :data:`EXPIRED`), so databases
+    made before them need no new column."""
+    note: str = ""
+    """Why a failed table stopped (its last log row's text)."""
+    updated: float = 0.0
+    """``time.time()`` of the last move, seat change or visit (see :meth:`Store.touch`)."""
 
 
 class StaleWriteError(RuntimeError):
@@ -159,6 +184,7 @@ class Store:
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         Base.metadata.create_all(self.engine)
+        _add_options_column(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -180,13 +206,94 @@ class Store:
                     over=t.over,
                     created=now,
                     updated=now,
+                    options=json.dumps(t.options),
                 )
             )
 
     def load_table(self, table_id: str) -> StoredTable | None:
         with self.session() as s:
             row = s.get(TableRow, table_id)
-            return None if row is None else _stored(row)
+            if row is None:
+                return None
+            stored = _stored(row)
+            if row.over:
+                last = s.get(MoveRow, (row.id, row.version))
+                stored.status = "over"
+                if last is not None and last.action in _STATUS:
+                    stored.status = _STATUS[last.action]
+                    stored.note = last.text
+            return stored
+
+    def drivable(self, limit: int) -> list[str]:
+        """Unfinished tables that play by themselves (a bot seat or a turn timer), the
+        most recently updated first: what the server loads at start-up."""
+        with self.session() as s:
+            rows = s.execute(
+                select(TableRow.id, TableRow.seats, TableRow.timer)
+                .where(TableRow.over.is_(False))
+                .order_by(TableRow.updated.desc())
+            )
+            out: list[str] = []
+            for table_id, seats, timer in rows:
+                if timer or any(seat.get("kind") == "bot" for seat in json.loads(seats)):
+                    out.append(table_id)
+                    if len(out) >= limit:
+                        break
+            return out
+
+    def expirable(
+        self, open_before: float, over_before: float, limit: int
+    ) -> list[tuple[str, int]]:
+        """``(id, version)`` of tables untouched since ``open_before`` (unfinished) or
+        ``over_before`` (over or failed) that have not expired yet."""
+        with self.session() as s:
+            rows = s.execute(
+                select(TableRow.id, TableRow.version)
+                .outerjoin(
+                    MoveRow,
+                    and_(MoveRow.table_id == TableRow.id, MoveRow.seq == TableRow.version),
+                )
+                .where(
+                    or_(
+                        and_(TableRow.over.is_(False), TableRow.updated < open_before),
+                        and_(TableRow.over.is_(True), TableRow.updated < over_before),
+                    ),
+                    or_(MoveRow.action.is_(None), MoveRow.action != EXPIRED),
+                )
+                .limit(limit)
+            )
+            return [(table_id, version) for table_id, version in rows]
+
+    def mark(self, table_id: str, version: int, action: int, seat: int, text: str) -> bool:
+        """End a table at ``version`` with a log row (:data:`FAILED`, :data:`EXPIRED`)
+        and mark it over, in one transaction; the state is kept as it was.  False if
+        the table is not at ``version`` any more (it moved on meanwhile)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            res = conn.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.version == version)
+                .values(version=version + 1, over=True, updated=now)
+            )
+            if res.rowcount != 1:
+                return False
+            conn.execute(
+                insert(MoveRow).values(
+                    table_id=table_id, seq=version + 1, seat=seat, action=action, text=text,
+                    auto=True, at=now,
+                )
+            )  # fmt: skip
+            return True
+
+    def touch(self, table_id: str, at: float) -> None:
+        """Bring ``updated`` forward to ``at`` (someone was at the table until then), so
+        an abandoned table's age counts from its last visit, not its last move."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.updated < at)
+                .values(updated=at)
+            )
 
     def active_tables(self) -> list[StoredTable]:
         with self.session() as s:
@@ -268,11 +375,29 @@ class Store:
             )
 
     # -- chat -------------------------------------------------------------------------------
-    def add_chat(self, table_id: str, seat: int, name: str, text: str) -> None:
+    def add_chat(
+        self, table_id: str, seat: int, name: str, line: str, keep: int = CHAT_KEEP
+    ) -> None:
+        """Store one chat line, and delete the table's lines older than the last
+        ``keep`` in the same transaction: a table's chat never outgrows ``keep`` rows."""
         with self.session.begin() as s:
-            s.add(ChatRow(table_id=table_id, seat=seat, name=name, text=text, at=time.time()))
+            s.add(ChatRow(table_id=table_id, seat=seat, name=name, text=line, at=time.time()))
+            s.flush()
+            oldest_dropped = s.scalar(
+                select(ChatRow.id)
+                .where(ChatRow.table_id == table_id)
+                .order_by(ChatRow.id.desc())
+                .offset(keep)
+                .limit(1)
+            )
+            if oldest_dropped is not None:
+                s.execute(
+                    delete(ChatRow).where(
+                        ChatRow.table_id == table_id, ChatRow.id <= oldest_dropped
+                    )
+                )
 
-    def chat(self, table_id: str, limit: int = 50) -> list[ChatRow]:
+    def chat(self, table_id: str, limit: int = CHAT_KEEP) -> list[ChatRow]:
         with self.session() as s:
             rows = s.scalars(
                 select(ChatRow)
@@ -306,7 +431,17 @@ def _stored(row: TableRow) -> StoredTable:
         version=row.version,
         state=row.state,
         over=row.over,
+        options=json.loads(row.options or "{}"),
+        updated=row.updated,
     )
+
+
+def _add_options_column(engine: Engine) -> None:
+    """Give a database made before ``tables.options`` existed that column
+    (``create_all`` creates missing tables, never missing columns)."""
+    if "options" not in {c["name"] for c in inspect(engine).get_columns("tables")}:
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

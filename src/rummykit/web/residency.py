@@ -1,0 +1,199 @@
+"""Which tables the server keeps in memory, and when a table is gone for good.
+
+Every table used to stay in memory from its creation on, and every unfinished one was
+loaded again at start-up: 3,000 tables created in 19 s all stayed (issue 15, finding
+3).  Memory is not where a table lives: every accepted move, seat and chat line is in
+the database before anyone hears of it, so a table can leave memory whenever nobody
+needs it there and come back unchanged on the next request.
+
+* A table is *idle* when no socket is open to it (not even one that has not said
+  hello yet), its driver has nothing to do (no bot to play, no timer or absent player
+  to play for) and no move is being stored.  An idle table is unloaded once it has
+  been idle for ``Settings.idle_unload`` seconds.
+* At most ``Settings.max_tables`` tables are in memory.  Bringing in one more (a new
+  table, or one loaded on demand) first unloads the idle table used least recently;
+  when every table is busy the request is refused as ``server_full`` (HTTP 503,
+  WebSocket close code 1013, "try again later") rather than growing without end.
+* Abandoned tables expire: an unfinished one after ``Settings.abandon_after`` seconds
+  with nobody connected, a finished (or failed) one after ``Settings.finished_after``.
+  The expiry is a row of the move log (action :data:`~rummykit.web.store.EXPIRED`)
+  and marks the table over in the same transaction, so it is never loaded again:
+  asking for it answers ``expired`` (HTTP 410).  The time is taken from the table's
+  ``updated`` column, which moves, seats and leaving the memory bring forward.
+* At start-up only the tables that play by themselves are loaded (a bot seat or a
+  turn timer), the most recently used first and at most ``max_tables``; the others
+  load when someone asks for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from .store import EXPIRED
+
+if TYPE_CHECKING:
+    from .server import LiveTable, Manager
+
+log = logging.getLogger("rummykit.web")
+
+CLOSE_TRY_AGAIN = 1013
+"""WebSocket close code "try again later" (RFC 6455): the server is full."""
+CLOSE_GONE = 4404
+"""The table cannot be played here any more; clients stop reconnecting."""
+SWEEP_BATCH = 200
+"""Tables expired per sweep in the database: a sweep never holds the store long."""
+
+
+class Unavailable(Exception):
+    """A table that cannot be brought into memory: the server is full, the table
+    expired, or its saved state cannot be read."""
+
+    def __init__(self, code: str, message: str, status: int, close_code: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        """The HTTP status of the answer."""
+        self.close_code = close_code
+        """The WebSocket close code."""
+
+
+def server_full(limit: int) -> Unavailable:
+    return Unavailable(
+        "server_full",
+        f"the server holds as many tables as it may ({limit}) and all are in play; "
+        "try again in a few minutes",
+        503,
+        CLOSE_TRY_AGAIN,
+    )
+
+
+def expired() -> Unavailable:
+    return Unavailable(
+        "expired", "this table expired: nobody came back to it for a long time", 410, CLOSE_GONE
+    )
+
+
+def wall_clock(monotonic: float) -> float:
+    """The ``time.time()`` of a ``time.monotonic()`` reading."""
+    return time.time() - (time.monotonic() - monotonic)
+
+
+def monotonic_clock(wall: float) -> float:
+    """The ``time.monotonic()`` of a ``time.time()`` reading (the store's times)."""
+    return time.monotonic() - (time.time() - wall)
+
+
+class Residency:
+    """Unloads idle tables, makes room under the cap, expires abandoned tables."""
+
+    def __init__(self, manager: Manager) -> None:
+        self.m = manager
+        self.task: asyncio.Task[None] | None = None
+        self.unloaded = 0
+        self.expired = 0
+
+    def idle(self, live: LiveTable) -> bool:
+        return (
+            not live.conns
+            and live.sockets == 0
+            and (live.resting or live.failed is not None)
+            and not live.lock.locked()
+        )
+
+    async def make_room(self) -> None:
+        """Before one more table comes into memory: unload the idle table used least
+        recently if the cap is reached, or refuse (:class:`Unavailable`)."""
+        s = self.m.settings
+        while len(self.m.tables) >= s.max_tables:
+            idle = [t for t in self.m.tables.values() if self.idle(t)]
+            if not idle:
+                raise server_full(s.max_tables)
+            await self.unload(min(idle, key=lambda t: t.last_active))
+
+    async def unload(self, live: LiveTable) -> None:
+        """Take a table out of memory (it is all in the store already)."""
+        if self.m.tables.get(live.id) is live:
+            del self.m.tables[live.id]
+        await _stop(live)
+        self.unloaded += 1
+        await self.m.db(self.m.store.touch, live.id, wall_clock(live.last_seen))
+
+    async def expire(self, live: LiveTable) -> None:
+        """Mark a table in memory expired in the store and unload it."""
+        await _stop(live)
+        async with live.lock:
+            seat = -1 if live.over else live.state.current
+            if await self.m.db(
+                self.m.store.mark, live.id, live.version, EXPIRED, seat, "the table expired"
+            ):
+                self.expired += 1
+        if self.m.tables.get(live.id) is live:
+            del self.m.tables[live.id]
+
+    async def sweep(self) -> None:
+        """One pass: unload idle tables, expire abandoned ones (in memory and not)."""
+        s = self.m.settings
+        now = time.monotonic()
+        for live in list(self.m.tables.values()):
+            if live.conns or live.sockets:
+                live.last_seen = live.last_active = now
+                continue
+            if live.lock.locked():
+                continue
+            finished = live.over or live.failed is not None
+            if now - live.last_seen > (s.finished_after if finished else s.abandon_after):
+                await self.expire(live)
+            elif self.idle(live) and now - live.last_active > s.idle_unload:
+                await self.unload(live)
+        wall = time.time()
+        candidates = await self.m.db(
+            self.m.store.expirable, wall - s.abandon_after, wall - s.finished_after, SWEEP_BATCH
+        )
+        for table_id, version in candidates:
+            if table_id in self.m.tables or table_id in self.m.loading:
+                continue
+            if await self.m.db(
+                self.m.store.mark, table_id, version, EXPIRED, -1, "the table expired"
+            ):
+                self.expired += 1
+
+    async def run(self) -> None:
+        """Sweep every ``Settings.sweep_every`` seconds until cancelled."""
+        while True:
+            await asyncio.sleep(self.m.settings.sweep_every)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a store error: try again at the next sweep
+                log.exception("sweeping the tables failed")
+
+    async def start(self) -> None:
+        """Load the tables that play by themselves, then sweep in the background."""
+        s = self.m.settings
+        for table_id in await self.m.db(self.m.store.drivable, s.max_tables):
+            try:
+                await self.m.get(table_id)
+            except Unavailable as exc:
+                if exc.code == "server_full":
+                    break
+        self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+
+async def _stop(live: LiveTable) -> None:
+    """Cancel a table's driver and wait until it has stopped."""
+    if live.driver is not None and not live.driver.done():
+        live.driver.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await live.driver
