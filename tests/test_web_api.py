@@ -33,7 +33,10 @@ WS = Any
 
 
 def make_client(db: Path, **kw: Any) -> TestClient:
-    opts: dict[str, Any] = {"bot_delay": 0.0, "rate": 10_000, "burst": 10_000, "hint_budget": 10}
+    opts: dict[str, Any] = {
+        "bot_delay": 0.0, "rate": 10_000, "burst": 10_000, "hint_budget": 10,
+        "tables_per_minute": 0, "sockets_per_minute": 0, "chat_burst": 1000,
+    }  # fmt: skip
     opts.update(kw)
     return TestClient(create_app(Settings(database_url=f"sqlite:///{db}", **opts)))
 
@@ -94,17 +97,20 @@ def test_create_list_join_and_info(client: TestClient) -> None:
     presets = {p["name"]: p for p in client.get("/api/presets").json()}
     assert set(presets) >= {"basic", "rami51", "gin"}
     assert presets["gin"]["players"] == [2, 2] and presets["rami51"]["players"] == [2, 5]
-    t = create(client, [{"kind": "human", "name": "Ann"}, {"kind": "human"}], public=True)
-    assert len(t["seats"][1]["secret"]) >= 32  # token_urlsafe(24): 192 bits
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}]
+    t = create(client, seats, public=True)
+    assert len(t["seats"][0]["secret"]) >= 32  # token_urlsafe(24): 192 bits
     assert t["seats"][0]["link"].endswith(t["seats"][0]["secret"])
+    assert t["creator"] == {k: t["seats"][0][k] for k in ("seat", "secret", "link")}
+    assert t["seats"][1]["secret"] is None and t["seats"][1]["open"]  # nobody's yet
     listed = client.get("/api/tables").json()
     assert [x["id"] for x in listed] == [t["id"]]
     assert listed[0]["seats"][1]["open"] and not listed[0]["seats"][0]["open"]
     info = client.get(f"/api/tables/{t['id']}")
     assert info.status_code == 200
-    assert "digest" not in info.text and t["seats"][1]["secret"] not in info.text
+    assert "digest" not in info.text and t["seats"][0]["secret"] not in info.text
     j = client.post(f"/api/tables/{t['id']}/join", json={"name": "Bob"}).json()
-    assert j["seat"] == 1 and j["secret"] != t["seats"][1]["secret"]
+    assert j["seat"] == 1 and j["secret"] != t["seats"][0]["secret"]
     assert client.post(f"/api/tables/{t['id']}/join", json={}).status_code == 409
     with client.websocket_connect(f"/ws/{t['id']}") as ws:
         s = hello(ws, {"seats": [{}, {"secret": j["secret"]}]}, 1)
@@ -326,7 +332,7 @@ def test_illegal_stale_and_duplicate_moves_change_nothing(client: TestClient) ->
     ):
         sa = hello(a, t, 0)
         sb = hello(b, t, 1)
-        latest_state(a)  # b's arrival
+        assert until(a, lambda m: m["type"] == "presence")["table"]["seats"][1]["connected"]
         g = sa["game"]
         me, other = (a, b) if g["current"] == 0 else (b, a)
         v = sa["version"]

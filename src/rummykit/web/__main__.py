@@ -1,10 +1,14 @@
-"""``python -m rummykit.web [--host H] [--port P] [--database URL]``: the web server."""
+"""``python -m rummykit.web [--host H] [--port P] [--database URL] [--SETTING VALUE ...]``:
+the web server.  Every setting (``--tables-per-minute``, ``--max-spectators``, ...) can
+also come from ``RUMMYKIT_<SETTING>`` in the environment; docs/protocol.md, "Limits"."""
 
 from __future__ import annotations
 
 import argparse
+import os
 
-from .server import serve_main
+from .config import add_flags, given_flags
+from .server import Settings, serve_main, server_settings
 
 
 def main(argv: list[str] | None = None) -> None:  # pragma: no cover - runs until killed
@@ -12,17 +16,27 @@ def main(argv: list[str] | None = None) -> None:  # pragma: no cover - runs unti
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite)")
-    p.add_argument("--bot-delay", type=float, default=0.6)
-    p.add_argument("--disconnect-grace", type=float, default=60.0)
     p.add_argument("--log-level", default="info")
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="proxies trusted to name the client in X-Forwarded-For (uvicorn's option; "
+        "default $FORWARDED_ALLOW_IPS or 127.0.0.1)",
+    )
+    add_flags(p, Settings, skip={"database_url"})
     a = p.parse_args(argv)
+    options = given_flags(a, Settings)
+    try:
+        server_settings(a.database, os.environ, **options)  # a bad variable stops here
+    except ValueError as exc:
+        p.error(str(exc))
     serve_main(
         a.host,
         a.port,
         a.database,
-        bot_delay=a.bot_delay,
-        disconnect_grace=a.disconnect_grace,
         log_level=a.log_level,
+        forwarded_allow_ips=a.forwarded_allow_ips,
+        **options,
     )
 
 

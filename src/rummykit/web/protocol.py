@@ -14,11 +14,11 @@ the server sends, each built from one seat's :class:`~rummykit.view.PlayerView`.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import from_json
 
 from ..cards import JOKER, bits, face_of, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
@@ -58,7 +58,10 @@ _Small = Annotated[int, Field(ge=0, le=1000)]
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_max_length=400)
+    """Strict: ``"version": true`` or ``1.0`` is not the integer 1, ``"seat": "0"`` is
+    not a seat (issue 15, finding 6); unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid", str_max_length=400, strict=True)
 
 
 class MoveIntent(_Msg):
@@ -133,13 +136,20 @@ class ProtocolError(Exception):
 def parse_client_message(
     raw: str | bytes,
 ) -> Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg:
-    """Validate one client message; :class:`ProtocolError` says what is wrong."""
+    """Validate one client message; :class:`ProtocolError` says what is wrong.
+
+    Any frame at all gets a ProtocolError, never another exception (issue 15, finding
+    6): the JSON is read by pydantic's parser, which refuses ``NaN`` and ``Infinity``
+    (they are not JSON), nesting deeper than 200 levels and numbers too long to
+    convert, all as ``bad_json``, where :func:`json.loads` raised RecursionError or
+    ValueError out of the server's handler.
+    """
     if len(raw) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
+        data = from_json(raw, allow_inf_nan=False)
+    except (ValueError, TypeError) as exc:  # TypeError: a str with a lone surrogate
+        raise ProtocolError("bad_json", f"not valid JSON: {str(exc)[:200]}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
     kind = data.get("type")

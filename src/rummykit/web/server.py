@@ -14,11 +14,13 @@ import contextlib
 import gc
 import json
 import logging
+import math
+import os
 import random
 import secrets
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -26,13 +28,15 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketState
 
 from ..bots import Bot, RandomBot, make_bot
-from ..bots.hints import suggest
 from ..errors import IllegalMoveError, NotationError, RummyError
 from ..moves import Move
 from ..notation import export_record
@@ -40,6 +44,9 @@ from ..rules import PRESET_SOURCES, PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
 from .commits import GroupCommit
+from .config import from_env
+from .limits import AddressLimiter, TokenBucket
+from .origin import origin_allowed
 from .protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -60,7 +67,18 @@ from .protocol import (
     rules_spec,
     view_payload,
 )
-from .store import MoveCommit, Store, StoredTable, default_database_url, digest
+from .residency import CLOSE_GONE, Residency, Unavailable, expired, monotonic_clock
+from .store import (
+    CHAT_KEEP,
+    FAILED,
+    MoveCommit,
+    StaleWriteError,
+    Store,
+    StoredTable,
+    default_database_url,
+    digest,
+)
+from .thinking import Thinker, choose_move, default_workers, server_bot, suggestion
 
 log = logging.getLogger("rummykit.web")
 STATIC = Path(__file__).parent / "static"
@@ -71,6 +89,18 @@ _HOUSE_EXAMPLES = {False: "multiple_melds=true", True: "knock_card=7, oklahoma=t
 """A house-rules example for the lobby, for rummy and for knock games (Gin)."""
 
 T = TypeVar("T")
+
+# WebSocket close codes (docs/protocol.md).
+CLOSE_ORIGIN = 4003
+"""The page's Origin is neither this server's nor an allowed one."""
+CLOSE_BAD_SECRET = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_REPLACED = 4409
+"""A newer connection took this seat's place (``Settings.max_seat_sockets``)."""
+CLOSE_TOO_MANY_SOCKETS = 4429
+"""The client's address opened more sockets than ``Settings.sockets_per_minute``."""
+CLOSE_SPECTATORS_FULL = 4503
+"""The table already has ``Settings.max_spectators`` spectators."""
 
 
 @dataclass
@@ -87,28 +117,90 @@ class Settings:
     """... with bursts up to this many."""
     flood_close: int = 400
     """A client that sends this many messages over the limit is disconnected."""
+    # -- limits per client address (issue 15; docs/protocol.md, "Limits") ---------------
+    tables_per_minute: float = 10.0
+    """Tables one client address may create a minute (bursts as large); 0: no limit."""
+    sockets_per_minute: float = 60.0
+    """WebSockets one client address may open a minute (bursts as large); 0: no limit."""
+    limit_addresses: int = 10_000
+    """Client addresses the limiters remember (least recently seen forgotten first)."""
+    max_spectators: int = 50
+    """Spectator connections per table; one more is refused (``spectators_full``)."""
+    max_seat_sockets: int = 3
+    """Connections per seat (tabs); a newer one closes the oldest (code 4409)."""
+    chat_burst: float = 5.0
+    """Chat lines a connection may send at once ..."""
+    chat_rate: float = 0.5
+    """... and then per second (5 lines, then one every 2 s)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Browser origins allowed to open WebSockets besides the server's own."""
+    openapi: bool = False
+    """Serve ``/openapi.json`` (the API schema)."""
+    # -- bot thinking and tables in memory (issue 15; docs/protocol.md, "Limits") -------
+    bot_workers: int = -1
+    """Processes that think for the bots (web/thinking.py).  -1: one fewer than the
+    machine's cores, at least one; 0: a thread of the server process (tests)."""
+    bot_cpu: float = 1.0
+    """CPU seconds the hard bot may think per move (it stops earlier once sure)."""
+    bot_nice: int = 10
+    """How much lower the bot processes' scheduling priority is than the server's."""
+    bot_factory: Callable[[str], Bot] | None = None
+    """Makes a bot from its name (default :func:`~rummykit.bots.make_bot`): tests give
+    broken bots.  One that cannot be pickled (a lambda) thinks in the server process."""
+    max_tables: int = 2000
+    """Tables in memory at most (web/residency.py); more are refused with 503."""
+    idle_unload: float = 300.0
+    """Seconds a table with nobody connected and nothing to play stays in memory."""
+    abandon_after: float = 86400.0
+    """Seconds an unfinished table with nobody connected lasts before it expires."""
+    finished_after: float = 3600.0
+    """Seconds a finished or failed table with nobody connected lasts."""
+    sweep_every: float = 30.0
+    """Seconds between two passes that unload idle tables and expire abandoned ones."""
 
 
 # -- lobby requests ------------------------------------------------------------------------
+_STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+"""Request bodies: ``"deals": true`` is not 1 and ``"public": "yes"`` not True, and
+NaN or Infinity is refused (issue 15, finding 6)."""
+
+
 class SeatSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     kind: Literal["human", "bot"] = "human"
     name: Annotated[str, Field(max_length=MAX_NAME)] | None = None
     difficulty: Literal["easy", "medium", "hard"] = "easy"
+    open: bool = False
+    """A human seat anyone may take with ``join``; other human seats are the creator's
+    (the first) and invitations, which ``join`` never hands out."""
+
+    @model_validator(mode="after")
+    def _open_is_human(self) -> SeatSpec:
+        if self.open and self.kind != "human":
+            raise ValueError("only a human seat can be open to the public")
+        return self
 
 
 class CreateTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     rules: Annotated[str, Field(min_length=1, max_length=400)] = "basic"
     seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=6)]
     public: bool = False
     target: Annotated[int, Field(ge=1, le=100_000)] | None = None
     deals: Annotated[int, Field(ge=1, le=100)] | None = None
     timer: Annotated[float, Field(ge=1, le=3600)] | None = None
+    spectator_chat: bool = False
+    """Whether spectators may chat (seated players always may)."""
+
+    @model_validator(mode="after")
+    def _open_seats_are_public(self) -> CreateTable:
+        if not self.public and any(s.open for s in self.seats):
+            raise ValueError("a seat open to the public needs a public table")
+        return self
 
 
 class JoinTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     name: Annotated[str, Field(max_length=MAX_NAME)] | None = None
 
 
@@ -116,19 +208,28 @@ class JoinTable(BaseModel):
 @dataclass(eq=False)
 class Conn:
     ws: WebSocket
+    messages: TokenBucket
+    """Every message the client sends takes a token (``Settings.rate``, ``burst``)."""
+    chat: TokenBucket
+    """Every chat line takes another (``Settings.chat_rate``, ``chat_burst``)."""
     seat: int = -1
     """-1 for a spectator."""
-    tokens: float = 0.0
-    last: float = field(default_factory=time.monotonic)
     over_limit: int = 0
     hinting: bool = False
+    opened: float = field(default_factory=time.monotonic)
 
-    def allow(self, s: Settings) -> bool:
+    @classmethod
+    def new(cls, ws: WebSocket, s: Settings) -> Conn:
         now = time.monotonic()
-        self.tokens = min(s.burst, self.tokens + (now - self.last) * s.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        return cls(
+            ws,
+            messages=TokenBucket(s.burst, s.rate, last=now),
+            chat=TokenBucket(s.chat_burst, s.chat_rate, last=now),
+            opened=now,
+        )
+
+    def allow(self) -> bool:
+        if self.messages.take(time.monotonic()):
             return True
         self.over_limit += 1
         return False
@@ -146,14 +247,25 @@ class LiveTable:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     conns: set[Conn] = field(default_factory=set)
     log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEEP))
+    options: dict[str, Any] = field(default_factory=dict)
+    """The table's options from its creation (``spectator_chat``)."""
     turn_key: tuple[int, int, int] = (0, 0, 0)
     turn_started: float = field(default_factory=time.monotonic)
     away_since: dict[int, float] = field(default_factory=dict)
-    bots: dict[int, Bot] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
     cache: dict[int, str] = field(default_factory=dict)
     """Serialized state message per seat for the current version."""
+    failed: str | None = None
+    """Why the table stopped, if the engine could not go on (issue 15, finding 1)."""
+    resting: bool = False
+    """The driver has nothing to do until something changes (web/residency.py)."""
+    sockets: int = 0
+    """Sockets open to the table, hello said or not: it must not leave memory."""
+    last_active: float = field(default_factory=time.monotonic)
+    """When anything last happened or asked for the table (for unloading)."""
+    last_seen: float = field(default_factory=time.monotonic)
+    """When someone was last connected (for expiry)."""
 
     @property
     def over(self) -> bool:
@@ -169,29 +281,43 @@ class LiveTable:
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
 
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns if c.seat < 0)
+
     def info(self) -> dict[str, Any]:
-        """The lobby-level facts about the table (no secrets, no cards)."""
+        """The lobby-level facts about the table (no secrets, no cards).  One pass over
+        the connections: a hello asks for it, and a table may have many spectators."""
         deadline = None
         if self.timer and not self.over and self.seats[self.state.current]["kind"] == "human":
             deadline = max(0.0, self.turn_started + self.timer - time.monotonic())
+        seated = {c.seat for c in self.conns}
         return {
             "id": self.id,
             "rules": rules_spec(self.state.rules),
             "public": self.public,
             "timer": self.timer or None,
             "time_left": deadline,
-            "spectators": sum(1 for c in self.conns if c.seat < 0),
+            "failed": self.failed,
+            "spectators": self.spectators(),
+            "spectator_chat": bool(self.options.get("spectator_chat")),
             "seats": [
                 {
                     "name": s["name"],
                     "kind": s["kind"],
                     "difficulty": s.get("difficulty"),
-                    "open": s["kind"] == "human" and not s.get("claimed"),
-                    "connected": s["kind"] == "bot" or self.connected(i),
+                    "open": _joinable(s),
+                    "connected": s["kind"] == "bot" or i in seated,
                 }
                 for i, s in enumerate(self.seats)
             ],
         }
+
+
+def _joinable(seat: dict[str, Any]) -> bool:
+    """A seat ``join`` may hand out: a human seat opened to the public at creation and
+    not taken yet.  The creator's seat and invitations never are (issue 15, finding 2);
+    neither are the seats of tables stored before seats could be opened."""
+    return seat["kind"] == "human" and bool(seat.get("open")) and not seat.get("claimed")
 
 
 class Manager:
@@ -207,21 +333,20 @@ class Manager:
         self.commits = GroupCommit(self.store, self.db)
         self.tables: dict[str, LiveTable] = {}
         self.loading: dict[str, asyncio.Lock] = {}
+        workers = settings.bot_workers if settings.bot_workers >= 0 else default_workers()
+        self.thinker = Thinker(workers, settings.bot_nice)
+        self.residency = Residency(self)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, partial(fn, *args))
 
     async def start(self) -> None:
-        for stored in await self.db(self.store.active_tables):
-            live = await self._restore(stored)
-            now = time.monotonic()
-            for i, s in enumerate(live.seats):
-                if s["kind"] == "human" and s.get("claimed"):
-                    live.away_since[i] = now
-            self._start_driver(live)
+        """Load the tables that play by themselves; the others load on demand."""
+        await self.residency.start()
 
     async def stop(self) -> None:
+        await self.residency.stop()
         for live in self.tables.values():
             if live.driver:
                 live.driver.cancel()
@@ -229,6 +354,7 @@ class Manager:
             if live.driver:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await live.driver
+        await self.thinker.close()
         await self.commits.drain()
         self.db_pool.shutdown(wait=True)
         self.store.close()
@@ -242,24 +368,56 @@ class Manager:
             timer=stored.timer,
             version=stored.version,
             state=state,
+            options=stored.options,
         )
+        if stored.status == "failed":
+            live.failed = stored.note
+        if stored.updated:
+            live.last_seen = min(live.last_seen, monotonic_clock(stored.updated))
         live.touch_turn()
         self.tables[live.id] = live
         return live
 
     async def _restore(self, stored: StoredTable) -> LiveTable:
-        """A table from the database, with the end of its move log and its chat."""
-        live = self._live(stored)
+        """A table from the database, with the end of its move log and its chat.
+
+        Nobody is connected to a table that was not in memory, so every seated person
+        counts as away from now on (their turns are played after the grace period).
+        """
+        try:
+            live = self._live(stored)
+        except Exception as exc:
+            raise await self._unreadable(stored, exc) from exc
         after = max(0, live.version - LOG_LENGTH)
         for row in await self.db(self.store.moves, live.id, after):
             live.log.append(_log_entry(row.seq, row.seat, row.text, row.auto))
         for c in await self.db(self.store.chat, live.id):
             live.chat.append(_chat_entry(c.seat, c.name, c.text))
+        now = time.monotonic()
+        for i, s in enumerate(live.seats):
+            if s["kind"] == "human" and s.get("claimed"):
+                live.away_since[i] = now
         return live
 
+    async def _unreadable(self, stored: StoredTable, exc: Exception) -> Unavailable:
+        """A stored state that does not load: the table is marked failed (logged once,
+        when it is marked), and whoever asked is told."""
+        if stored.status != "failed":
+            log.error("table %s v%d cannot be loaded", stored.id, stored.version, exc_info=exc)
+            note = f"this table stopped: its saved game cannot be read ({exc})"
+            await self.db(self.store.mark, stored.id, stored.version, FAILED, -1, note)
+        return Unavailable(
+            "table_failed", "this table's saved game cannot be read", 410, CLOSE_GONE
+        )
+
     async def get(self, table_id: str) -> LiveTable | None:
+        """The table, loaded from the store if it is not in memory; None if there is no
+        such table.  Raises :class:`~rummykit.web.residency.Unavailable` if it cannot be
+        brought into memory: the server is full, it expired, or its state is unreadable.
+        """
         live = self.tables.get(table_id)
         if live is not None:
+            live.last_active = time.monotonic()
             return live
         if len(table_id) > 40:
             return None
@@ -271,6 +429,9 @@ class Manager:
                     stored = await self.db(self.store.load_table, table_id)
                     if stored is None:
                         return None
+                    if stored.status == "expired":
+                        raise expired()
+                    await self.residency.make_room()
                     live = await self._restore(stored)
                     self._start_driver(live)
             return live
@@ -289,20 +450,32 @@ class Manager:
             raise HTTPException(400, str(exc)) from None
         seats: list[dict[str, Any]] = []
         links: list[str | None] = []
+        creator: int | None = None
         for i, spec in enumerate(req.seats):
+            name = clean_text(spec.name or "", MAX_NAME)
             if spec.kind == "bot":
-                name = clean_text(spec.name or "", MAX_NAME) or f"Bot {i + 1} ({spec.difficulty})"
+                name = name or f"Bot {i + 1} ({spec.difficulty})"
                 seats.append({"kind": "bot", "name": name, "difficulty": spec.difficulty})
                 links.append(None)
+            elif spec.open:
+                # No secret until someone joins: there is no link to leak or to share.
+                seats.append(
+                    {"kind": "human", "name": name or f"Player {i + 1}", "digest": None,
+                     "claimed": False, "open": True}
+                )  # fmt: skip
+                links.append(None)
             else:
+                # The first such seat is the creator's, claimed now: a blank name must not
+                # leave it for ``join`` to give away (issue 15, finding 2).
+                if creator is None:
+                    creator = i
                 secret = secrets.token_urlsafe(24)
-                name = clean_text(spec.name or "", MAX_NAME)
                 seats.append(
                     {
                         "kind": "human",
                         "name": name or f"Player {i + 1}",
                         "digest": digest(secret),
-                        "claimed": bool(name),
+                        "claimed": creator == i or bool(name),
                     }
                 )
                 links.append(secret)
@@ -320,31 +493,40 @@ class Manager:
             0,
             state_to_json(state),
             False,
+            options={"spectator_chat": req.spectator_chat},
         )
+        await self.residency.make_room()  # before the row: a refused table leaves none
         await self.db(self.store.create_table, stored)
         live = self._live(stored)
         self._start_driver(live)
         return {
             "id": table_id,
             "watch": f"/play/{table_id}",
+            "creator": None
+            if creator is None
+            else {
+                "seat": creator,
+                "secret": links[creator],
+                "link": _link(table_id, creator, links[creator]),
+            },
             "seats": [
                 {
                     "seat": i,
                     "name": s["name"],
                     "kind": s["kind"],
                     "secret": links[i],
-                    "link": None
-                    if links[i] is None
-                    else f"/play/{table_id}#seat={i}&key={links[i]}",
+                    "link": _link(table_id, i, links[i]),
+                    "open": bool(s.get("open")),
                 }
                 for i, s in enumerate(seats)
             ],
         }
 
     async def join(self, live: LiveTable, name: str | None) -> dict[str, Any]:
+        """Give the first seat opened to the public to whoever asks."""
         async with live.lock:
             for i, s in enumerate(live.seats):
-                if s["kind"] == "human" and not s.get("claimed"):
+                if _joinable(s):
                     secret = secrets.token_urlsafe(24)
                     s["digest"] = digest(secret)
                     s["claimed"] = True
@@ -359,8 +541,8 @@ class Manager:
                     break
             else:
                 raise HTTPException(409, "no open seat at this table")
-        await self.broadcast(live)
-        return {"seat": i, "secret": secret, "link": f"/play/{live.id}#seat={i}&key={secret}"}
+        await self.presence(live)
+        return {"seat": i, "secret": secret, "link": _link(live.id, i, secret)}
 
     # -- playing ------------------------------------------------------------------------------
     async def play(
@@ -374,10 +556,13 @@ class Manager:
     ) -> None:
         """Validate and apply one move, commit it, then tell everyone.
 
-        Raises :class:`ProtocolError` (stale version, not your turn) or the engine's
-        :class:`IllegalMoveError` / :class:`NotationError`; the state is then unchanged.
+        Raises :class:`ProtocolError` (stale version, not your turn, the table failed)
+        or the engine's :class:`IllegalMoveError` / :class:`NotationError`; the state is
+        then unchanged.
         """
         async with live.lock:
+            if live.failed is not None:
+                raise ProtocolError("table_failed", live.failed)
             if version is not None and version != live.version:
                 raise ProtocolError(
                     "stale",
@@ -390,7 +575,13 @@ class Manager:
                 raise ProtocolError("not_your_turn", "it is not your turn")
             move = intent if isinstance(intent, Move) else resolve(intent, state.view(seat))
             new = state.clone()
-            new.apply(move)
+            try:
+                new.apply(move)
+            except RummyError:
+                raise
+            except Exception as exc:  # an engine bug: the table stops (issue 15, finding 1)
+                await self._mark_failed(live, f"the engine failed on {move}: {exc!r}", exc)
+                raise ProtocolError("table_failed", live.failed or "") from None
             text = move_text(state, move)
             seq = live.version + 1
             await self.commits.commit(
@@ -442,26 +633,30 @@ class Manager:
         await self.broadcast(live)
 
     async def auto_move(self, live: LiveTable, seat: int, version: int, bot_name: str) -> None:
-        """A bot (or the auto-player) chooses from the seat's view and plays."""
-        bot = live.bots.get(seat)
-        if bot is None or live.seats[seat]["kind"] == "human":
-            bot = make_bot(bot_name)
-            if live.seats[seat]["kind"] == "bot":
-                live.bots[seat] = bot
-        view = live.state.view(seat)
-        rng = random.Random(f"{live.state.seed}:{version}")
-        move = await asyncio.to_thread(bot.choose, view, rng)
-        auto = live.seats[seat]["kind"] == "human"
+        """A bot (or the auto-player) chooses from the seat's view and plays.
+
+        The choice is made off the event loop by the thinker (web/thinking.py), with
+        the bot's RNG seeded by the table's seed and version as it always was: the same
+        position brings the same move, in a worker process or here.
+        """
+        state = live.state
+        human = live.seats[seat]["kind"] == "human"
+        seed = f"{state.seed}:{version}"
+        factory = self.settings.bot_factory or make_bot
+        move = await self.thinker.run(
+            choose_move, factory, state_to_json(state), seat, bot_name, seed, urgent=human
+        )
         try:
-            await self.play(live, seat, move, version, auto=auto)
-        except ProtocolError:  # the game moved on while the bot was thinking
+            await self.play(live, seat, move, version, auto=human)
+        except ProtocolError:  # the game moved on while the bot was thinking, or failed
             pass
         except IllegalMoveError as exc:
             # A bot bug.  Its RNG is seeded by the version, so asking it again would
             # bring the same move and stall the table: say so, and play a legal move.
             log.warning("table %s v%d: %s chose %s: %s", live.id, version, bot_name, move, exc)
+            legal = RandomBot().choose(state.view(seat), random.Random(seed))
             with contextlib.suppress(ProtocolError, IllegalMoveError):
-                await self.play(live, seat, RandomBot().choose(view, rng), version, auto=auto)
+                await self.play(live, seat, legal, version, auto=human)
 
     def _start_driver(self, live: LiveTable) -> None:
         if live.driver is None or live.driver.done():
@@ -469,23 +664,36 @@ class Manager:
 
     async def _drive(self, live: LiveTable) -> None:
         """Play bots' turns; play a human's turn when their timer runs out or they have
-        been away longer than the grace period."""
+        been away longer than the grace period.
+
+        An engine error (a bot raising, ``apply`` raising, nobody able to move) stops
+        the table for good (:meth:`_fail`): asked again, the engine would fail again,
+        and the driver used to retry every second forever (issue 15, finding 1).  Only
+        the store's errors are retried, with a growing pause.
+        """
         s = self.settings
-        while True:
+        pause = 1.0
+        while live.failed is None:
             live.changed.clear()
             state = live.state
             version = live.version
+            live.last_active = time.monotonic()
+            if live.conns:
+                live.last_seen = live.last_active
             timeout: float | None = None
             bot_name = AUTO_BOT
             if not live.over:
                 seat = state.current
                 info = live.seats[seat]
+                if not state.legal_moves():
+                    await self._fail(live, f"{info['name']} (seat {seat + 1}) has no legal move")
+                    return
                 now = time.monotonic()
                 if info["kind"] == "bot":
                     timeout = s.bot_delay
                     # A difficulty is a bot name (make_bot), the same as in the terminal
-                    # game: hard searches about one second per move.
-                    bot_name = info.get("difficulty", "easy")
+                    # game, but hard counts its budget in CPU seconds here.
+                    bot_name = server_bot(info.get("difficulty", "easy"), s.bot_cpu)
                 else:
                     limits = []
                     if live.timer:
@@ -494,6 +702,7 @@ class Manager:
                         limits.append(live.away_since[seat] + s.disconnect_grace - now)
                     if limits:
                         timeout = max(0.0, min(limits))
+            live.resting = timeout is None
             try:
                 if timeout is None:
                     await live.changed.wait()
@@ -502,37 +711,88 @@ class Manager:
                 continue
             except TimeoutError:
                 pass
+            finally:
+                live.resting = False
             if live.version == version and not live.over:
                 try:
                     await self.auto_move(live, state.current, version, bot_name)
+                    pause = 1.0
                 except asyncio.CancelledError:
                     raise
-                except Exception:  # pragma: no cover - a bot bug must not stop the server
-                    log.exception("table %s v%d: the %s bot failed", live.id, version, bot_name)
-                    await asyncio.sleep(1.0)
+                except (SQLAlchemyError, StaleWriteError, OSError):
+                    log.exception("table %s v%d: storing a move failed", live.id, version)
+                    await asyncio.sleep(pause)
+                    pause = min(60.0, pause * 2)
+                except Exception as exc:
+                    await self._fail(live, f"the {bot_name} bot failed", exc)
+                    return
+
+    async def _fail(self, live: LiveTable, reason: str, exc: BaseException | None = None) -> None:
+        async with live.lock:
+            await self._mark_failed(live, reason, exc)
+
+    async def _mark_failed(self, live: LiveTable, reason: str, exc: BaseException | None) -> None:
+        """Stop a table the engine cannot go on with; the caller holds its lock.
+
+        The error is logged once, with its traceback.  The store gets a log row
+        (:data:`~rummykit.web.store.FAILED`) and the table is marked over with it, so a
+        restart does not drive it again; its players get a ``table_failed`` error and
+        a state whose ``table.failed`` says why.  The reason told to players names no
+        card: an exception's text could.
+        """
+        if live.failed is not None:
+            return
+        log.error("table %s v%d stopped: %s", live.id, live.version, reason, exc_info=exc)
+        note = f"this table stopped because of an error in the game engine: {reason}"
+        seat = -1 if live.over else live.state.current
+        try:
+            marked = await self.db(self.store.mark, live.id, live.version, FAILED, seat, note)
+        except Exception:  # the store is down: the table stops here anyway
+            log.exception("table %s: the store could not mark it failed", live.id)
+            marked = False
+        if marked:
+            live.version += 1
+            live.log.append(_log_entry(live.version, seat, note, True))
+        live.failed = note
+        live.cache.clear()
+        live.changed.set()
+        await self.broadcast(live)
+        await asyncio.gather(*(self.error(c, "table_failed", note) for c in list(live.conns)))
 
     # -- messages ------------------------------------------------------------------------------
-    def state_message(self, live: LiveTable, seat: int) -> str:
-        """The ``state`` message for one seat (-1: spectators), from that seat's view."""
-        cached = live.cache.get(seat)
-        if cached is None:
+    def state_message(self, live: LiveTable, seat: int, table: str | None = None) -> str:
+        """The ``state`` message for one seat (-1: spectators), from that seat's view.
+
+        The game and the log are built once per seat and version (``live.cache``); the
+        table's lobby facts (who is connected, spectators, the clock) change between
+        versions and are put in fresh: ``table`` is :func:`_table_json`, passed in when
+        one broadcast sends it to many connections.
+        """
+        body = live.cache.get(seat)
+        if body is None:
             view = live.state.view(seat if seat >= 0 else 0)
-            cached = json.dumps(
-                {
-                    "type": "state",
-                    "version": live.version,
-                    "table": live.info(),
-                    "game": view_payload(view, spectator=seat < 0),
-                    "log": list(live.log),
-                },
-                separators=(",", ":"),
-            )
-            live.cache[seat] = cached
-        return cached
+            payload = {"game": view_payload(view, spectator=seat < 0), "log": list(live.log)}
+            body = json.dumps(payload, separators=(",", ":"))[1:-1]
+            live.cache[seat] = body
+        if table is None:
+            table = _table_json(live)
+        return f'{{"type":"state","version":{live.version},"table":{table},{body}}}'
 
     async def broadcast(self, live: LiveTable) -> None:
+        """One ``state`` message to every connection: once per version, never per
+        hello (issue 15, finding 3: re-sending it on every spectator's hello made the
+        cost grow with the square of the number of spectators)."""
+        table = _table_json(live)
         conns = list(live.conns)
-        await asyncio.gather(*(self.send(c, self.state_message(live, c.seat)) for c in conns))
+        await asyncio.gather(
+            *(self.send(c, self.state_message(live, c.seat, table)) for c in conns)
+        )
+
+    async def presence(self, live: LiveTable, skip: Conn | None = None) -> None:
+        """The light ``presence`` message (the table's lobby facts, no game) to every
+        connection but ``skip``: a seat connected, left, was joined or renamed."""
+        text = f'{{"type":"presence","table":{_table_json(live)}}}'
+        await asyncio.gather(*(self.send(c, text) for c in list(live.conns) if c is not skip))
 
     async def send(self, conn: Conn, text: str) -> None:
         try:
@@ -550,12 +810,18 @@ class Manager:
     # -- the WebSocket session ----------------------------------------------------------------
     async def session(self, ws: WebSocket, table_id: str) -> None:
         await ws.accept()
-        conn = Conn(ws, tokens=self.settings.burst)
-        live = await self.get(table_id)
+        conn = Conn.new(ws, self.settings)
+        try:
+            live = await self.get(table_id)
+        except Unavailable as exc:  # full, expired or unreadable (web/residency.py)
+            await self.error(conn, exc.code, exc.message)
+            await ws.close(exc.close_code)
+            return
         if live is None:
             await self.error(conn, "not_found", "no such table")
-            await ws.close(4404)
+            await ws.close(CLOSE_NOT_FOUND)
             return
+        live.sockets += 1  # keeps the table in memory until the socket closes
         joined = False
         try:
             while True:
@@ -565,7 +831,7 @@ class Manager:
                 raw = event.get("text")
                 if raw is None:
                     raw = event.get("bytes") or b""
-                if not conn.allow(self.settings):
+                if not conn.allow():
                     if conn.over_limit >= self.settings.flood_close:
                         await self.error(conn, "rate_limited", "too many messages; disconnected")
                         await ws.close(1008)
@@ -582,56 +848,90 @@ class Manager:
                     if not isinstance(msg, Hello):
                         await self.error(conn, "hello_first", "send 'hello' first")
                         continue
-                    if not await self._hello(live, conn, msg):
-                        await ws.close(4403)
+                    refused = await self._hello(live, conn, msg)
+                    if refused is not None:
+                        await ws.close(refused)
                         return
                     joined = True
+                    if live.failed is not None:
+                        await self.error(conn, "table_failed", live.failed)
                     continue
                 await self._dispatch(live, conn, msg)
         except WebSocketDisconnect:
             pass
         finally:
+            live.sockets -= 1
             if conn in live.conns:
                 live.conns.discard(conn)
                 if conn.seat >= 0 and not live.connected(conn.seat):
                     live.away_since[conn.seat] = time.monotonic()
-                    live.cache.clear()
                     live.changed.set()
-                    await self.broadcast(live)
+                    await self.presence(live)
 
-    async def _hello(self, live: LiveTable, conn: Conn, msg: Hello) -> bool:
+    async def _hello(self, live: LiveTable, conn: Conn, msg: Hello) -> int | None:
+        """Seat the connection (or let it watch); None, or the close code refusing it.
+
+        The newcomer alone gets the state; the others hear only of a seat that
+        connected or was renamed, in a light ``presence`` message.
+        """
+        announce = False
         if msg.seat is not None:
             seat = msg.seat
             info = live.seats[seat] if seat < len(live.seats) else None
+            stored = None if info is None else info.get("digest")
             ok = (
                 info is not None
                 and info["kind"] == "human"
+                and isinstance(stored, str)  # an open seat nobody has joined has none
                 and msg.secret is not None
-                and secrets.compare_digest(info["digest"], digest(msg.secret))
+                and secrets.compare_digest(stored, digest(msg.secret))
             )
             if not ok:
                 await self.error(conn, "bad_secret", "that seat's invitation link is not valid")
-                return False
+                return CLOSE_BAD_SECRET
             assert info is not None
+            announce = not live.connected(seat)
+            await self._make_room(live, seat)
             conn.seat = seat
             name = clean_text(msg.name or "", MAX_NAME)
             if not info.get("claimed") or (name and name != info["name"] and live.version == 0):
                 info["claimed"] = True
-                if name:
+                if name and name != info["name"]:
                     info["name"] = name
                     live.state.names[seat] = name
+                    live.cache.clear()
+                    announce = True
                 await self.db(self.store.save_seats, live.id, live.seats, state_to_json(live.state))
             live.away_since.pop(seat, None)
+            live.changed.set()
+        elif live.spectators() >= self.settings.max_spectators:
+            await self.error(
+                conn,
+                "spectators_full",
+                f"this table has as many spectators as it allows "
+                f"({self.settings.max_spectators}); try again later",
+            )
+            return CLOSE_SPECTATORS_FULL
         live.conns.add(conn)
-        live.cache.clear()
-        live.changed.set()
         await self.send_json(
             conn, {"type": "welcome", "protocol": PROTOCOL, "seat": conn.seat, "table": live.id}
         )
         for c in live.chat:
             await self.send_json(conn, c)
-        await self.broadcast(live)
-        return True
+        await self.send(conn, self.state_message(live, conn.seat))
+        if announce:
+            await self.presence(live, skip=conn)
+        return None
+
+    async def _make_room(self, live: LiveTable, seat: int) -> None:
+        """A seat keeps at most ``max_seat_sockets`` connections, the newest: a seat's
+        holder could otherwise open sockets without end, past the spectator cap."""
+        mine = sorted((c for c in live.conns if c.seat == seat), key=lambda c: c.opened)
+        for old in mine[: max(0, len(mine) - self.settings.max_seat_sockets + 1)]:
+            live.conns.discard(old)
+            await self.error(old, "replaced", "this seat was opened in another window")
+            with contextlib.suppress(Exception):
+                await old.ws.close(CLOSE_REPLACED)
 
     async def _dispatch(self, live: LiveTable, conn: Conn, msg: Any) -> None:
         if isinstance(msg, PingMsg):
@@ -639,16 +939,7 @@ class Manager:
         elif isinstance(msg, Hello):
             await self.error(conn, "already_joined", "this connection has already said hello")
         elif isinstance(msg, ChatMsg):
-            text = clean_text(msg.text, MAX_CHAT)
-            if not text:
-                await self.error(conn, "empty_chat", "nothing to send")
-                return
-            name = live.seats[conn.seat]["name"] if conn.seat >= 0 else "spectator"
-            entry = _chat_entry(conn.seat, name, text)
-            live.chat.append(entry)
-            await self.db(self.store.add_chat, live.id, conn.seat, name, text)
-            data = json.dumps(entry, separators=(",", ":"))
-            await asyncio.gather(*(self.send(c, data) for c in list(live.conns)))
+            await self._chat(live, conn, msg)
         elif conn.seat < 0:
             await self.error(
                 conn, "spectator", "spectators cannot play; use a seat's invitation link"
@@ -670,8 +961,32 @@ class Manager:
             except ProtocolError as exc:
                 await self.error(conn, exc.code, exc.message, version=live.version)
 
+    async def _chat(self, live: LiveTable, conn: Conn, msg: ChatMsg) -> None:
+        """A chat line to the table: from a seat, or from a spectator where the table
+        allows it; a few lines at a time per connection (issue 15, finding 3)."""
+        if conn.seat < 0 and not live.options.get("spectator_chat"):
+            await self.error(conn, "chat_closed", "spectators cannot chat at this table")
+            return
+        text = clean_text(msg.text, MAX_CHAT)
+        if not text:
+            await self.error(conn, "empty_chat", "nothing to send")
+            return
+        if not conn.chat.take(time.monotonic()):
+            await self.error(conn, "rate_limited", "too many chat lines; wait a few seconds")
+            return
+        name = live.seats[conn.seat]["name"] if conn.seat >= 0 else "spectator"
+        entry = _chat_entry(conn.seat, name, text)
+        live.chat.append(entry)
+        await self.db(self.store.add_chat, live.id, conn.seat, name, text)
+        data = json.dumps(entry, separators=(",", ":"))
+        await asyncio.gather(*(self.send(c, data) for c in list(live.conns)))
+
     async def _hint(self, live: LiveTable, conn: Conn, msg: HintMsg) -> None:
-        if msg.version != live.version or live.state.current != conn.seat or live.over:
+        """The hard bot's move and reason, worked out by the thinker ahead of the bots'
+        own moves (a person is waiting), off the event loop."""
+        state = live.state
+        mine = state.current == conn.seat and not live.over and live.failed is None
+        if msg.version != live.version or not mine:
             await self.error(conn, "no_hint", "a hint is for your own turn, on the current state")
             return
         if conn.hinting:
@@ -679,8 +994,10 @@ class Manager:
             return
         conn.hinting = True
         try:
-            view = live.state.view(conn.seat)
-            hint = await asyncio.to_thread(suggest, view, budget=self.settings.hint_budget)
+            view = state.view(conn.seat)
+            hint = await self.thinker.run(
+                suggestion, state_to_json(state), conn.seat, self.settings.hint_budget, urgent=True
+            )
             await self.send_json(
                 conn,
                 {
@@ -700,6 +1017,29 @@ def _log_entry(seq: int, seat: int, text: str, auto: bool) -> dict[str, Any]:
 
 def _chat_entry(seat: int, name: str, text: str) -> dict[str, Any]:
     return {"type": "chat", "seat": seat, "name": name, "text": text}
+
+
+def _link(table_id: str, seat: int, secret: str | None) -> str | None:
+    return None if secret is None else f"/play/{table_id}#seat={seat}&key={secret}"
+
+
+def _table_json(live: LiveTable) -> str:
+    return json.dumps(live.info(), separators=(",", ":"))
+
+
+def _peer(conn: HTTPConnection) -> str | None:
+    """The client's address: the socket's peer (uvicorn replaces it with the
+    X-Forwarded-For address only for proxies in ``--forwarded-allow-ips``)."""
+    return conn.client.host if conn.client else None
+
+
+async def _refuse(ws: WebSocket, close_code: int, code: str, message: str) -> None:
+    """Accept, say why in an ``error``, and close with ``close_code``: a browser sees
+    the close code, where a refused handshake would only show a failed connection."""
+    await ws.accept()
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+        await ws.close(close_code)
 
 
 # -- the application -----------------------------------------------------------------------
@@ -725,10 +1065,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await manager.stop()
 
-    app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="rummykit",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if settings.openapi else None,
+    )
+    tables_limit = AddressLimiter(
+        settings.tables_per_minute, max_addresses=settings.limit_addresses
+    )
+    sockets_limit = AddressLimiter(
+        settings.sockets_per_minute, max_addresses=settings.limit_addresses
+    )
 
     def mgr() -> Manager:
         return holder["m"]
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        """422 saying where and what, without echoing the input back: FastAPI's own
+        answer repeats it, and a NaN in it cannot be encoded (a 500, issue 15)."""
+        detail = [
+            {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": e.get("type")}
+            for e in exc.errors()
+        ]
+        return JSONResponse({"detail": detail}, 422)
+
+    @app.exception_handler(Unavailable)
+    async def unavailable(_request: Request, exc: Unavailable) -> JSONResponse:
+        """A table that cannot come into memory: the server is full (503), the table
+        expired or cannot be read (410); web/residency.py."""
+        return JSONResponse({"detail": exc.message, "code": exc.code}, exc.status)
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Callable[[Request], Any]) -> Response:
@@ -766,7 +1134,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
 
     @app.post("/api/tables")
-    async def create(req: CreateTable) -> dict[str, Any]:
+    async def create(req: CreateTable, request: Request) -> dict[str, Any]:
+        peer = _peer(request)
+        if not tables_limit.allow(peer):
+            wait = max(1, math.ceil(tables_limit.retry_after(peer)))
+            raise HTTPException(
+                429,
+                f"too many tables created from your address; try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
         return await mgr().create(req)
 
     @app.get("/api/tables")
@@ -774,7 +1150,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         m = mgr()
         out = []
         for stored in await m.db(m.store.public_tables):
-            live = await m.get(stored.id)
+            try:
+                live = await m.get(stored.id)
+            except Unavailable:  # the server is full: list the tables in memory only
+                continue
             if live is not None and not live.over:
                 out.append(live.info())
         return out
@@ -812,6 +1191,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
+        origin = websocket.headers.get("origin")
+        if not origin_allowed(origin, websocket.headers.get("host"), settings.allowed_origins):
+            await _refuse(
+                websocket, CLOSE_ORIGIN, "origin", "pages from that origin may not connect"
+            )
+            return
+        if not sockets_limit.allow(_peer(websocket)):
+            await _refuse(
+                websocket,
+                CLOSE_TOO_MANY_SOCKETS,
+                "rate_limited",
+                "too many connections from your address; try again in a minute",
+            )
+            return
         await mgr().session(websocket, table_id)
 
     return app
@@ -838,27 +1231,38 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def server_settings(
+    database_url: str | None, environ: Mapping[str, str], **options: Any
+) -> Settings:
+    """The settings of a served process: each field from ``options`` (the flags) when
+    given (not None), else from ``RUMMYKIT_<FIELD>`` in ``environ`` (web.config), else
+    its default.  A bad variable raises ValueError naming it."""
+    values = from_env(Settings, environ)
+    values.update({k: v for k, v in options.items() if v is not None})
+    values["database_url"] = database_url or values.get("database_url") or default_database_url()
+    return Settings(**values)
+
+
 def serve_main(
     host: str = "127.0.0.1",
     port: int = 8000,
     database_url: str | None = None,
     *,
-    bot_delay: float = 0.6,
-    disconnect_grace: float = 60.0,
     log_level: str = "info",
+    forwarded_allow_ips: str | None = None,
+    **options: Any,
 ) -> None:  # pragma: no cover - runs a server until interrupted (tested as a subprocess)
     """Run the server until interrupted: what ``rummy serve`` calls.
 
     ``database_url`` None means ``$RUMMYKIT_DATABASE_URL`` or SQLite in the user's data
-    directory; ``postgresql://user@host/db`` works as is.
+    directory; ``postgresql://user@host/db`` works as is.  ``options`` are
+    :class:`Settings` fields (:func:`server_settings`).  ``forwarded_allow_ips``: the
+    proxies whose ``X-Forwarded-For`` names the client (uvicorn's option; None: its
+    default, ``$FORWARDED_ALLOW_IPS`` or 127.0.0.1).
     """
     import uvicorn
 
-    settings = Settings(
-        database_url=database_url or default_database_url(),
-        bot_delay=bot_delay,
-        disconnect_grace=disconnect_grace,
-    )
+    settings = server_settings(database_url, os.environ, **options)
     app = create_app(settings)
     tune_gc()
     uvicorn.run(
@@ -869,4 +1273,5 @@ def serve_main(
         ws_max_size=65536,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        forwarded_allow_ips=forwarded_allow_ips,
     )

@@ -1,0 +1,102 @@
+"""The server's settings from the environment and the command line.
+
+Every field of :class:`~rummykit.web.server.Settings` can be set by an environment
+variable ``RUMMYKIT_<FIELD>`` (``RUMMYKIT_TABLES_PER_MINUTE=5``) and by a flag of
+``python -m rummykit.web`` (``--tables-per-minute 5``); a flag wins over the
+environment, and the environment over the default.  Both are derived from the
+dataclass itself, so a new setting is settable without touching this module: ints,
+floats, strings, booleans (``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/
+``off``) and tuples of strings (comma-separated).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any
+
+ENV_PREFIX = "RUMMYKIT_"
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def parse_bool(text: str) -> bool:
+    word = text.strip().lower()
+    if word in _TRUE:
+        return True
+    if word in _FALSE:
+        return False
+    raise ValueError(f"expected one of {sorted(_TRUE | _FALSE - {''})}, not {text!r}")
+
+
+def parse_list(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+_PARSERS: dict[object, Callable[[str], Any]] = {
+    int: int,
+    float: float,
+    str: str,
+    bool: parse_bool,
+    tuple[str, ...]: parse_list,
+}
+
+
+def env_name(field: str) -> str:
+    return ENV_PREFIX + field.upper()
+
+
+def flag_name(field: str) -> str:
+    return "--" + field.replace("_", "-")
+
+
+def parsers(cls: type) -> dict[str, Callable[[str], Any]]:
+    """Each settable field of dataclass ``cls`` and how to read it from text."""
+    hints = typing.get_type_hints(cls)
+    return {
+        f.name: _PARSERS[hints[f.name]]
+        for f in dataclasses.fields(cls)
+        if hints[f.name] in _PARSERS
+    }
+
+
+def from_env(cls: type, environ: Mapping[str, str]) -> dict[str, Any]:
+    """The fields of ``cls`` that ``environ`` sets; a bad value raises ValueError
+    naming the variable."""
+    out: dict[str, Any] = {}
+    for name, parse in parsers(cls).items():
+        raw = environ.get(env_name(name))
+        if raw is None:
+            continue
+        try:
+            out[name] = parse(raw)
+        except ValueError as exc:
+            raise ValueError(f"{env_name(name)}: {exc}") from None
+    return out
+
+
+def add_flags(parser: argparse.ArgumentParser, cls: type, skip: set[str]) -> None:
+    """A flag per field of ``cls`` (not in ``skip``), None when not given."""
+    defaults = {f.name: f.default for f in dataclasses.fields(cls)}
+    for name, parse in parsers(cls).items():
+        if name in skip:
+            continue
+        default = defaults[name]
+        shown = ",".join(default) if isinstance(default, tuple) else default
+        parser.add_argument(
+            flag_name(name),
+            dest=name,
+            type=parse,
+            default=None,
+            metavar=name.upper(),
+            help=f"default {shown!r}; environment {env_name(name)}",
+        )
+
+
+def given_flags(args: argparse.Namespace, cls: type) -> dict[str, Any]:
+    """The fields of ``cls`` set on the command line."""
+    return {
+        name: getattr(args, name) for name in parsers(cls) if getattr(args, name, None) is not None
+    }

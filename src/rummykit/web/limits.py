@@ -1,0 +1,125 @@
+"""Rate limits for the web server: token buckets, alone or one per client address.
+
+A stranger may create tables and open sockets, but not without end: each client
+address has a bucket of ``per_minute`` tokens that refills at ``per_minute`` a minute,
+and each new table or socket takes one (issue 15, finding 3).  A connection's
+messages and chat lines use the same :class:`TokenBucket`.
+
+The table of addresses is itself bounded (:class:`AddressLimiter` forgets the address
+used least recently once it holds ``max_addresses``), so a flood of addresses cannot
+grow the limiter without end.  Forgetting an address only gives it a full bucket
+again, which the attacker could have had anyway from that many addresses.  IPv6
+addresses are counted per /64 network, the block one subscriber is usually given:
+otherwise a single host could take a fresh address, and a fresh bucket, per request.
+
+Pure bookkeeping with an injectable clock: no I/O, no threads, no timers.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Clock = Callable[[], float]
+
+
+@dataclass
+class TokenBucket:
+    """``capacity`` tokens, refilled at ``rate`` tokens a second; starts full."""
+
+    capacity: float
+    rate: float
+    tokens: float = -1.0
+    """Tokens now (-1: not set yet, meaning full)."""
+    last: float = 0.0
+    """The clock's time when ``tokens`` was last brought up to date."""
+
+    def __post_init__(self) -> None:
+        if self.tokens < 0:
+            self.tokens = self.capacity
+
+    def _refill(self, now: float) -> None:
+        if now > self.last:
+            self.tokens = min(self.capacity, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one; False (and nothing spent) if not."""
+        self._refill(now)
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def wait(self, now: float) -> float:
+        """Seconds until a token is available (0 if one is)."""
+        self._refill(now)
+        if self.tokens >= 1.0:
+            return 0.0
+        if self.rate <= 0:
+            return float("inf")
+        return (1.0 - self.tokens) / self.rate
+
+
+def address_key(host: str | None) -> str:
+    """The key an address is limited under: IPv4 as is, IPv6 by its /64 network (an
+    IPv4-mapped IPv6 address counts as its IPv4 address), anything else verbatim."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:100]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class AddressLimiter:
+    """One :class:`TokenBucket` per client address: ``per_minute`` events a minute,
+    in bursts of up to ``per_minute``.  ``per_minute <= 0`` turns the limit off."""
+
+    def __init__(
+        self, per_minute: float, *, max_addresses: int = 10_000, clock: Clock = time.monotonic
+    ) -> None:
+        if max_addresses < 1:
+            raise ValueError("max_addresses must be at least 1")
+        self.per_minute = per_minute
+        self.max_addresses = max_addresses
+        self.clock = clock
+        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    @property
+    def enabled(self) -> bool:
+        return self.per_minute > 0
+
+    def _bucket(self, key: str, now: float) -> TokenBucket:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = TokenBucket(self.per_minute, self.per_minute / 60.0, last=now)
+            self.buckets[key] = bucket
+            while len(self.buckets) > self.max_addresses:
+                self.buckets.popitem(last=False)
+        else:
+            self.buckets.move_to_end(key)
+        return bucket
+
+    def allow(self, host: str | None) -> bool:
+        """Count one event for ``host``; False when its bucket is empty."""
+        if not self.enabled:
+            return True
+        now = self.clock()
+        return self._bucket(address_key(host), now).take(now)
+
+    def retry_after(self, host: str | None) -> float:
+        """Seconds until ``host`` may try again (0 if it may now)."""
+        if not self.enabled:
+            return 0.0
+        key = address_key(host)
+        bucket = self.buckets.get(key)
+        return 0.0 if bucket is None else bucket.wait(self.clock())
