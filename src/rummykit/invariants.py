@@ -126,11 +126,13 @@ def _seq(
 
 
 def _ints(values: Sequence[Any], field: str, lo: int, hi: int) -> None:
-    """Every entry a plain int in ``lo..hi``.  A long history is checked at every load,
-    so the usual case builds no field names; only a failure names the bad entry."""
-    for i, v in enumerate(values):
-        if type(v) is not int or not lo <= v <= hi:
-            _int(v, f"{field}[{i}]", lo, hi)
+    """Every entry a plain int in ``lo..hi``.  A match's history (thousands of actions)
+    is checked at every load, so the usual case runs in C (the set of types, ``min``,
+    ``max``); only a failure looks for the bad entry and names it."""
+    if not values or (set(map(type, values)) == {int} and lo <= min(values) and max(values) <= hi):
+        return
+    bad = next(i for i, v in enumerate(values) if type(v) is not int or not lo <= v <= hi)
+    _int(values[bad], f"{field}[{bad}]", lo, hi)
 
 
 def _not_a_card(value: Any, field: str) -> StateFormatError:
@@ -358,32 +360,60 @@ def _check_record(s: GameState, n: int) -> None:
         )
     deck_cards = _deck_mask(s.rules.decks, s.rules.jokers)
     for i, r in enumerate(results):
-        field = f"results[{i}]"
-        if type(r) is not RoundResult:
-            raise StateFormatError("not a round result", field)
-        _int(r.round_no, f"{field}.round_no", i + 1, i + 1)
-        _int(r.dealer, f"{field}.dealer", 0, n - 1)
-        if r.winner is not None:
-            _int(r.winner, f"{field}.winner", 0, n - 1)
-        _bool(r.went_out, f"{field}.went_out")
-        _str(r.reason, f"{field}.reason", _MAX_LABEL)
-        _bool(r.rummy, f"{field}.rummy")
-        for p, ps in enumerate(_seq(r.players, tuple, f"{field}.players", n)):
-            where = f"{field}.players[{p}]"
-            if type(ps) is not PlayerScore:
-                raise StateFormatError("not a player's score", where)
-            held = _seq(ps.cards, tuple, f"{where}.cards")
-            _ints(held, f"{where}.cards", 0, MAX_CARDS - 1)
-            for k, c in enumerate(held):
-                if not deck_cards >> c & 1:
-                    raise _not_a_card(c, f"{where}.cards[{k}]")
-            _int(ps.hand_points, f"{where}.hand_points", -MAX_SCORE, MAX_SCORE)
-            _int(ps.delta, f"{where}.delta", -MAX_SCORE, MAX_SCORE)
-            for k, note in enumerate(_seq(ps.notes, tuple, f"{where}.notes")):
-                _str(note, f"{where}.notes[{k}]", 1_000)
+        with _Within("results", i):
+            _check_result(r, i, n, deck_cards)
     for i, e in enumerate(_seq(s.events, list, "events")):
-        field = f"events[{i}]"
-        kind, who, values = _seq(e, tuple, field, 3)
-        _str(kind, f"{field}.kind", _MAX_LABEL)
-        _int(who, f"{field}.player", -1, n - 1)
-        _ints(_seq(values, tuple, f"{field}.values"), f"{field}.values", 0, _MAX_EVENT_VALUE)
+        with _Within("events", i):
+            _check_event(e, n)
+
+
+class _Within:
+    """Names errors raised inside as entries of ``field``: the checks of one entry use
+    fixed names (``.delta``) and only a failure builds ``results[7].players[1].delta``;
+    a long match has hundreds of results and events, checked at every load."""
+
+    def __init__(self, field: str, index: int) -> None:
+        self.field = field
+        self.index = index
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if isinstance(exc, StateFormatError):
+            raise StateFormatError(exc.reason, f"{self.field}[{self.index}]{exc.field}") from None
+
+
+def _check_result(r: Any, i: int, n: int, deck_cards: int) -> None:
+    if type(r) is not RoundResult:
+        raise StateFormatError("not a round result", "")
+    _int(r.round_no, ".round_no", i + 1, i + 1)
+    _int(r.dealer, ".dealer", 0, n - 1)
+    if r.winner is not None:
+        _int(r.winner, ".winner", 0, n - 1)
+    _bool(r.went_out, ".went_out")
+    _str(r.reason, ".reason", _MAX_LABEL)
+    _bool(r.rummy, ".rummy")
+    for p, ps in enumerate(_seq(r.players, tuple, ".players", n)):
+        with _Within(".players", p):
+            _check_score(ps, deck_cards)
+
+
+def _check_score(ps: Any, deck_cards: int) -> None:
+    if type(ps) is not PlayerScore:
+        raise StateFormatError("not a player's score", "")
+    held = _seq(ps.cards, tuple, ".cards")
+    for c in held:  # inline: a long match has thousands of these cards
+        if type(c) is not int or not 0 <= c < MAX_CARDS or not deck_cards >> c & 1:
+            raise _not_a_card(c, f".cards[{held.index(c)}]")
+    _int(ps.hand_points, ".hand_points", -MAX_SCORE, MAX_SCORE)
+    _int(ps.delta, ".delta", -MAX_SCORE, MAX_SCORE)
+    for k, note in enumerate(_seq(ps.notes, tuple, ".notes")):
+        _str(note, f".notes[{k}]", 1_000)
+
+
+def _check_event(e: Any, n: int) -> None:
+    kind, who, values = _seq(e, tuple, "", 3)
+    _str(kind, ".kind", _MAX_LABEL)
+    _int(who, ".player", -1, n - 1)
+    _ints(_seq(values, tuple, ".values"), ".values", 0, _MAX_EVENT_VALUE)
