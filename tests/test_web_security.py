@@ -18,6 +18,9 @@ from starlette.websockets import WebSocketDisconnect
 from rummykit.web import server as web_server
 from rummykit.web.store import CHAT_KEEP, Store
 from test_web_api import create, hello, make_client, move, until
+from test_web_browser import CHROMIUM, browser, new_page, server, state
+
+__all__ = ["browser", "server"]  # fixtures of the browser test, for the lobby's test
 
 WS = Any
 
@@ -495,3 +498,33 @@ def test_close_codes_are_distinct() -> None:
         web_server.CLOSE_SPECTATORS_FULL,
     ]
     assert len(set(codes)) == len(codes) and all(4000 <= c < 5000 for c in codes)
+
+
+# -- the lobby page ------------------------------------------------------------------------------
+@pytest.mark.web_slow
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed")
+def test_the_lobby_opens_a_seat_to_anyone_and_a_stranger_takes_that_one(
+    server: Any, browser: Any
+) -> None:
+    """Issue 15, finding 2, in the browser: the lobby's "anyone (public)" seat is the
+    one a stranger's Join button takes; the creator keeps seat 0, and sees the
+    stranger arrive through a ``presence`` message (no new state)."""
+    a = new_page(browser)
+    a.goto(server.base + "/")
+    a.wait_for_selector(".seat-kind")
+    a.fill("#my-name", "Ann")
+    a.select_option(".seat-kind", "open")
+    a.click("#create-btn")  # no invitation to hand out: straight to my seat
+    a.wait_for_function("window.rummy && window.rummy.state !== null", timeout=15000)
+    mine = state(a)
+    assert mine["game"]["seat"] == 0 and mine["table"]["seats"][1]["open"]
+    b = new_page(browser)
+    b.goto(server.base + "/")
+    b.click(".join")
+    b.wait_for_function("window.rummy && window.rummy.state !== null", timeout=15000)
+    assert state(b)["game"]["seat"] == 1
+    a.wait_for_function("window.rummy.state.table.seats[1].connected", timeout=15000)
+    assert state(a)["version"] == mine["version"] and state(a)["game"]["seat"] == 0
+    assert not state(a)["table"]["seats"][1]["open"]
+    for p in (a, b):
+        p.context.close()

@@ -48,6 +48,7 @@ async function lobby() {
   const endVal = h("input", { id: "end-value", type: "number", min: 1, value: 1, class: "short" });
   const timer = h("input", { id: "timer", type: "number", min: 0, placeholder: "off", class: "short" });
   const pub = h("input", { id: "public", type: "checkbox" });
+  const specChat = h("input", { id: "spectator-chat", type: "checkbox" });
   const err = h("p", { class: "error", id: "lobby-error", role: "alert" });
   const result = h("div", { id: "created" });
 
@@ -59,7 +60,8 @@ async function lobby() {
         h("div", { class: "seat-row" },
           h("span", { text: `Seat ${i + 2}` }),
           h("select", { class: "seat-kind", "data-seat": i + 1 },
-            h("option", { value: "bot", text: "bot" }), h("option", { value: "human", text: "invite a person" })),
+            h("option", { value: "bot", text: "bot" }), h("option", { value: "human", text: "invite a person" }),
+            h("option", { value: "open", text: "anyone (public)" })),
           h("select", { class: "seat-diff", "data-seat": i + 1 },
             ["easy", "medium", "hard"].map((d) => h("option", { value: d, text: d }))))),
     );
@@ -86,17 +88,19 @@ async function lobby() {
     const seats = [{ kind: "human", name: name || null }];
     for (const row of seatsBox.querySelectorAll(".seat-kind")) {
       const diff = seatsBox.querySelector(`.seat-diff[data-seat="${row.dataset.seat}"]`).value;
-      seats.push(row.value === "bot" ? { kind: "bot", difficulty: diff } : { kind: "human" });
+      if (row.value === "bot") seats.push({ kind: "bot", difficulty: diff });
+      else seats.push(row.value === "open" ? { kind: "human", open: true } : { kind: "human" });
     }
     const rules = house.value.trim() ? `${preset.value}(${house.value.trim()})` : preset.value;
-    const body = { rules, seats, public: pub.checked };
+    // A seat open to anyone needs the table listed in the lobby.
+    const body = { rules, seats, public: pub.checked || seats.some((s) => s.open), spectator_chat: specChat.checked };
     if (endSel.value === "deals") body.deals = Number(endVal.value);
     if (endSel.value === "target") body.target = Number(endVal.value);
     if (Number(timer.value) > 0) body.timer = Number(timer.value);
     try {
       const t = await api("/api/tables", body);
-      const mine = t.seats[0];
-      const others = t.seats.filter((s) => s.kind === "human" && s.seat !== 0);
+      const mine = t.creator;
+      const others = t.seats.filter((s) => s.link && s.seat !== mine.seat);
       result.replaceChildren(
         h("h3", { text: "Table created" }),
         others.length ? h("p", { text: "Send each friend their own invitation link:" }) : null,
@@ -140,7 +144,8 @@ async function lobby() {
         seatsBox,
         h("label", {}, "Play to ", endSel, " ", endVal),
         h("label", {}, "Turn timer (seconds) ", timer),
-        h("label", {}, pub, " list publicly so anyone can join"),
+        h("label", {}, pub, " list publicly so anyone can watch (and take the seats open to anyone)"),
+        h("label", {}, specChat, " let spectators chat"),
         h("button", { type: "submit", id: "create-btn", text: "Create table" })),
       err, result),
     h("section", { class: "panel" }, h("h2", { text: "Public tables" }), list,
@@ -262,13 +267,19 @@ function tablePage(tableId) {
     };
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = (ev) => {
-      if (ev.code === 4403 || ev.code === 4404) {
+      // docs/protocol.md, the close codes: some are final, some say "later".
+      if ([4003, 4403, 4404].includes(ev.code)) {
         connEl.textContent = "not allowed";
         return;
       }
-      connEl.textContent = "reconnecting…";
+      if (ev.code === 4409) {
+        connEl.textContent = "open in another window";
+        return;
+      }
+      const busy = ev.code === 4429 || ev.code === 4503;
+      connEl.textContent = busy ? "busy, retrying soon…" : "reconnecting…";
       ui.retry = Math.min(ui.retry + 1, 5);
-      setTimeout(connect, 400 * ui.retry);
+      setTimeout(connect, busy ? 15000 : 400 * ui.retry);
     };
   }
 
@@ -279,6 +290,13 @@ function tablePage(tableId) {
       window.rummy.version = m.version;
       els.hintBox.textContent = "";
       render();
+    } else if (m.type === "presence") {
+      // who is connected changed: the table's facts only, the game is unchanged
+      if (ui.msg) {
+        ui.msg = { ...ui.msg, table: m.table };
+        window.rummy.state = ui.msg;
+        render();
+      }
     } else if (m.type === "error") {
       showError(m.message);
       if (m.code === "bad_secret") {
