@@ -35,7 +35,7 @@ from rummykit.moves import (
     Move,
     cell_code,
 )
-from rummykit.position import position_from_text
+from rummykit.position import _PHASE_LETTERS, position_from_text
 from rummykit.rules import DiscardPickup, Rules
 from rummykit.state import GameState, Phase
 from rummykit.table import layoff_cells
@@ -226,13 +226,6 @@ def _hand_text(pool: _Pool, cards: str, taken: str | None) -> str:
 
 def _faces_text(cards: list[int]) -> str:
     return "".join(format_face(face_of(c)) for c in cards) or "-"
-
-
-_PHASE_LETTERS = {
-    Phase.DRAW: "d", Phase.PLAY: "p", Phase.FIRST_UPCARD: "u", Phase.KNOCK: "k",
-    Phase.LAYOFF: "l", Phase.WALL: "w",
-}  # fmt: skip
-"""The position format's phase letters (docs/notation.md, "Positions")."""
 
 
 def _partial_deck(g: GameState, unnamed: int) -> None:

@@ -51,8 +51,8 @@ from .table import TableMeld
 __all__ = ["MAX_POSITION_CHARS", "PositionError", "position_from_text", "position_to_text"]
 
 MAX_POSITION_CHARS = 8_000
-"""Longest position read.  A Rami 51 position with every card named and a long rules
-spec is under 2,000 characters."""
+"""Longest position read.  A Rami 51 position with every card named is under 1,000
+characters, plus its rules spec (``Rules.parse`` reads at most 4,096)."""
 _MAX_DIGITS = 12
 """Numbers in a position have at most this many digits (scores up to 10**12)."""
 
