@@ -594,9 +594,10 @@ GIN = Rules(
 )
 """Gin Rummy as OpenSpiel's ``gin_rummy`` plays it with its default parameters (after
 the Gin Rummy Association's rules), but for three deliberate differences that
-docs/rules.md lists (lay-offs chain along a run as standard Gin allows): 10 cards each, the first-upcard option, knocking
-with deadwood of 10 or less, the defender lays off after a knock but not after gin,
-gin bonus 25, undercut bonus 25, the hand void when 2 stock cards remain.  One hand."""
+docs/rules.md lists (lay-offs chain along a run as standard Gin allows): 10 cards
+each, the first-upcard option, knocking with deadwood of 10 or less, the defender lays
+off after a knock but not after gin, gin bonus 25, undercut bonus 25, the hand void
+when 2 stock cards remain.  One hand."""
 
 GIN_MATCH = dataclasses.replace(
     GIN,
