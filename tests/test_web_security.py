@@ -122,11 +122,15 @@ def test_tables_stored_before_open_seats_hand_out_no_seat(db: Path) -> None:
         t = create(c, [{"name": "Ann"}, {}], public=True)
     store = Store(f"sqlite:///{db}")
     stored = store.load_table(t["id"])
-    assert stored is not None and stored.seats[1]["claimed"] is False
-    assert "open" not in stored.seats[1]
+    assert stored is not None
+    legacy = [{k: v for k, v in seat.items() if k != "open"} for seat in stored.seats]
+    legacy[0]["claimed"] = legacy[1]["claimed"] = False  # as a blank name left them
+    store.save_seats(t["id"], legacy, stored.state)
     store.close()
     with make_client(db) as c:
         assert c.post(f"/api/tables/{t['id']}/join", json={}).status_code == 409
+        with c.websocket_connect(f"/ws/{t['id']}") as ws:
+            assert hello(ws, t, 0)["game"]["seat"] == 0
 
 
 # -- finding 3: limits per client address ------------------------------------------------

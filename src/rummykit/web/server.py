@@ -457,25 +457,20 @@ class Manager:
                 name = name or f"Bot {i + 1} ({spec.difficulty})"
                 seats.append({"kind": "bot", "name": name, "difficulty": spec.difficulty})
                 links.append(None)
-            elif spec.open:
-                # No secret until someone joins: there is no link to leak or to share.
-                seats.append(
-                    {"kind": "human", "name": name or f"Player {i + 1}", "digest": None,
-                     "claimed": False, "open": True}
-                )  # fmt: skip
-                links.append(None)
             else:
-                # The first such seat is the creator's, claimed now: a blank name must not
-                # leave it for ``join`` to give away (issue 15, finding 2).
-                if creator is None:
+                # The first human seat not opened to the public is the creator's, claimed
+                # now: a blank name must not leave it for ``join`` to give away (issue 15,
+                # finding 2).  An open seat has no secret, hence no link, until a join.
+                if creator is None and not spec.open:
                     creator = i
-                secret = secrets.token_urlsafe(24)
+                secret = None if spec.open else secrets.token_urlsafe(24)
                 seats.append(
                     {
                         "kind": "human",
                         "name": name or f"Player {i + 1}",
-                        "digest": digest(secret),
-                        "claimed": creator == i or bool(name),
+                        "digest": None if secret is None else digest(secret),
+                        "claimed": creator == i or (bool(name) and not spec.open),
+                        "open": spec.open,
                     }
                 )
                 links.append(secret)
@@ -499,25 +494,16 @@ class Manager:
         await self.db(self.store.create_table, stored)
         live = self._live(stored)
         self._start_driver(live)
+
+        def seat_link(i: int) -> dict[str, Any]:
+            return {"seat": i, "secret": links[i], "link": _link(table_id, i, links[i])}
+
         return {
             "id": table_id,
             "watch": f"/play/{table_id}",
-            "creator": None
-            if creator is None
-            else {
-                "seat": creator,
-                "secret": links[creator],
-                "link": _link(table_id, creator, links[creator]),
-            },
+            "creator": None if creator is None else seat_link(creator),
             "seats": [
-                {
-                    "seat": i,
-                    "name": s["name"],
-                    "kind": s["kind"],
-                    "secret": links[i],
-                    "link": _link(table_id, i, links[i]),
-                    "open": bool(s.get("open")),
-                }
+                {**seat_link(i), "name": s["name"], "kind": s["kind"], "open": bool(s.get("open"))}
                 for i, s in enumerate(seats)
             ],
         }
