@@ -264,3 +264,34 @@ def test_replay_of_a_record_with_bad_rules_is_one_line(
     assert code == 2 and out == ""
     assert err.startswith("rummy: error: ") and err.count("\n") == 1, err
     assert "Traceback" not in err
+
+
+def test_serve_takes_every_server_setting(capsys: pytest.CaptureFixture[str]) -> None:
+    """``rummy serve`` has the same setting flags as ``python -m rummykit.web``
+    (issue #15: every limit configurable), and a bad one is one line, exit 2."""
+    code, out, _err = run(capsys, "serve", "--help")
+    assert code == 0
+    for flag in ("--tables-per-minute", "--max-spectators", "--bot-workers", "--max-tables"):
+        assert flag in out
+    code, _out, err = run(capsys, "serve", "--max-tables", "many")
+    assert code == 2 and "invalid int value: 'many'" in err
+
+
+def test_serve_refuses_a_bad_setting_variable(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RUMMYKIT_MAX_SPECTATORS", "lots")
+    code, out, err = run(capsys, "serve", "--port", "1")
+    assert code == 2 and out == ""
+    assert err.startswith("rummy: error: RUMMYKIT_MAX_SPECTATORS") and err.count("\n") == 1
+
+
+def test_the_command_line_does_not_import_the_server() -> None:
+    """Building ``serve``'s flags reads the settings dataclass only: other commands do
+    not pay for importing FastAPI."""
+    import subprocess
+    import sys
+
+    code = "import sys, rummykit.cli; rummykit.cli._parser(); print('fastapi' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -19,6 +19,7 @@ import functools
 import inspect
 import itertools
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -36,6 +37,7 @@ from .bots import BOTS, Bot, make_bot, play_match
 from .errors import RummyError
 from .rules import PRESET_SOURCES, PRESETS, Rules
 from .tui import add_play_arguments, add_replay_arguments
+from .web.config import add_serve_arguments
 
 PROG = "rummy"
 
@@ -329,14 +331,8 @@ def _parser() -> _Parser:
     p_sim.add_argument("--json", action="store_true", help="print one JSON object")
     add_play_arguments(sub.add_parser("play", help="play rummy against the computer"))
     add_replay_arguments(sub.add_parser("replay", help="step through a game record"))
-    p_serve = sub.add_parser("serve", help="serve the game in the browser (lobby, bots, friends)")
-    p_serve.add_argument("--host", default="127.0.0.1", help="address (default: 127.0.0.1)")
-    p_serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p_serve.add_argument(
-        "--database",
-        default=None,
-        help="SQLAlchemy URL, e.g. postgresql://user:pw@host/db (default: SQLite in the "
-        "user data directory, or $RUMMYKIT_DATABASE_URL)",
+    add_serve_arguments(
+        sub.add_parser("serve", help="serve the game in the browser (lobby, bots, friends)")
     )
     p_tour = sub.add_parser(
         "tournament", help="duplicate-deal tournament between bots, with CIs and Elo"
@@ -363,6 +359,25 @@ def _parser() -> _Parser:
     )
     p_tour.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:  # pragma: no cover - runs until killed
+    from .web import serve_main
+    from .web.config import serve_settings
+
+    try:
+        options = serve_settings(args, os.environ)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    serve_main(
+        args.host,
+        args.port,
+        args.database,
+        log_level=args.log_level,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        **options,
+    )
+    return 0
 
 
 def _cmd_tournament(args: argparse.Namespace, out: Console) -> int:
@@ -436,10 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "tournament":
             return _cmd_tournament(args, out)
         if args.command == "serve":
-            from .web import serve_main
-
-            serve_main(args.host, args.port, args.database)
-            return 0
+            return _cmd_serve(args)
         if args.command == "play":
             from .tui import play_main
 

@@ -100,3 +100,37 @@ def given_flags(args: argparse.Namespace, cls: type) -> dict[str, Any]:
     return {
         name: getattr(args, name) for name in parsers(cls) if getattr(args, name, None) is not None
     }
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``rummy serve`` and ``python -m rummykit.web``: where to listen,
+    the database, logging, the trusted proxies, and a flag per server setting."""
+    from .settings import Settings
+
+    parser.add_argument("--host", default="127.0.0.1", help="address (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="SQLAlchemy URL, e.g. postgresql://user:pw@host/db (default: SQLite in the "
+        "user data directory, or $RUMMYKIT_DATABASE_URL)",
+    )
+    parser.add_argument("--log-level", default="info", help="uvicorn's (default: info)")
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="proxies trusted to name the client in X-Forwarded-For (uvicorn's option; "
+        "default $FORWARDED_ALLOW_IPS or 127.0.0.1)",
+    )
+    add_flags(parser, Settings, skip={"database_url"})
+
+
+def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
+    """The setting flags given in ``args``, after checking that they and the
+    ``RUMMYKIT_*`` variables make valid settings (ValueError naming the bad one)."""
+    from .server import server_settings
+    from .settings import Settings
+
+    options = given_flags(args, Settings)
+    server_settings(args.database, environ, **options)
+    return options

@@ -1,0 +1,69 @@
+"""The web server's settings: one dataclass, every field documented with its default.
+
+Kept apart from :mod:`rummykit.web.server` so that the command line can build
+``rummy serve``'s flags from it (web.config) without importing FastAPI and the rest
+of the server, which every other ``rummy`` command would then pay for at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..bots import Bot
+
+
+@dataclass
+class Settings:
+    database_url: str = ""
+    bot_delay: float = 0.6
+    """Seconds a bot waits before each action, so people can follow the play."""
+    disconnect_grace: float = 60.0
+    """A seated player away this long has their turns played for them."""
+    hint_budget: int = 40
+    rate: float = 20.0
+    """Client messages per second allowed (token bucket) ..."""
+    burst: float = 40.0
+    """... with bursts up to this many."""
+    flood_close: int = 400
+    """A client that sends this many messages over the limit is disconnected."""
+    # -- limits per client address (issue 15; docs/protocol.md, "Limits") ---------------
+    tables_per_minute: float = 10.0
+    """Tables one client address may create a minute (bursts as large); 0: no limit."""
+    sockets_per_minute: float = 60.0
+    """WebSockets one client address may open a minute (bursts as large); 0: no limit."""
+    limit_addresses: int = 10_000
+    """Client addresses the limiters remember (least recently seen forgotten first)."""
+    max_spectators: int = 50
+    """Spectator connections per table; one more is refused (``spectators_full``)."""
+    max_seat_sockets: int = 3
+    """Connections per seat (tabs); a newer one closes the oldest (code 4409)."""
+    chat_burst: float = 5.0
+    """Chat lines a connection may send at once ..."""
+    chat_rate: float = 0.5
+    """... and then per second (5 lines, then one every 2 s)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Browser origins allowed to open WebSockets besides the server's own."""
+    openapi: bool = False
+    """Serve ``/openapi.json`` (the API schema)."""
+    # -- bot thinking and tables in memory (issue 15; docs/protocol.md, "Limits") -------
+    bot_workers: int = -1
+    """Processes that think for the bots (web/thinking.py).  -1: one fewer than the
+    machine's cores, at least one; 0: a thread of the server process (tests)."""
+    bot_cpu: float = 1.0
+    """CPU seconds the hard bot may think per move (it stops earlier once sure)."""
+    bot_nice: int = 10
+    """How much lower the bot processes' scheduling priority is than the server's."""
+    bot_factory: Callable[[str], Bot] | None = None
+    """Makes a bot from its name (default :func:`~rummykit.bots.make_bot`): tests give
+    broken bots.  One that cannot be pickled (a lambda) thinks in the server process."""
+    max_tables: int = 2000
+    """Tables in memory at most (web/residency.py); more are refused with 503."""
+    idle_unload: float = 300.0
+    """Seconds a table with nobody connected and nothing to play stays in memory."""
+    abandon_after: float = 86400.0
+    """Seconds an unfinished table with nobody connected lasts before it expires."""
+    finished_after: float = 3600.0
+    """Seconds a finished or failed table with nobody connected lasts."""
+    sweep_every: float = 30.0
+    """Seconds between two passes that unload idle tables and expire abandoned ones."""
