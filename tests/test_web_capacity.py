@@ -174,6 +174,19 @@ def _without_a_legal_move(state_json: str) -> str:
     return state_to_json(stuck)
 
 
+def _table_with_a_doctored_state(s: Settings, doctor: Callable[[str], str]) -> dict[str, Any]:
+    """A table of Ann and a bot, created on a server that then stops, whose saved state
+    ``doctor`` rewrites in the database (as damage, or an old release, would)."""
+    with ServerThread(s) as server:
+        t = create(server.base, [{"kind": "human", "name": "Ann"}, {"kind": "bot"}])
+    store = Store(s.database_url)
+    stored = store.load_table(t["id"])
+    assert stored is not None
+    store.save_seats(t["id"], stored.seats, doctor(stored.state))
+    store.close()
+    return t
+
+
 def test_a_position_with_no_legal_move_fails_the_table_instead_of_offering_nothing(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -182,13 +195,7 @@ def test_a_position_with_no_legal_move_fails_the_table_instead_of_offering_nothi
     once, and its player is told why."""
     caplog.set_level(logging.ERROR, logger="rummykit.web")
     s = settings(tmp_path / "w.db")
-    with ServerThread(s) as server:
-        t = create(server.base, [{"kind": "human", "name": "Ann"}, {"kind": "bot"}])
-    store = Store(s.database_url)
-    stored = store.load_table(t["id"])
-    assert stored is not None
-    store.save_seats(t["id"], stored.seats, _without_a_legal_move(stored.state))
-    store.close()
+    t = _table_with_a_doctored_state(s, _without_a_legal_move)
     with ServerThread(s) as server:
         tables = manager(server).tables
         wait_for(lambda: t["id"] in tables and tables[t["id"]].failed, "the table to fail")
@@ -212,12 +219,7 @@ def test_a_table_whose_saved_game_cannot_be_read_fails_once(
     marked failed the first time, logged once, and refused clearly after."""
     caplog.set_level(logging.ERROR, logger="rummykit.web")
     s = settings(tmp_path / "w.db")
-    with ServerThread(s) as server:
-        t = create(server.base, [{"kind": "human", "name": "Ann"}, {"kind": "bot"}])
-    store = Store(s.database_url)
-    stored = store.load_table(t["id"])
-    assert stored is not None
-    store.save_seats(t["id"], stored.seats, stored.state.replace('"hands":[', '"hands":[-1,'))
+    t = _table_with_a_doctored_state(s, lambda state: state.replace('"hands":[', '"hands":[-1,'))
     with ServerThread(s) as server:
         for _ in range(2):
             r = info(server.base, t)
@@ -228,6 +230,7 @@ def test_a_table_whose_saved_game_cannot_be_read_fails_once(
             c.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
     assert len(errors_about(caplog, t["id"])) == 1
+    store = Store(s.database_url)
     again = store.load_table(t["id"])
     store.close()
     assert again is not None and again.status == "failed" and "cannot be read" in again.note

@@ -8,26 +8,16 @@ from __future__ import annotations
 import argparse
 import os
 
-from .config import add_serve_arguments, serve_settings
-from .server import serve_main
+from .config import add_serve_arguments, serve
 
 
 def main(argv: list[str] | None = None) -> None:  # pragma: no cover - runs until killed
     p = argparse.ArgumentParser(prog="python -m rummykit.web", description=__doc__)
     add_serve_arguments(p)
-    a = p.parse_args(argv)
     try:
-        options = serve_settings(a, os.environ)  # a bad flag or variable stops here
-    except ValueError as exc:
+        serve(p.parse_args(argv), os.environ)
+    except ValueError as exc:  # a bad flag or variable: nothing has started
         p.error(str(exc))
-    serve_main(
-        a.host,
-        a.port,
-        a.database,
-        log_level=a.log_level,
-        forwarded_allow_ips=a.forwarded_allow_ips,
-        **options,
-    )
 
 
 if __name__ == "__main__":  # pragma: no cover

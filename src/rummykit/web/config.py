@@ -125,12 +125,20 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add_flags(parser, Settings, skip={"database_url"})
 
 
-def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
-    """The setting flags given in ``args``, after checking that they and the
-    ``RUMMYKIT_*`` variables make valid settings (ValueError naming the bad one)."""
-    from .server import server_settings
+def serve(args: argparse.Namespace, environ: Mapping[str, str]) -> None:
+    """Run the server that ``args`` (from :func:`add_serve_arguments`) describe, until
+    interrupted.  Bad settings, from the flags or the ``RUMMYKIT_*`` variables, raise
+    ValueError naming the bad one before anything starts."""
+    from .server import serve_main, server_settings
     from .settings import Settings
 
     options = given_flags(args, Settings)
     server_settings(args.database, environ, **options)
-    return options
+    serve_main(  # pragma: no cover - runs a server until interrupted
+        args.host,
+        args.port,
+        args.database,
+        log_level=args.log_level,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        **options,
+    )
