@@ -124,6 +124,23 @@ def test_create_list_join_and_info(client: TestClient) -> None:
     many = client.post("/api/tables", json={"rules": "gin", "seats": [{}, {}, {}]})
     assert many.status_code == 400
     assert client.post("/api/tables", json={"seats": [{}]}).status_code == 422
+    # issue #15, finding 1: rule sets that validated but could not be played were
+    # created (or answered 500); now they are refused, naming the option
+    for rules, option in (
+        ("rami51(max_upcard_draws=1, never_melded_penalty=-1000)", "never_melded_penalty"),
+        ("basic(target_score=1000000000000)", "target_score"),
+    ):
+        refused = client.post("/api/tables", json={"rules": rules, "seats": [{}, {}]})
+        assert refused.status_code == 400 and option in refused.text
+    # ... and the first-upcard house rule in rami51 offers the player to act a move
+    upcard = create(
+        client, [{"kind": "human"}, {"kind": "human"}], rules="rami51(first_upcard_option=true)"
+    )
+    with client.websocket_connect(f"/ws/{upcard['id']}") as ws:
+        current = hello(ws)["game"]["current"]
+    with client.websocket_connect(f"/ws/{upcard['id']}") as ws:
+        s = hello(ws, upcard, current)
+        assert s["game"]["phase"] == "first_upcard" and s["game"]["legal"]
     body = {"rules": "basic", "seats": [{}, {}], "target": 50, "timer": 30}
     t2 = client.post("/api/tables", json=body).json()
     assert "target_score=50" in client.get(f"/api/tables/{t2['id']}").json()["rules"]
