@@ -1,0 +1,503 @@
+"""Game review: grade one player's decisions in a round against the ``hard`` engine.
+
+Chess players get a review after every game; this is the rummy one.  For each decision
+the player made in a round (every point where they were to act with more than one
+legal move), the candidates are the hard bot's own candidates plus the move played.
+Each candidate's *expected round points* is estimated by the hard bot's search
+(:class:`~rummykit.bots.ismcts.ISMCTSBot`) on determinized samples of the player's
+view, every candidate on the same samples with the same playout seed, so the
+comparison is paired and the luck of the deal cancels out.  The points are the
+player's margin over the mean of the others at the end of the round, signed so that
+more is better (what the scoring counts: a winner-collects round scores the others'
+hands, a penalty round charges one's own).
+
+* **Points lost** = best candidate's estimate - the played move's estimate (never
+  below 0: the played move is a candidate, so the best is at least as good).
+* **Label** by points lost (:data:`LABELS`): best, good, inaccuracy, mistake, blunder.
+* **Accuracy** of the round = the mean over decisions of ``100 * exp(-lost /
+  ACCURACY_SCALE)``: 100 for a round of best moves, about 37 for a round that loses
+  :data:`ACCURACY_SCALE` points at every decision.
+* **Key moments**: the three decisions that lost the most, each with the better move
+  and the reason for it in words (:func:`rummykit.bots.hints.explain`).
+* **Series**: the expected points after each decision (the played move's estimate),
+  ending with the round's real result, for a chart of how the round went.
+
+Every result is a function of the record, the player, the round, the seed and the
+budget: each decision's search is seeded from the seed and the decision's move
+index, so the same arguments give the same review, in one process or several.
+
+This module sits at the bots layer: it uses the hard bot's search and the hints, and
+reads records through :mod:`rummykit.notation`.  It does no I/O.
+
+>>> from rummykit import new_game
+>>> from rummykit.bots import play_match, make_bot
+>>> g, _ = play_match("basic(deals=1)", 2, [make_bot("easy"), make_bot("easy")], seed=3)
+>>> rv = review_round(g, player=0, round_no=1, budget=8)
+>>> rv.round_no, len(rv.decisions) > 0, 0 <= rv.accuracy <= 100
+(1, True, True)
+>>> rv.decisions[0].label in LABEL_NAMES
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..moves import Move
+from ..notation import import_record, move_to_text
+from ..rules import Rules, Scoring
+from ..solver import Solver
+from ..state import GameState, Phase
+from ..view import PlayerView
+from .hints import explain
+from .ismcts import ISMCTSBot, estimate
+
+DEFAULT_BUDGET = 64
+"""Paired samples per decision (an upper bound: the search stops early once the
+choice is clear, see :data:`INDIFFERENCE`).  Chosen in ``benchmarks/review.py`` so
+that a 40-decision round is reviewed within 30 s on two cores."""
+
+INDIFFERENCE = 0.5
+"""Points by which another candidate may still beat the leader when the search stops
+early (the hard bot's test, :func:`rummykit.bots.ismcts.settled`, in points)."""
+
+LABELS: tuple[tuple[str, float], ...] = (
+    ("best", 0.5),
+    ("good", 2.0),
+    ("inaccuracy", 5.0),
+    ("mistake", 10.0),
+    ("blunder", math.inf),
+)
+"""Each label with the points lost it allows (strictly below): a decision that loses
+under half a point is as good as the best (the estimates' own noise at the default
+budget); ten points or more, about a face card's worth of deadwood, is a blunder."""
+
+LABEL_NAMES: tuple[str, ...] = tuple(name for name, _ in LABELS)
+"""The labels, from best to worst."""
+
+ACCURACY_SCALE = 10.0
+"""Points lost at which a decision's accuracy falls to ``100 / e`` (about 37%)."""
+
+KEY_MOMENTS = 3
+"""How many key moments a review names."""
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``, called after each decision is graded."""
+
+
+def label_for(lost: float) -> str:
+    """The label of a decision that lost ``lost`` points against the best.
+
+    >>> [label_for(x) for x in (0.0, 1.0, 3.0, 7.0, 25.0)]
+    ['best', 'good', 'inaccuracy', 'mistake', 'blunder']
+    """
+    for name, limit in LABELS:
+        if lost < limit:
+            return name
+    return LABELS[-1][0]  # pragma: no cover - the last limit is infinite
+
+
+def decision_accuracy(lost: float) -> float:
+    """A decision's accuracy in percent: ``100 * exp(-lost / ACCURACY_SCALE)``.
+
+    >>> decision_accuracy(0.0), round(decision_accuracy(ACCURACY_SCALE), 1)
+    (100.0, 36.8)
+    """
+    return 100.0 * math.exp(-max(0.0, lost) / ACCURACY_SCALE)
+
+
+def margin(rules: Rules, deltas: Sequence[int], player: int) -> float:
+    """The player's round points as the scoring counts them: their delta minus the
+    mean of the others', negated under penalty scoring (where points are bad).
+
+    >>> from rummykit.rules import Rules
+    >>> margin(Rules.preset("basic"), (30, 0, 0), 0), margin(Rules.preset("basic"), (30, 0, 0), 1)
+    (30.0, -15.0)
+    >>> margin(Rules.preset("classic"), (0, 12), 0)
+    12.0
+    """
+    n = len(deltas)
+    others = sum(deltas[q] for q in range(n) if q != player) / max(1, n - 1)
+    sign = 1.0 if rules.scoring is Scoring.WINNER_COLLECTS else -1.0
+    return sign * (deltas[player] - others)
+
+
+class PointsSearch(ISMCTSBot):
+    """The hard bot's search, scoring each playout in points of margin
+    (:func:`margin`) rather than the bot's squashed reward.
+
+    The search, the determinizations, the common random numbers, the playout policy
+    and the horizon are the hard bot's own; only the number summed per sample
+    changes, because a review reports points and the squashing would understate a
+    blunder that costs a hundred.
+    """
+
+    def __init__(self, budget: int) -> None:
+        super().__init__(seconds=None, iterations=budget, indifference=INDIFFERENCE)
+
+    def _playout(
+        self, s: GameState, solver: Solver, rng: random.Random, round_no: int
+    ) -> list[float]:
+        super()._playout(s, solver, rng, round_no)  # plays ``s`` on, in place
+        if s.round_no != round_no or s.phase is Phase.OVER:
+            deltas = list(s.results[-1].deltas) if s.results else [0] * s.num_players
+        else:
+            deltas = estimate(s, solver)
+        return [margin(s.rules, deltas, p) for p in range(s.num_players)]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One graded decision."""
+
+    index: int
+    """The move's index in the match history (0 is the match's first move)."""
+    turn: int
+    """The turn number within the round."""
+    phase: str
+    """The phase the decision was made in (``draw``, ``play``, ...)."""
+    move: Move
+    """The move played."""
+    best_move: Move
+    """The candidate with the highest expected points (the played move if it ties)."""
+    played: str
+    """The move played, in record notation."""
+    best: str
+    """The best move, in record notation."""
+    played_points: float
+    """Expected round points (margin) after the played move."""
+    best_points: float
+    """Expected round points after the best move."""
+    lost: float
+    """``best_points - played_points``, at least 0."""
+    label: str
+    """One of :data:`LABELS`' names."""
+    reason: str
+    """Why the best move is good, in words (:func:`rummykit.bots.hints.explain`)."""
+    samples: int
+    """Paired samples the estimates rest on (0 when the move was the only candidate)."""
+    candidates: tuple[tuple[str, float], ...] = ()
+    """Every candidate compared, in notation, with its expected points, best first."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "turn": self.turn,
+            "phase": self.phase,
+            "played": self.played,
+            "best": self.best,
+            "played_points": round(self.played_points, 2),
+            "best_points": round(self.best_points, 2),
+            "lost": round(self.lost, 2),
+            "label": self.label,
+            "reason": self.reason,
+            "samples": self.samples,
+            "candidates": [{"move": m, "points": round(p, 2)} for m, p in self.candidates],
+        }
+
+
+@dataclass(frozen=True)
+class KeyMoment:
+    """One of the decisions that lost the most, with the better move and why."""
+
+    index: int
+    turn: int
+    played: str
+    better: str
+    lost: float
+    label: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "turn": self.turn,
+            "played": self.played,
+            "better": self.better,
+            "lost": round(self.lost, 2),
+            "label": self.label,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class RoundReview:
+    """The review of one player's round."""
+
+    rules: str
+    """The rules spec."""
+    player: int
+    name: str
+    round_no: int
+    seed: int
+    budget: int
+    decisions: tuple[Decision, ...]
+    accuracy: float
+    """Mean decision accuracy in percent (:func:`decision_accuracy`); 100 with no decision."""
+    key_moments: tuple[KeyMoment, ...]
+    series: tuple[tuple[int, float], ...]
+    """``(move index, expected points)``: the played move's estimate after each
+    decision, then the round's real result at the index of its last move (if the
+    round is over), for a chart of the player's expected score."""
+    result: float | None
+    """The player's real round points (:func:`margin`), or None if the round is not over."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """Decisions per label, every label present."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (moves as notation text, points rounded to 0.01)."""
+        return {
+            "rules": self.rules,
+            "player": self.player,
+            "name": self.name,
+            "round": self.round_no,
+            "seed": self.seed,
+            "budget": self.budget,
+            "accuracy": round(self.accuracy, 1),
+            "counts": dict(self.counts),
+            "result": None if self.result is None else round(self.result, 2),
+            "decisions": [d.to_dict() for d in self.decisions],
+            "key_moments": [k.to_dict() for k in self.key_moments],
+            "series": [[i, round(p, 2)] for i, p in self.series],
+        }
+
+
+# -- replaying a record ------------------------------------------------------------------------
+
+
+def match_start(final: GameState) -> GameState:
+    """A new state at the start of the match ``final`` belongs to (same rules, names,
+    seed and first dealer), from which its history replays.
+
+    Raises ``ValueError`` for a state without an integer seed (a determinized or
+    hand-built position has no history to replay).
+    """
+    seed = final.seed
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError("this state has no seed, so its history cannot be replayed")
+    events = final.events
+    dealer: int | None = None
+    if not (events and events[0][0] == "cut"):
+        dealer = next((int(e[1]) for e in events if e[0] == "deal"), 0)
+    return GameState.new(final.rules, list(final.names), seed, dealer=dealer)
+
+
+def _load(source: GameState | str | bytes) -> GameState:
+    if isinstance(source, GameState):
+        return source
+    return import_record(source)
+
+
+def rounds_played(final: GameState) -> int:
+    """The rounds a match has reached (the last one may be in progress)."""
+    return final.round_no if final.phase is not Phase.OVER else len(final.results)
+
+
+@dataclass(frozen=True)
+class _Point:
+    index: int
+    state: GameState
+    move: Move
+
+
+def _replay_round(final: GameState, player: int, round_no: int) -> tuple[list[_Point], int]:
+    """Every point of round ``round_no`` where ``player`` chose among several moves,
+    and the history index of the round's last move."""
+    s = match_start(final)
+    actions = s.game.actions
+    points: list[_Point] = []
+    last = len(final.history) - 1
+    for index, action in enumerate(final.history):
+        move = actions.decode(action)
+        if s.round_no == round_no and s.current == player and len(s.legal_moves()) > 1:
+            points.append(_Point(index, s.clone(), move))
+        s.apply(move)
+        if s.round_no > round_no or s.phase is Phase.OVER:
+            last = index
+            break
+    return points, last
+
+
+def _check(final: GameState, player: int, round_no: int) -> None:
+    n = final.num_players
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        raise ValueError(f"player must be a seat 0..{n - 1}, not {player!r}")
+    last = rounds_played(final)
+    if isinstance(round_no, bool) or not isinstance(round_no, int) or not 1 <= round_no <= last:
+        raise ValueError(
+            f"round must be 1..{last} (the rounds this record reached), not {round_no!r}"
+        )
+
+
+# -- grading -----------------------------------------------------------------------------------
+
+
+def review_decision(
+    state: GameState,
+    move: Move,
+    *,
+    seed: int = 0,
+    budget: int = DEFAULT_BUDGET,
+    index: int = 0,
+    unicode: bool = True,
+) -> Decision:
+    """Grade ``move`` for the player to act in ``state`` (who must have a choice).
+
+    The state itself is not changed; only the acting player's view is searched.
+    ``index`` only labels the decision (and, with ``seed``, seeds its search).
+    Raises ``ValueError`` if ``move`` is not legal in ``state``.
+    """
+    legal = state.legal_moves()
+    if move not in legal:
+        raise ValueError(f"{move!r} is not a legal move here")
+    view = state.view(state.current)
+    return _grade(view, move, state, seed, budget, index, unicode)
+
+
+def _grade(
+    view: PlayerView,
+    move: Move,
+    state: GameState,
+    seed: int,
+    budget: int,
+    index: int,
+    unicode: bool,
+) -> Decision:
+    rng = random.Random(seed * 1_000_003 + index)
+    search = PointsSearch(budget)
+    cands = search.candidates(view, rng)
+    if move not in cands:
+        cands.append(move)
+    if len(cands) == 1:
+        points = {move: 0.0}
+        samples = 0
+    else:
+        sums = search.search(view, cands, rng.getrandbits(64))
+        samples = max(1, search.last_iterations)
+        points = {m: sums[m] / samples for m in cands}
+    # max() keeps the first of equals: the played move wins a tie, then the expert's.
+    order = [move, *(m for m in cands if m != move)]
+    best = max(order, key=points.__getitem__)
+    lost = max(0.0, points[best] - points[move])
+    solver = Solver(view.rules, view.game.melds)
+
+    def text(m: Move) -> str:
+        return move_to_text(state, m, unicode=unicode)
+
+    ranked = sorted(order, key=lambda m: -points[m])
+    return Decision(
+        index=index,
+        turn=state.turn,
+        phase=view.phase.name.lower(),
+        move=move,
+        best_move=best,
+        played=text(move),
+        best=text(best),
+        played_points=points[move],
+        best_points=points[best],
+        lost=lost,
+        label=label_for(lost),
+        reason=explain(view, best, solver, unicode),
+        samples=samples,
+        candidates=tuple((text(m), points[m]) for m in ranked),
+    )
+
+
+def _grade_point(args: tuple[_Point, int, int, bool]) -> Decision:
+    point, seed, budget, unicode = args
+    s = point.state
+    return _grade(s.view(s.current), point.move, s, seed, budget, point.index, unicode)
+
+
+def review_round(
+    source: GameState | str | bytes,
+    player: int,
+    round_no: int,
+    *,
+    seed: int = 0,
+    budget: int = DEFAULT_BUDGET,
+    progress: Progress | None = None,
+    workers: int = 1,
+    unicode: bool = True,
+) -> RoundReview:
+    """Review ``player``'s decisions (seat from 0) in round ``round_no`` (from 1).
+
+    ``source`` is a match state (e.g. the one a game holds, or
+    :func:`~rummykit.notation.import_record`'s result) or the text of a game record.
+    ``budget`` caps the paired samples per decision; ``workers > 1`` grades decisions
+    in that many processes, with the same result.  ``progress(done, total)`` is
+    called as decisions are graded.
+
+    Raises :class:`~rummykit.notation.NotationError` for a malformed record and
+    ``ValueError`` for a seat or round the record does not have.
+    """
+    final = _load(source)
+    _check(final, player, round_no)
+    if budget < 1:
+        raise ValueError(f"budget must be at least 1, not {budget}")
+    points, last = _replay_round(final, player, round_no)
+    tasks = [(p, seed, budget, unicode) for p in points]
+    total = len(tasks)
+    if progress is not None:
+        progress(0, total)
+    decisions: list[Decision] = []
+    if workers > 1 and total > 1:
+        with ProcessPoolExecutor(min(workers, total)) as pool:
+            for d in pool.map(_grade_point, tasks):
+                decisions.append(d)
+                if progress is not None:
+                    progress(len(decisions), total)
+    else:
+        for t in tasks:
+            decisions.append(_grade_point(t))
+            if progress is not None:
+                progress(len(decisions), total)
+    return _summarise(final, player, round_no, seed, budget, decisions, last)
+
+
+def _summarise(
+    final: GameState,
+    player: int,
+    round_no: int,
+    seed: int,
+    budget: int,
+    decisions: list[Decision],
+    last: int,
+) -> RoundReview:
+    rules = final.rules
+    result: float | None = None
+    done = [r for r in final.results if r.round_no == round_no]
+    series = [(d.index, d.played_points) for d in decisions]
+    if done:
+        result = margin(rules, done[0].deltas, player)
+        series.append((last, result))
+    accuracy = (
+        sum(decision_accuracy(d.lost) for d in decisions) / len(decisions) if decisions else 100.0
+    )
+    worst = sorted((d for d in decisions if d.lost > 0), key=lambda d: (-d.lost, d.index))
+    key = tuple(
+        KeyMoment(d.index, d.turn, d.played, d.best, d.lost, d.label, d.reason)
+        for d in worst[:KEY_MOMENTS]
+    )
+    counts = dict.fromkeys(LABEL_NAMES, 0)
+    for d in decisions:
+        counts[d.label] += 1
+    return RoundReview(
+        rules=rules.spec(),
+        player=player,
+        name=final.names[player],
+        round_no=round_no,
+        seed=seed,
+        budget=budget,
+        decisions=tuple(decisions),
+        accuracy=accuracy,
+        key_moments=key,
+        series=tuple(series),
+        result=result,
+        counts=counts,
+    )
