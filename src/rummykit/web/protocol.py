@@ -116,11 +116,21 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
-    Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg, Field(discriminator="type")
-]
-MESSAGE_TYPES = ("hello", "move", "chat", "hint", "rematch", "ping")
-ClientMsg = Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg
+class ReviewMsg(_Msg):
+    """Ask for the review of a finished round of one's own seat (issue 16, part 2).
+
+    ``seat`` may be left out (the connection's seat); naming another seat is refused
+    with ``not_your_seat`` rather than ignored, so a forged request gets a clear answer.
+    """
+
+    type: Literal["review"]
+    round: Annotated[int, Field(ge=1, le=1000)]
+    seat: Annotated[int, Field(ge=0, le=10)] | None = None
+
+
+ClientMsg = Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg | ReviewMsg
+ClientMessage = Annotated[ClientMsg, Field(discriminator="type")]
+MESSAGE_TYPES = ("hello", "move", "chat", "hint", "rematch", "ping", "review")
 _ADAPTER: TypeAdapter[ClientMsg] = TypeAdapter(ClientMessage)
 
 
@@ -133,9 +143,7 @@ class ProtocolError(Exception):
         self.message = message
 
 
-def parse_client_message(
-    raw: str | bytes,
-) -> Hello | MoveMsg | ChatMsg | HintMsg | RematchMsg | PingMsg:
+def parse_client_message(raw: str | bytes) -> ClientMsg:
     """Validate one client message; :class:`ProtocolError` says what is wrong.
 
     Any frame at all gets a ProtocolError, never another exception (issue 15, finding

@@ -59,6 +59,7 @@ from .protocol import (
     PingMsg,
     ProtocolError,
     RematchMsg,
+    ReviewMsg,
     clean_text,
     legal_entry,
     move_text,
@@ -68,6 +69,7 @@ from .protocol import (
     view_payload,
 )
 from .residency import CLOSE_GONE, Residency, Unavailable, expired, monotonic_clock
+from .reviews import ReviewBusy, Reviewer
 from .settings import Settings
 from .store import (
     CHAT_KEEP,
@@ -162,6 +164,10 @@ class Conn:
     over_limit: int = 0
     hinting: bool = False
     opened: float = field(default_factory=time.monotonic)
+    reviews: TokenBucket | None = None
+    """The connection's allowance of round reviews (web/reviews.py), made on first use."""
+    review: asyncio.Task[None] | None = None
+    """The review being worked out for this connection, if any."""
 
     @classmethod
     def new(cls, ws: WebSocket, s: Settings) -> Conn:
@@ -280,6 +286,7 @@ class Manager:
         self.loading: dict[str, asyncio.Lock] = {}
         workers = settings.bot_workers if settings.bot_workers >= 0 else default_workers()
         self.thinker = Thinker(workers, settings.bot_nice)
+        self.reviewer = Reviewer(self.thinker)
         self.residency = Residency(self)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -792,6 +799,8 @@ class Manager:
             pass
         finally:
             live.sockets -= 1
+            if conn.review is not None:
+                conn.review.cancel()  # withdraws its requests from the thinkers' queue
             if conn in live.conns:
                 live.conns.discard(conn)
                 if conn.seat >= 0 and not live.connected(conn.seat):
@@ -891,6 +900,8 @@ class Manager:
                 await self.rematch(live, conn.seat, msg.version)
             except ProtocolError as exc:
                 await self.error(conn, exc.code, exc.message, version=live.version)
+        elif isinstance(msg, ReviewMsg):
+            await self._review(live, conn, msg)
 
     async def _chat(self, live: LiveTable, conn: Conn, msg: ChatMsg) -> None:
         """A chat line to the table: from a seat, or from a spectator where the table
@@ -940,6 +951,56 @@ class Manager:
             )
         finally:
             conn.hinting = False
+
+    async def _review(self, live: LiveTable, conn: Conn, msg: ReviewMsg) -> None:
+        """Start the review of a finished round of the connection's own seat (issue 16).
+
+        Refused with a clear code: another seat (``not_your_seat``), a round not
+        finished (``not_finished``), a review already running for this connection or
+        too many on the server (``busy``), over the connection's allowance
+        (``rate_limited``).  The review itself runs as a task, so the connection goes
+        on playing while it is worked out (web/reviews.py).
+        """
+        n = msg.round
+        if msg.seat is not None and msg.seat != conn.seat:
+            await self.error(conn, "not_your_seat", "you can review your own seat only", round=n)
+            return
+        if n > len(live.state.results):
+            await self.error(conn, "not_finished", f"round {n} is not finished", round=n)
+            return
+        if conn.review is not None and not conn.review.done():
+            await self.error(conn, "busy", "a review is already being worked out", round=n)
+            return
+        now = time.monotonic()
+        if conn.reviews is None:
+            conn.reviews = self.reviewer.bucket(now)
+        if not conn.reviews.take(now):
+            wait = math.ceil(conn.reviews.wait(now))
+            await self.error(
+                conn, "rate_limited", f"too many reviews; try again in {wait} s", round=n
+            )
+            return
+        # The state now: a rematch before the task starts must not take the round away.
+        conn.review = asyncio.create_task(self._send_review(live.id, live.state, conn, n))
+
+    async def _send_review(
+        self, table_id: str, state: GameState, conn: Conn, round_no: int
+    ) -> None:
+        async def progress(done: int, total: int) -> None:
+            msg = {"type": "review_progress", "round": round_no, "done": done, "total": total}
+            await self.send_json(conn, msg)
+
+        try:
+            payload = await self.reviewer.review(table_id, state, conn.seat, round_no, progress)
+        except ReviewBusy:
+            await self.error(
+                conn, "busy", "the server is reviewing other rounds; try again soon", round=round_no
+            )
+        except Exception as exc:
+            log.error("table %s: the review of round %d failed", table_id, round_no, exc_info=exc)
+            await self.error(conn, "review_failed", "the review could not be made", round=round_no)
+        else:
+            await self.send_json(conn, payload)
 
 
 def _log_entry(seq: int, seat: int, text: str, auto: bool) -> dict[str, Any]:

@@ -1,0 +1,268 @@
+"""Round reviews on the web (issue 16, part 2): the ``review`` message's work.
+
+A review grades every decision a player made in a finished round against the hard
+engine (:mod:`rummykit.bots.review`).  At the default budget a 40-decision round costs
+some 30 CPU-seconds, so three things keep it from hurting anyone else:
+
+* **It runs in the bot thinkers' pool, one decision per request.**  The round is
+  replayed once in a worker (:func:`plan_review`), then each decision is graded as its
+  own request (:func:`grade_decision`), queued behind the bots' moves like another
+  table's.  A review therefore takes its turn in the pool's round robin instead of
+  holding a worker for half a minute, and the player hears of each decision graded
+  (``review_progress``).
+* **Limits.**  A connection has one review at a time and a bucket of
+  :data:`REVIEW_BURST` requests that refills at one every 60/:data:`REVIEW_PER_MINUTE`
+  seconds; the server runs at most :data:`MAX_RUNNING` reviews at once.  A finished
+  review is remembered (:data:`CACHE_SIZE` of them), so a second tab asking for the
+  same round costs nothing but the message.
+* **Only what the player saw.**  The review is computed from the player's own view at
+  each decision (the engine searches that view's determinizations and sends none of
+  them), and the message is built field by field (:func:`review_payload`): no
+  samples, no candidate list, no match seed.  As a last check, every card the
+  message names must be one the player saw during the round (:func:`seen_faces`):
+  a review that names any other is not sent (``review_failed``), and logged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from ..bots.review import (
+    DEFAULT_BUDGET,
+    Decision,
+    RoundReview,
+    _replay_round,
+    _summarise,
+    match_start,
+    review_decision,
+)
+from ..cards import JOKER, UNICODE_JOKER, bits, face_of
+from ..serialize import state_from_json, state_to_json
+from ..state import GameState, Phase
+from .limits import TokenBucket
+from .thinking import Thinker
+
+REVIEW_BURST = 3
+"""Reviews a connection may ask for at once (a cached one counts too)."""
+REVIEW_PER_MINUTE = 1.0
+"""How fast that allowance comes back."""
+MAX_RUNNING = 4
+"""Reviews the server computes at once; one more is refused with ``busy``."""
+CACHE_SIZE = 128
+"""Finished reviews remembered, the least recently asked for forgotten first."""
+REVIEW_SEED = 0
+"""The search's seed, the same as ``rummy review``'s default: a review on the web is
+the one the command line gives for the downloaded record.  It seeds only the
+determinizations of the player's view, never the deal."""
+
+
+class ReviewBusy(Exception):
+    """The server already computes :data:`MAX_RUNNING` reviews."""
+
+
+class ReviewLeak(Exception):
+    """A review named a card the player did not see (a bug: never sent)."""
+
+
+# -- in a worker ----------------------------------------------------------------------------
+class Plan(NamedTuple):
+    """A round's decisions to grade: ``(history index, state JSON, action)`` each,
+    the history index of the round's last move, and the faces the player saw."""
+
+    points: list[tuple[int, str, int]]
+    last: int
+    seen: frozenset[int]
+
+
+def plan_review(state_json: str, seat: int, round_no: int) -> Plan:
+    """Replay the match to round ``round_no``: the seat's decision points and what it
+    saw (runs in a worker)."""
+    final = state_from_json(state_json)
+    points, last = _replay_round(final, seat, round_no)
+    encode = final.game.actions.encode
+    return Plan(
+        [(p.index, state_to_json(p.state), encode(p.move)) for p in points],
+        last,
+        frozenset(seen_faces(final, seat, round_no)),
+    )
+
+
+def grade_decision(state_json: str, action: int, index: int, seed: int, budget: int) -> Decision:
+    """One decision graded by the engine, from the acting player's view (in a worker)."""
+    s = state_from_json(state_json)
+    return review_decision(s, s.game.actions.decode(action), seed=seed, budget=budget, index=index)
+
+
+def seen_faces(final: GameState, seat: int, round_no: int) -> set[int]:
+    """Every face ``seat`` saw in round ``round_no``: its hand, the discard pile, the
+    table and the cards known to be in hands, at every move of the round, and the
+    hands shown when the round was scored.  Jokers count as :data:`JOKER`."""
+    s = match_start(final)
+    seen: set[int] = set()
+
+    def look(v: Any) -> None:
+        cards = [*bits(v.hand), *v.discard]
+        for k in v.known:
+            cards.extend(bits(k))
+        for tm in v.table:
+            cards.extend(tm.cards)
+        seen.update(min(face_of(c), JOKER) for c in cards)
+
+    for action in final.history:
+        if s.round_no == round_no and s.phase is not Phase.OVER:
+            look(s.view(seat))
+        if s.round_no > round_no or s.phase is Phase.OVER:
+            break
+        s.apply_action(action)
+    for r in final.results:
+        if r.round_no == round_no:
+            for p in r.players:
+                seen.update(min(face_of(c), JOKER) for c in p.cards)
+    return seen
+
+
+# -- the message ----------------------------------------------------------------------------
+def review_payload(review: RoundReview, seat: int) -> dict[str, Any]:
+    """The ``review`` message, field by field from the engine's result: what the page
+    shows and nothing more (no samples, candidates, names, rules or seed: the search's
+    seed is always :data:`REVIEW_SEED`)."""
+    return {
+        "type": "review",
+        "round": review.round_no,
+        "seat": seat,
+        "budget": review.budget,
+        "accuracy": round(review.accuracy, 1),
+        "counts": dict(review.counts),
+        "result": None if review.result is None else round(review.result, 2),
+        "decisions": [
+            {
+                "index": d.index,
+                "turn": d.turn,
+                "phase": d.phase,
+                "played": d.played,
+                "best": d.best,
+                "played_points": round(d.played_points, 2),
+                "best_points": round(d.best_points, 2),
+                "lost": round(d.lost, 2),
+                "label": d.label,
+                "reason": d.reason,
+            }
+            for d in review.decisions
+        ],
+        "key_moments": [
+            {
+                "index": k.index,
+                "turn": k.turn,
+                "played": k.played,
+                "better": k.better,
+                "lost": round(k.lost, 2),
+                "label": k.label,
+                "reason": k.reason,
+            }
+            for k in review.key_moments
+        ],
+        "series": [[i, round(p, 2)] for i, p in review.series],
+    }
+
+
+_RANKS = "A23456789TJQK"
+_SUITS = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
+_CARD = re.compile(
+    r"(?<![0-9A-Za-z=])(10|[2-9TAJQK])([CDHS♣♦♥♠])(?![0-9A-Za-z])|(?<!=)(🃏|\bJK\b)(?!=)"
+)
+"""A card in a text, as notation and the hints write it (``7H``, ``10♥``, ``🃏``), but
+not a face a joker stands for (``🃏=7♥``), which names no card of anyone's."""
+
+
+def faces_in_text(text: str) -> Iterator[int]:
+    """The faces a text names.
+
+    >>> sorted(faces_in_text("discard 10♥: nobody took the 9s; meld 🃏=7♥ 8♥ JK AS"))
+    [33, 35, 39, 52]
+    """
+    for m in _CARD.finditer(text):
+        if m.group(3):
+            yield JOKER
+        else:
+            rank = "T" if m.group(1) == "10" else m.group(1)
+            yield _SUITS[m.group(2)] * 13 + _RANKS.index(rank)
+
+
+def faces_named(payload: Any) -> set[int]:
+    """Every face named by any text of a message."""
+    if isinstance(payload, str):
+        return set(faces_in_text(payload))
+    out: set[int] = set()
+    items = payload.values() if isinstance(payload, dict) else payload
+    if isinstance(payload, (dict, list)):
+        for v in items:
+            out |= faces_named(v)
+    return out
+
+
+assert UNICODE_JOKER == "🃏"  # the pattern above spells it out
+
+
+# -- the server's side ----------------------------------------------------------------------
+Progress = Callable[[int, int], Awaitable[None]]
+
+
+@dataclass
+class Reviewer:
+    """The server's reviews: the limits, the cache, and the computation in the pool."""
+
+    thinker: Thinker
+    budget: int = DEFAULT_BUDGET
+    burst: float = REVIEW_BURST
+    per_minute: float = REVIEW_PER_MINUTE
+    max_running: int = MAX_RUNNING
+    running: int = 0
+    cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = field(default_factory=OrderedDict)
+
+    def bucket(self, now: float) -> TokenBucket:
+        """A new connection's allowance of reviews."""
+        return TokenBucket(self.burst, self.per_minute / 60.0, last=now)
+
+    async def review(
+        self, table_id: str, state: GameState, seat: int, round_no: int, progress: Progress
+    ) -> dict[str, Any]:
+        """The ``review`` message for ``seat``'s round ``round_no`` of ``state`` (a
+        finished round), from the cache or computed one decision per pool request.
+
+        Raises :class:`ReviewBusy` when the server computes as many as it allows, and
+        :class:`ReviewLeak` if the result would name a card the seat did not see.
+        """
+        key = (table_id, state.seed, seat, round_no, self.budget)
+        cached = self.cache.get(key)
+        if cached is not None:
+            self.cache.move_to_end(key)
+            return cached
+        if self.running >= self.max_running:
+            raise ReviewBusy
+        self.running += 1
+        try:
+            run = self.thinker.run
+            plan = await run(plan_review, state_to_json(state), seat, round_no)
+            total = len(plan.points)
+            await progress(0, total)
+            decisions: list[Decision] = []
+            for index, state_json, action in plan.points:
+                decisions.append(
+                    await run(grade_decision, state_json, action, index, REVIEW_SEED, self.budget)
+                )
+                await progress(len(decisions), total)
+        finally:
+            self.running -= 1
+        review = _summarise(state, seat, round_no, REVIEW_SEED, self.budget, decisions, plan.last)
+        payload = review_payload(review, seat)
+        unseen = faces_named(payload) - plan.seen
+        if unseen:
+            raise ReviewLeak(f"the review of seat {seat} names faces it never saw: {unseen}")
+        self.cache[key] = payload
+        while len(self.cache) > CACHE_SIZE:
+            self.cache.popitem(last=False)
+        return payload
