@@ -325,3 +325,52 @@ def test_two_players_from_invitation_links_reload_and_illegal_move(
     assert state(w)["game"]["hand"] == [] and state(w)["game"]["seat"] == -1
     for p in (a, b, w):
         p.context.close()
+
+
+def test_review_button_at_the_end_of_a_round_draws_the_chart(
+    server: ServerThread, browser: Any
+) -> None:
+    """Issue #16, part 2: at the end of a round the summary offers "Review"; it shows
+    the progress, then the accuracy, the key moments and an SVG chart of the player's
+    expected score with one point per decision and the round's result, and moves the
+    keyboard focus to the review."""
+    manager = server.server.config.app.state.manager  # type: ignore[attr-defined]
+    manager.reviewer.budget = 4  # a few samples a decision: the page, not the engine
+    t = create(
+        server,
+        {
+            "rules": "basic(hand_size=4, max_restocks=1)",  # a short round
+            "deals": 2,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
+        },
+    )
+    page = new_page(browser)
+    page.goto(server.base + t["seats"][0]["link"])
+    page.wait_for_function("window.rummy.state !== null")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not state(page)["game"]["results"]:
+        if my_turn(page):
+            play_turn_by_clicks(page)
+        else:
+            page.wait_for_timeout(30)
+    assert state(page)["game"]["results"], stalled(server, t["id"], page)
+    page.wait_for_selector("#summary:not(.hidden)")
+    page.click("#btn-review")
+    page.wait_for_function("window.rummy.review && window.rummy.review.ready", timeout=60000)
+    progress = page.evaluate("window.rummy.review")
+    assert progress["done"] == progress["total"] > 0
+    chart = page.locator("#review-chart")
+    assert chart.is_visible()
+    assert page.locator("#review-chart circle").count() == progress["total"] + 1
+    points = page.get_attribute("#review-chart polyline", "points") or ""
+    assert len(points.split()) == progress["total"] + 1
+    assert "Accuracy" in page.inner_text("#review-accuracy")
+    assert page.locator("#review-all li").count() == progress["total"]
+    moments = page.locator("#review-moments li")
+    assert moments.count() <= 3
+    if moments.count():
+        assert "better:" in moments.first.inner_text()
+    assert page.evaluate("document.activeElement.id") == "review-title"
+    page.keyboard.press("Escape")  # the keyboard closes the summary
+    assert page.locator("#summary.hidden").count() == 1
+    page.close()

@@ -168,6 +168,7 @@ function tablePage(tableId) {
   const ui = {
     ws: null, msg: null, selected: new Set(), target: null, takeAt: null, order: [],
     seenResults: -1, lastHand: new Set(), retry: 0, hint: null, chat: [], closed: false,
+    review: null,
   };
   window.rummy = { state: null, version: -1, seat: cred ? cred.seat : -1, errors: [] };
 
@@ -185,8 +186,13 @@ function tablePage(tableId) {
     chat: h("ul", { class: "chat", id: "chat" }),
     chatInput: h("input", { id: "chat-input", maxlength: 300, placeholder: "say something" }),
     scores: h("table", { class: "scores", id: "scores" }),
-    dialog: h("div", { class: "dialog hidden", id: "summary", role: "dialog" }),
+    dialog: h("div", { class: "dialog hidden", id: "summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title" }),
+    review: h("section", { class: "review", id: "review", "aria-live": "polite" }),
   };
+  // Escape closes the round's summary, as its Close button does.
+  els.dialog.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") els.dialog.classList.add("hidden");
+  });
   const btn = (id, text, fn) => h("button", { id, onclick: fn, text });
   const b = {
     meld: btn("btn-meld", "Meld", () => send({ kind: "meld", cards: [...ui.selected] })),
@@ -297,8 +303,14 @@ function tablePage(tableId) {
         window.rummy.state = ui.msg;
         render();
       }
+    } else if (m.type === "review_progress" || m.type === "review") {
+      onReview(m);
     } else if (m.type === "error") {
       showError(m.message);
+      if (ui.review && !ui.review.result && REVIEW_ERRORS.has(m.code)) {
+        ui.review.error = m.message;
+        drawReview();
+      }
       if (m.code === "bad_secret") {
         localStorage.removeItem(`rummy:${tableId}`);
       }
@@ -499,8 +511,10 @@ function tablePage(tableId) {
     const g = m.game;
     const over = g.phase === "over";
     const reason = r ? `${r.text.charAt(0).toUpperCase()}${r.text.slice(1)}.` : "";
+    if (!r || (ui.review && ui.review.round !== r.round_no)) ui.review = null;
+    drawReview();
     els.dialog.replaceChildren(h("div", { class: "dialog-box" },
-      h("h2", { text: over ? "Match over" : `Round ${r.round_no} over` }),
+      h("h2", { id: "summary-title", text: over ? "Match over" : `Round ${r.round_no} over` }),
       h("p", { text: reason }),
       r ? h("table", { class: "summary" },
         h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Cards left" }), h("th", { text: "Points" }), h("th", { text: "Score" }), h("th", { text: "Notes" })),
@@ -515,9 +529,88 @@ function tablePage(tableId) {
       h("div", { class: "dialog-actions" },
         over && g.seat >= 0 ? h("button", { id: "btn-rematch", text: "Rematch", onclick: () => { raw({ type: "rematch", version: m.version }); els.dialog.classList.add("hidden"); ui.seenResults = 0; } }) : null,
         over ? h("a", { class: "button", id: "download", href: `/api/tables/${tableId}/record`, download: `rummy-${tableId}.txt`, text: "Download record" }) : null,
-        h("button", { id: "btn-close", text: over ? "Close" : "Continue", onclick: () => els.dialog.classList.add("hidden") }))));
+        r && g.seat >= 0 ? h("button", { id: "btn-review", text: "Review", title: "grade your decisions of this round against the hard bot", onclick: () => askReview(r.round_no) }) : null,
+        h("button", { id: "btn-close", text: over ? "Close" : "Continue", onclick: () => els.dialog.classList.add("hidden") })),
+      els.review));
     els.dialog.classList.remove("hidden");
     if (over) ui.overShown = true;
+    const first = els.dialog.querySelector("button");
+    if (first) first.focus();
+  }
+
+  // -- the round's review (issue 16): asked for from the summary, drawn in it --------------
+  function askReview(round) {
+    if (ui.review && ui.review.round === round && !ui.review.error) return drawReview();
+    ui.review = { round, done: 0, total: 0, result: null, error: null };
+    raw({ type: "review", round });
+    drawReview();
+  }
+
+  function onReview(m) {
+    if (!ui.review || ui.review.round !== m.round) return;
+    if (m.type === "review_progress") Object.assign(ui.review, { done: m.done, total: m.total });
+    else ui.review.result = m;
+    window.rummy.review = { round: m.round, done: ui.review.done, total: ui.review.total, ready: !!ui.review.result };
+    drawReview();
+    if (m.type === "review") document.getElementById("review-title").focus();
+  }
+
+  function drawReview() {
+    const rv = ui.review;
+    if (!rv) return els.review.replaceChildren();
+    if (rv.error) return els.review.replaceChildren(h("p", { class: "error", id: "review-error", text: rv.error }));
+    if (!rv.result) {
+      const bar = h("progress", { id: "review-progress", max: rv.total || 1, "aria-label": "review progress" });
+      if (rv.total) bar.value = rv.done;
+      const words = rv.total ? `Reviewing decision ${rv.done} of ${rv.total}…` : "Reviewing your decisions…";
+      return els.review.replaceChildren(h("p", { class: "muted", text: words }), bar);
+    }
+    const res = rv.result;
+    const moves = res.decisions;
+    els.review.replaceChildren(
+      h("h3", { id: "review-title", tabindex: -1, text: `Your review of round ${res.round}` }),
+      h("p", { id: "review-accuracy" }, h("b", { text: `Accuracy ${res.accuracy.toFixed(1)}%` }),
+        ` over ${moves.length} decisions, against the hard bot.`),
+      reviewChart(res),
+      h("h4", { text: "Key moments" }),
+      res.key_moments.length
+        ? h("ol", { id: "review-moments" }, res.key_moments.map((k) => h("li", {},
+          h("span", { class: `label ${k.label}`, text: k.label }),
+          ` Turn ${k.turn}: you played ${k.played}; better: `, h("b", { text: k.better }),
+          ` (${lossText(k.lost)}). ${capital(k.reason)}`)))
+        : h("p", { class: "muted", text: "No decision cost you anything." }),
+      h("details", { id: "review-all" }, h("summary", { text: "Every decision" }),
+        h("ol", { class: "review-decisions" }, moves.map((d) => h("li", {},
+          h("span", { class: `label ${d.label}`, text: d.label }),
+          ` Turn ${d.turn}: ${d.played}`, d.label === "best" ? "" : `; best: ${d.best} (${lossText(d.lost)})`)))),
+    );
+  }
+
+  // The player's expected score by decision (the round's points: their margin over the
+  // others), as an SVG line with one dot per decision and the round's real result last.
+  function reviewChart(res) {
+    const series = res.series.map((p) => p[1]);
+    const W = 640, H = 180, left = 40, right = 12, top = 12, bottom = 24;
+    const lo = Math.min(0, ...series), hi = Math.max(0, ...series);
+    const span = hi - lo || 1;
+    const x = (i) => left + (series.length > 1 ? (i * (W - left - right)) / (series.length - 1) : (W - left - right) / 2);
+    const y = (v) => top + ((hi - v) * (H - top - bottom)) / span;
+    const points = series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    const first = series[0], last = series[series.length - 1];
+    const described = series.length ? `from ${first.toFixed(1)} to ${last.toFixed(1)} points` : "no decisions";
+    const n = res.decisions.length;
+    return svg("svg", { id: "review-chart", class: "review-chart", viewBox: `0 0 ${W} ${H}`, role: "img", tabindex: 0, "aria-labelledby": "review-chart-title" },
+      svg("title", { id: "review-chart-title" }, `Your expected score over round ${res.round}, by decision: ${described}`),
+      svg("line", { class: "axis", x1: left, x2: W - right, y1: y(0), y2: y(0) }),
+      svg("text", { class: "tick", x: left - 4, y: y(hi) + 4, "text-anchor": "end" }, hi.toFixed(0)),
+      svg("text", { class: "tick", x: left - 4, y: y(lo) + 4, "text-anchor": "end" }, lo.toFixed(0)),
+      svg("text", { class: "tick", x: (left + W - right) / 2, y: H - 6, "text-anchor": "middle" }, "decision"),
+      svg("polyline", { class: "series", points, fill: "none" }),
+      series.map((v, i) => {
+        const d = res.decisions[i];
+        return svg("circle", { class: `point ${d ? d.label : "result"}`, cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 4 },
+          svg("title", {}, i < n ? `Turn ${d.turn}: ${d.played} (${d.label}), expected ${v.toFixed(1)}` : `the round's result: ${v.toFixed(1)}`));
+      }));
   }
 
   // the countdown shown in the status line
@@ -528,6 +621,24 @@ function tablePage(tableId) {
     }
   }, 1000);
   connect();
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const REVIEW_ERRORS = new Set(["not_finished", "not_your_seat", "busy", "rate_limited", "review_failed", "spectator", "table_failed"]);
+
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children.flat()) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+function lossText(loss) {
+  return loss > 0.05 ? `−${loss.toFixed(1)} points` : "no loss";
+}
+
+function capital(text) {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".") : "";
 }
 
 const match = location.pathname.match(/^\/play\/([A-Za-z0-9_-]+)$/);
