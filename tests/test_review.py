@@ -1,45 +1,114 @@
 """The game review (issue #16, part 2): grading a player's decisions against the hard
-engine in points, labels, accuracy, key moments, reproducibility and bad input."""
+engine in points, labels, accuracy, key moments, reproducibility, ``rummy review`` on
+the records of every front end, and bad input."""
 
 from __future__ import annotations
 
+import json
+import time
+from pathlib import Path
+from typing import Any
+
 import pytest
 
+from helpers import build
 from rummykit.bots import make_bot, play_match
 from rummykit.bots.review import (
+    CONFIDENCE_Z,
     LABEL_NAMES,
     RoundReview,
+    count_decisions,
     label_for,
+    review_decision,
     review_round,
 )
+from rummykit.cards import parse_face
+from rummykit.cli import main
 from rummykit.errors import NotationError
+from rummykit.moves import DISCARD, Move
 from rummykit.notation import export_record
 from rummykit.state import GameState
+from rummykit.tui.session import Match
 
 
-def easy_round(seed: int = 3, rules: str = "basic(deals=1)") -> GameState:
-    state, _ = play_match(rules, 2, [make_bot("easy"), make_bot("easy")], seed=seed)
+def played_round(bot: str = "easy", seed: int = 3, rules: str = "basic(deals=1)") -> GameState:
+    state, _ = play_match(rules, 2, [make_bot(bot), make_bot(bot)], seed=seed)
     return state
 
 
-def test_same_seed_same_review_from_state_or_record() -> None:
-    """Issue #16: every result is reproducible from the record and a seed."""
-    g = easy_round()
+# -- the grading ------------------------------------------------------------------------------
+
+# Gin, seat 0 to discard with three made melds (K♠ K♥ K♦, 5♣ 6♣ 7♣, 2♦ 3♦ 4♦), a loose
+# 9♥ and the Q♠ just drawn: throwing the Q♠ leaves 9 deadwood and a knock.
+GIN_HAND = "KS KH KD 5C 6C 7C 2D 3D 4D 9H QS"
+
+
+def gin_position() -> GameState:
+    return build("gin", hands=[GIN_HAND, "2C 3C 4C 7D 7H 7S 9C 9S JD QC"], discard="8H", stock="AS")
+
+
+@pytest.mark.parametrize("face", ["6C", "KD"])
+def test_breaking_a_made_meld_for_nothing_is_a_blunder(face: str) -> None:
+    """Issue #16: a constructed position with a known blunder (breaking a made meld
+    for nothing, here a run or a set of kings instead of the loose queen) is flagged,
+    with the better move and a reason in words."""
+    d = review_decision(gin_position(), Move(DISCARD, parse_face(face)), budget=24, seed=1)
+    assert d.label == "blunder" and d.lost >= 10
+    assert d.best_move in (Move(DISCARD, parse_face("QS")), Move(DISCARD, parse_face("9H")))
+    assert d.reason.startswith("discard ") and "completes nothing" in d.reason
+    assert d.samples == 24 and d.played_points < d.best_points
+
+
+def test_the_right_discard_is_best() -> None:
+    d = review_decision(gin_position(), Move(DISCARD, parse_face("QS")), budget=24, seed=1)
+    assert d.label in ("best", "good") and d.best_move.kind == DISCARD
+
+
+def test_an_illegal_move_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a legal move"):
+        review_decision(gin_position(), Move(DISCARD, parse_face("AS")), budget=4)
+
+
+def test_a_round_played_by_hard_grades_mostly_best_or_good() -> None:
+    """Issue #16: the hard bot's own round, reviewed by the same engine, is mostly best
+    or good (small budgets: the bot searched 24 samples a move, the review 24)."""
+    g = played_round("ismcts:24i", seed=4, rules="gin(deals=1)")
+    rv = review_round(g, 0, 1, budget=24, seed=5)
+    assert len(rv.decisions) >= 5
+    assert rv.counts["best"] + rv.counts["good"] >= 0.8 * len(rv.decisions), rv.counts
+    assert rv.counts["blunder"] == 0 and rv.accuracy >= 80
+
+
+def test_same_seed_same_review_from_state_record_or_workers() -> None:
+    """Issue #16: every result is reproducible from the record and a seed, whether the
+    decisions are graded in one process or two."""
+    g = played_round()
     a = review_round(g, 0, 1, seed=7, budget=8)
-    b = review_round(export_record(g), 0, 1, seed=7, budget=8)
+    b = review_round(export_record(g), 0, 1, seed=7, budget=8, workers=2)
     assert a == b and a.to_dict() == b.to_dict()
+    c = review_round(g, 0, 1, seed=8, budget=8)
+    assert c.to_dict() != a.to_dict()  # the seed matters: the samples differ
 
 
 def test_review_summary_is_consistent() -> None:
-    g = easy_round()
-    rv = review_round(g, 1, 1, budget=8)
+    g = played_round()
+    seen: list[tuple[int, int]] = []
+    rv = review_round(g, 1, 1, budget=8, progress=lambda d, t: seen.append((d, t)))
     assert isinstance(rv, RoundReview) and rv.decisions
-    assert sum(rv.counts.values()) == len(rv.decisions)
+    n = len(rv.decisions)
+    assert n == count_decisions(g, 1, 1)
+    assert seen == [(i, n) for i in range(n + 1)]
+    assert sum(rv.counts.values()) == n and list(rv.counts) == list(LABEL_NAMES)
     for d in rv.decisions:
-        assert d.lost >= 0 and d.label == label_for(d.lost) and d.label in LABEL_NAMES
-        assert d.best_points >= d.played_points
-    # The series has one point per decision and ends with the round's real result.
-    assert len(rv.series) == len(rv.decisions) + 1 and rv.series[-1][1] == rv.result
+        assert d.lost >= 0 and d.best_points >= d.played_points
+        assert d.label == label_for(max(0.0, d.lost - CONFIDENCE_Z * d.error))
+        assert d.candidates[0][1] == d.best_points
+    # One point per decision, then the round's real result.
+    assert len(rv.series) == n + 1 and rv.series[-1][1] == rv.result
+    losses = sorted((d.lost for d in rv.decisions if d.lost > 0), reverse=True)
+    assert [k.lost for k in rv.key_moments] == losses[:3]
+    data = json.loads(json.dumps(rv.to_dict()))
+    assert data["round"] == 1 and len(data["decisions"]) == n
 
 
 @pytest.mark.parametrize(
@@ -48,9 +117,114 @@ def test_review_summary_is_consistent() -> None:
 )
 def test_seat_or_round_out_of_range(player: int, round_no: int, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        review_round(easy_round(), player, round_no, budget=4)
+        review_round(played_round(), player, round_no, budget=4)
 
 
 def test_malformed_record_is_a_notation_error() -> None:
     with pytest.raises(NotationError):
         review_round("[Rules nonsense", 0, 1)
+
+
+# -- rummy review -----------------------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_review_of_a_terminal_game_record(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The terminal game's record names the person's seat (``[Bots "easy, -"]``): the
+    review is theirs by default."""
+    monkeypatch.setenv("COLUMNS", "200")
+    g = played_round()
+    path = tmp_path / "game.rummy"
+    path.write_text(Match(g, ["easy", None], human=1).record(), encoding="utf-8")
+    code, out, err = run(capsys, "review", str(path), "--budget", "4", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["player"] == 1 and data["round"] == 1 and data["budget"] == 4
+    assert data == review_round(g, 1, 1, budget=4, unicode=False).to_dict()
+    code, out, err = run(capsys, "review", str(path), "--budget", "4", "--workers", "1")
+    assert code == 0, err
+    assert f"Review of {g.names[1]}, round 1" in out and "accuracy" in out
+    assert "expected points" in out
+
+
+def test_review_of_a_web_game_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The web game's record endpoint writes the same notation."""
+    from fastapi.testclient import TestClient
+
+    from rummykit.web import Settings, create_app
+
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.0, bot_workers=0
+    )
+    seats = [{"kind": "bot", "difficulty": "easy"}, {"kind": "bot", "difficulty": "easy"}]
+    with TestClient(create_app(settings)) as c:
+        t = c.post("/api/tables", json={"rules": "basic", "deals": 1, "seats": seats}).json()
+        deadline = time.monotonic() + 30
+        while (r := c.get(f"/api/tables/{t['id']}/record")).status_code != 200:
+            assert time.monotonic() < deadline, r.text
+            time.sleep(0.05)
+    path = tmp_path / "web.rummy"
+    path.write_bytes(r.content)
+    name = t["seats"][1]["name"]
+    argv = ("review", str(path), "--player", name, "--round", "1", "--seed", "2", "--budget", "4")
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["player"] == 1 and data["name"] == name and data["seed"] == 2
+    assert data["decisions"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--player", "3"), "--player must be a seat 1..2 or a name"),
+        (("--player", "Zed"), "--player must be a seat 1..2 or a name"),
+        (("--round", "2"), "round must be 1..1"),
+        (("--round", "0"), "round must be 1..1"),
+        (("--budget", "0"), "--budget must be at least 1"),
+        (("--workers", "0"), "--workers must be at least 1"),
+        (("--seed", "x"), "invalid int value"),
+    ],
+)
+def test_review_bad_options_are_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
+    path = tmp_path / "game.rummy"
+    path.write_text(export_record(played_round()), encoding="utf-8")
+    check_one_line_error(run(capsys, "review", str(path), *args), message)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read"),
+        (
+            '[Rules "basic"]\n[Players "A, B"]\n[Seed "1"]\n\nRound 1\n1. A: draw sideways\n',
+            "line 6",
+        ),
+        (b"\xff\xfe", "cannot read"),
+    ],
+)
+def test_review_bad_record_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: Any, message: str
+) -> None:
+    path = tmp_path / "bad.rummy"
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    check_one_line_error(run(capsys, "review", str(path)), message)
+
+
+def check_one_line_error(result: tuple[int, str, str], message: str) -> None:
+    code, out, err = result
+    assert code == 2 and out == ""
+    assert err.startswith("rummy: error: ") and err.count("\n") == 1, err
+    assert message in err and "Traceback" not in err

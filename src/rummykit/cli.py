@@ -5,6 +5,7 @@
     rummy rules --list
     rummy rules "basic(multiple_melds=true)" [--json]
     rummy simulate --rules rami51 --players 4 --games 10 --bots random --seed 1 [--json]
+    rummy review RECORD [--player NAME] [--round N] [--seed S] [--json]
 
 This module is outside the pure core: it prints, reads the clock and reads the
 source of :mod:`rummykit.rules` for the option docs.  Nothing in the core imports it.
@@ -358,6 +359,26 @@ def _parser() -> _Parser:
         help="write each finished match to FILE and, if it exists, resume from it",
     )
     p_tour.add_argument("--json", action="store_true", help="print one JSON object")
+    p_rev = sub.add_parser(
+        "review", help="grade one player's decisions in a round against the hard engine"
+    )
+    p_rev.add_argument("record", help="a game record (rummy play, the web game, docs/notation.md)")
+    p_rev.add_argument(
+        "--player",
+        help="a name or seat number from 1 (default: the person of a terminal game, else 1)",
+    )
+    p_rev.add_argument(
+        "--round", type=int, dest="round_no", help="round number (default: the last one)"
+    )
+    p_rev.add_argument("--seed", type=int, default=0, help="seed of the samples (default: 0)")
+    p_rev.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help="paired samples per decision at most (default: about 30 s for 40 decisions)",
+    )
+    p_rev.add_argument("--workers", type=int, default=2, help="worker processes (default: 2)")
+    p_rev.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -431,6 +452,117 @@ def _cmd_tournament(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def _review_player(text: str, names: list[str], given: str | None) -> int:
+    """The seat ``--player`` names (a name or a number from 1); by default the person
+    of a terminal game's record (its ``[Bots]`` tag), else the first seat."""
+    from .tui.session import record_seats
+
+    n = len(names)
+    if given is None:
+        seats = record_seats(text, n)
+        return seats.index("-") if seats else 0
+    wanted = given.strip()
+    lowered = [name.lower() for name in names]
+    if wanted.lower() in lowered:
+        return lowered.index(wanted.lower())
+    if wanted.isdigit() and 1 <= int(wanted) <= n:
+        return int(wanted) - 1
+    raise UsageError(
+        f"--player must be a seat 1..{n} or a name ({', '.join(names)}), not {given!r}"
+    )
+
+
+def _cmd_review(args: argparse.Namespace, out: Console) -> int:
+    from rich.progress import Progress
+
+    from .bots import review
+    from .notation import import_record
+
+    try:
+        with open(args.record, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {args.record}: {exc}") from None
+    try:
+        final = import_record(text)
+    except RummyError as exc:
+        raise UsageError(f"{args.record}: {exc}") from None
+    player = _review_player(text, list(final.names), args.player)
+    round_no = args.round_no if args.round_no is not None else review.rounds_played(final)
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {args.workers}")
+    if args.budget is not None and args.budget < 1:
+        raise UsageError(f"--budget must be at least 1, not {args.budget}")
+    try:
+        total = review.count_decisions(final, player, round_no)  # checks the round
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    run = functools.partial(
+        review.review_round, final, player, round_no,
+        seed=args.seed, budget=args.budget, workers=args.workers,
+    )  # fmt: skip
+    if args.json:
+        print(json.dumps(run(unicode=False).to_dict(), indent=2))
+        return 0
+    with Progress(console=out, transient=True) as progress:
+        task = progress.add_task("reviewing decisions", total=total)
+        rv = run(progress=lambda done, _total: progress.update(task, completed=done))
+    _print_review(out, rv)
+    return 0
+
+
+_LABEL_STYLE = {
+    "best": "bold green",
+    "good": "green",
+    "inaccuracy": "yellow",
+    "mistake": "dark_orange",
+    "blunder": "bold red",
+}
+
+
+def _print_review(out: Console, rv: Any) -> None:
+    from .bots.review import sparkline
+
+    counts = ", ".join(f"{n} {label}" for label, n in rv.counts.items() if n)
+    result = "" if rv.result is None else f", round result {rv.result:+.1f} points"
+    out.print(
+        Text(
+            f"Review of {rv.name}, round {rv.round_no} of {rv.rules} "
+            f"(seed {rv.seed}, up to {rv.budget} samples a decision)"
+        )
+    )
+    out.print(Text(f"accuracy {rv.accuracy:.1f}% over {len(rv.decisions)} decisions{result}"))
+    if counts:
+        out.print(Text(counts))
+    table = Table()
+    for col in ("move", "turn", "played", "best", "points lost", "label"):
+        table.add_column(col, justify="right" if col in ("move", "turn", "points lost") else "left")
+    for d in rv.decisions:
+        table.add_row(
+            str(d.index + 1),
+            str(d.turn),
+            Text(d.played),
+            Text("" if d.best == d.played else d.best),
+            f"{d.lost:.1f}",
+            Text(d.label, style=_LABEL_STYLE.get(d.label, "")),
+        )
+    out.print(table)
+    if rv.key_moments:
+        out.print(Text("Key moments", style="bold"))
+        for k in rv.key_moments:
+            out.print(
+                Text(
+                    f"  move {k.index + 1} (turn {k.turn}): {k.played} lost {k.lost:.1f} "
+                    f"points ({k.label}); better: {k.reason}"
+                )
+            )
+    points = [p for _i, p in rv.series]
+    if points:
+        out.print(
+            Text(f"expected points {sparkline(points)}  ({min(points):+.1f} to {max(points):+.1f})")
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = _parser()
@@ -443,6 +575,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_tournament(args, out)
         if args.command == "serve":
             return _cmd_serve(args)
+        if args.command == "review":
+            return _cmd_review(args, out)
         if args.command == "play":
             from .tui import play_main
 

@@ -57,10 +57,33 @@ from ..view import PlayerView
 from .hints import explain
 from .ismcts import ISMCTSBot, estimate
 
-DEFAULT_BUDGET = 64
-"""Paired samples per decision (an upper bound: the search stops early once the
-choice is clear, see :data:`INDIFFERENCE`).  Chosen in ``benchmarks/review.py`` so
-that a 40-decision round is reviewed within 30 s on two cores."""
+DEFAULT_BUDGET = 256
+"""Paired samples per decision at most, for two players and one deck without jokers
+(see :func:`default_budget`).  The search stops early once the choice is clear
+(:data:`INDIFFERENCE`)."""
+
+HEAVY_BUDGET = 48
+"""Samples per decision at most for four players of a game with two decks or jokers
+(Rami 51): each sample plays four hands of fourteen cards with a long legal list,
+about twenty times the cost of a basic sample."""
+
+
+def default_budget(rules: Rules, players: int) -> int:
+    """The sample budget that reviews a 40-decision round within 30 s on two idle
+    cores (``benchmarks/review.py`` measures it): :data:`DEFAULT_BUDGET` for two
+    players of a one-deck game, :data:`HEAVY_BUDGET` for four of Rami 51, inversely
+    proportional to the players otherwise, never under 16.
+
+    >>> from rummykit.rules import Rules
+    >>> default_budget(Rules.preset("gin"), 2), default_budget(Rules.preset("rami51"), 4)
+    (256, 48)
+    >>> default_budget(Rules.preset("basic"), 4), default_budget(Rules.preset("rami51"), 2)
+    (128, 96)
+    """
+    heavy = rules.decks > 1 or rules.jokers > 0
+    per_player = HEAVY_BUDGET * 4 if heavy else DEFAULT_BUDGET * 2
+    return max(16, per_player // max(2, players))
+
 
 INDIFFERENCE = 0.5
 """Points by which another candidate may still beat the leader when the search stops
@@ -82,6 +105,12 @@ LABEL_NAMES: tuple[str, ...] = tuple(name for name, _ in LABELS)
 
 ACCURACY_SCALE = 10.0
 """Points lost at which a decision's accuracy falls to ``100 / e`` (about 37%)."""
+
+CONFIDENCE_Z = 1.645
+"""A decision is labelled by the loss the samples show at one-sided 95% confidence,
+``lost - CONFIDENCE_Z * error``: the best of several noisy estimates is biased upwards,
+so an unadjusted loss would call a move a mistake when the samples cannot tell it
+from the best."""
 
 KEY_MOMENTS = 3
 """How many key moments a review names."""
@@ -129,7 +158,8 @@ def margin(rules: Rules, deltas: Sequence[int], player: int) -> float:
 
 class PointsSearch(ISMCTSBot):
     """The hard bot's search, scoring each playout in points of margin
-    (:func:`margin`) rather than the bot's squashed reward.
+    (:func:`margin`) rather than the bot's squashed reward, and keeping every sample's
+    outcome so that the paired differences have a standard error.
 
     The search, the determinizations, the common random numbers, the playout policy
     and the horizon are the hard bot's own; only the number summed per sample
@@ -139,6 +169,22 @@ class PointsSearch(ISMCTSBot):
 
     def __init__(self, budget: int) -> None:
         super().__init__(seconds=None, iterations=budget, indifference=INDIFFERENCE)
+        self._outcomes: list[list[float]] = []
+
+    def paired(self, view: PlayerView, cands: list[Move], seed: int) -> list[list[float]]:
+        """One row per sample, one column per candidate: the view's player's points
+        after playing that candidate on that sample (common random numbers)."""
+        self._outcomes = []
+        sums = self.search(view, cands, seed)
+        k = len(cands)
+        flat = [o[view.player] for o in self._outcomes]
+        rows = [flat[i : i + k] for i in range(0, len(flat), k)]
+        if len(flat) != k * self.last_iterations or any(
+            not math.isclose(sum(r[c] for r in rows), sums[m], abs_tol=1e-6)
+            for c, m in enumerate(cands)
+        ):  # pragma: no cover - only if the search stops playing candidates in order
+            raise RuntimeError("the hard bot's search no longer plays the candidates in order")
+        return rows
 
     def _playout(
         self, s: GameState, solver: Solver, rng: random.Random, round_no: int
@@ -148,7 +194,9 @@ class PointsSearch(ISMCTSBot):
             deltas = list(s.results[-1].deltas) if s.results else [0] * s.num_players
         else:
             deltas = estimate(s, solver)
-        return [margin(s.rules, deltas, p) for p in range(s.num_players)]
+        out = [margin(s.rules, deltas, p) for p in range(s.num_players)]
+        self._outcomes.append(out)
+        return out
 
 
 @dataclass(frozen=True)
@@ -175,8 +223,11 @@ class Decision:
     """Expected round points after the best move."""
     lost: float
     """``best_points - played_points``, at least 0."""
+    error: float
+    """The standard error of ``lost`` (from the paired per-sample differences)."""
     label: str
-    """One of :data:`LABELS`' names."""
+    """One of :data:`LABEL_NAMES`, given by the points lost that the samples show with
+    confidence: ``label_for(max(0, lost - CONFIDENCE_Z * error))``."""
     reason: str
     """Why the best move is good, in words (:func:`rummykit.bots.hints.explain`)."""
     samples: int
@@ -194,6 +245,7 @@ class Decision:
             "played_points": round(self.played_points, 2),
             "best_points": round(self.best_points, 2),
             "lost": round(self.lost, 2),
+            "error": round(self.error, 2),
             "label": self.label,
             "reason": self.reason,
             "samples": self.samples,
@@ -267,6 +319,41 @@ class RoundReview:
         }
 
 
+SPARKS = "▁▂▃▄▅▆▇█"
+"""The eight heights of a text sparkline."""
+
+
+def sparkline(values: Sequence[float]) -> str:
+    """The values as a line of block characters, lowest ``▁`` to highest ``█`` (a flat
+    series sits in the middle), for a chart of the expected score in a terminal.
+
+    >>> sparkline([0, 5, 10, 5, -10])
+    '▅▆█▆▁'
+    >>> sparkline([3, 3]), sparkline([])
+    ('▄▄', '')
+    """
+    if not values:
+        return ""
+    lo, hi = min(values), max(values)
+    if hi == lo:
+        return SPARKS[len(SPARKS) // 2 - 1] * len(values)
+    top = len(SPARKS) - 1
+    return "".join(SPARKS[round((v - lo) / (hi - lo) * top)] for v in values)
+
+
+def _standard_error(diffs: Sequence[float]) -> float:
+    """The standard error of the mean of paired differences (0 for fewer than two).
+
+    >>> _standard_error([1.0, 3.0]), _standard_error([2.0])
+    (1.0, 0.0)
+    """
+    n = len(diffs)
+    if n < 2:
+        return 0.0
+    mean = sum(diffs) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1) / n)
+
+
 # -- replaying a record ------------------------------------------------------------------------
 
 
@@ -323,6 +410,13 @@ def _replay_round(final: GameState, player: int, round_no: int) -> tuple[list[_P
     return points, last
 
 
+def count_decisions(source: GameState | str | bytes, player: int, round_no: int) -> int:
+    """How many decisions :func:`review_round` would grade (no search: a replay)."""
+    final = _load(source)
+    _check(final, player, round_no)
+    return len(_replay_round(final, player, round_no)[0])
+
+
 def _check(final: GameState, player: int, round_no: int) -> None:
     n = final.num_players
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
@@ -342,7 +436,7 @@ def review_decision(
     move: Move,
     *,
     seed: int = 0,
-    budget: int = DEFAULT_BUDGET,
+    budget: int | None = None,
     index: int = 0,
     unicode: bool = True,
 ) -> Decision:
@@ -355,6 +449,8 @@ def review_decision(
     legal = state.legal_moves()
     if move not in legal:
         raise ValueError(f"{move!r} is not a legal move here")
+    if budget is None:
+        budget = default_budget(state.rules, state.num_players)
     view = state.view(state.current)
     return _grade(view, move, state, seed, budget, index, unicode)
 
@@ -375,15 +471,15 @@ def _grade(
         cands.append(move)
     if len(cands) == 1:
         points = {move: 0.0}
-        samples = 0
+        rows: list[list[float]] = []
     else:
-        sums = search.search(view, cands, rng.getrandbits(64))
-        samples = max(1, search.last_iterations)
-        points = {m: sums[m] / samples for m in cands}
+        rows = search.paired(view, cands, rng.getrandbits(64))
+        points = {m: sum(r[c] for r in rows) / len(rows) for c, m in enumerate(cands)}
     # max() keeps the first of equals: the played move wins a tie, then the expert's.
     order = [move, *(m for m in cands if m != move)]
     best = max(order, key=points.__getitem__)
     lost = max(0.0, points[best] - points[move])
+    error = _standard_error([r[cands.index(best)] - r[cands.index(move)] for r in rows])
     solver = Solver(view.rules, view.game.melds)
 
     def text(m: Move) -> str:
@@ -401,9 +497,10 @@ def _grade(
         played_points=points[move],
         best_points=points[best],
         lost=lost,
-        label=label_for(lost),
+        error=error,
+        label=label_for(max(0.0, lost - CONFIDENCE_Z * error)),
         reason=explain(view, best, solver, unicode),
-        samples=samples,
+        samples=len(rows),
         candidates=tuple((text(m), points[m]) for m in ranked),
     )
 
@@ -420,7 +517,7 @@ def review_round(
     round_no: int,
     *,
     seed: int = 0,
-    budget: int = DEFAULT_BUDGET,
+    budget: int | None = None,
     progress: Progress | None = None,
     workers: int = 1,
     unicode: bool = True,
@@ -429,7 +526,8 @@ def review_round(
 
     ``source`` is a match state (e.g. the one a game holds, or
     :func:`~rummykit.notation.import_record`'s result) or the text of a game record.
-    ``budget`` caps the paired samples per decision; ``workers > 1`` grades decisions
+    ``budget`` caps the paired samples per decision (None: :func:`default_budget`,
+    about 30 s for 40 decisions on two cores); ``workers > 1`` grades decisions
     in that many processes, with the same result.  ``progress(done, total)`` is
     called as decisions are graded.
 
@@ -438,6 +536,8 @@ def review_round(
     """
     final = _load(source)
     _check(final, player, round_no)
+    if budget is None:
+        budget = default_budget(final.rules, final.num_players)
     if budget < 1:
         raise ValueError(f"budget must be at least 1, not {budget}")
     points, last = _replay_round(final, player, round_no)

@@ -25,6 +25,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..bots import Bot, make_bot
+from ..bots.review import match_start
 from ..bots.tactics import best_layoff, best_meld
 from ..cards import JOKER, UNICODE_JOKER, bits, display_face, face_of, is_joker, mask_of
 from ..errors import NotationError
@@ -358,18 +359,31 @@ class Match:
         """Continue the match of a record (NotationError if it is not one)."""
         state = import_record(text)
         n = state.num_players
-        found = re.search(r'^\s*\[\s*Bots\s+"([^"]*)"\s*\]', text, re.M | re.I)
         seats: list[str | None] = [None] + ["medium"] * (n - 1)
-        if found:
-            parts = [p.strip().lower() for p in found.group(1).split(",")]
-            if len(parts) == n and parts.count("-") == 1:
-                seats = [
-                    None if p == "-" else (p if p in DIFFICULTIES else "medium") for p in parts
-                ]
+        parts = record_seats(text, n)
+        if parts is not None:
+            seats = [None if p == "-" else (p if p in DIFFICULTIES else "medium") for p in parts]
         human = seats.index(None)
         m = cls(state, seats, human)
         m.log.note(f"Resumed: round {state.round_no}, turn {state.turn}.")
         return m
+
+
+def record_seats(text: str, players: int) -> list[str] | None:
+    """The seats of a terminal game's record, from its ``[Bots "-, hard"]`` tag: per
+    seat the bot's name in lower case or ``-`` for the person; None when the record has
+    no such tag or it does not name one person among ``players`` seats.
+
+    >>> record_seats('[Bots "-, Hard"]', 2), record_seats('[Rules "basic"]', 2)
+    (['-', 'hard'], None)
+    """
+    found = re.search(r'^\s*\[\s*Bots\s+"([^"]*)"\s*\]', text, re.M | re.I)
+    if not found:
+        return None
+    parts = [p.strip().lower() for p in found.group(1).split(",")]
+    if len(parts) != players or parts.count("-") != 1:
+        return None
+    return parts
 
 
 # -- from a selection to a move ----------------------------------------------------------------
@@ -739,11 +753,7 @@ class ReplayStep:
 
 def replay_steps(final: GameState) -> list[ReplayStep]:
     """Every state of a match, rebuilt from its seed and history."""
-    events = final.events
-    dealer: int | None = None
-    if not (events and events[0][0] == "cut"):
-        dealer = next((int(e[1]) for e in events if e[0] == "deal"), 0)
-    s = GameState.new(final.rules, list(final.names), final.seed, dealer=dealer)
+    s = match_start(final)
     first = f"Round 1: {s.names[s.dealer]} deals."
     steps = [ReplayStep(_frozen_copy(s), first)]
     actions = s.game.actions
