@@ -7,23 +7,28 @@ the review's budget is cut to a few samples a decision to keep the tests fast.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from rummykit.bots.review import LABELS, review_round
 from rummykit.cards import JOKER, face_of
 from rummykit.serialize import state_from_json
+from rummykit.web import Settings
 from rummykit.web import reviews as web_reviews
 from rummykit.web.reviews import review_payload
 from rummykit.web.store import Store
 from test_web_api import FORBIDDEN_KEYS, card_values, create, hello, latest_state, make_client
+from web_helpers import Client, ServerThread
 
 WS = Any
 BUDGET = 3
@@ -359,3 +364,63 @@ def test_the_player_keeps_playing_while_a_review_is_worked_out(client: TestClien
             if m["type"] == "review":
                 break
         assert "state" in got and got.index("state") < got.index("review"), got
+
+
+def test_a_review_takes_turns_with_other_tables_bots(tmp_path: Path) -> None:
+    """A review cannot starve other tables: with a single worker process, a table of
+    bots keeps playing while a round is reviewed, since the review asks the pool for
+    one decision at a time and waits its turn behind the bots' moves.  (Graded as one
+    request, the review held the only worker and the bots' table stood still.)"""
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.0, bot_workers=1,
+        tables_per_minute=0, sockets_per_minute=0, rate=10_000, burst=10_000,
+    )  # fmt: skip
+    with ServerThread(settings) as server:
+        manager = server.server.config.app.state.manager  # type: ignore[attr-defined]
+        manager.reviewer.budget = 16
+        seats = [{"kind": "human"}, {"kind": "bot", "difficulty": "easy"}]
+        a = httpx.post(
+            server.base + "/api/tables", json={"rules": RULES, "deals": 2, "seats": seats}
+        ).json()
+        player = Client(server.base, a["id"])
+        player.send({"type": "hello", "seat": 0, "secret": a["seats"][0]["secret"]})
+        s = player.until(lambda m: m["type"] == "state")
+        rng = random.Random(5)
+        while not s["game"]["results"]:
+            g = s["game"]
+            if g["current"] == 0 and g["legal"]:
+                text = rng.choice(g["legal"])["text"]
+                player.send(
+                    {
+                        "type": "move",
+                        "version": s["version"],
+                        "move": {"kind": "text", "text": text},
+                    }
+                )
+            s = player.until(lambda m: m["type"] == "state")
+        bots = [{"kind": "bot", "difficulty": "easy"}] * 2
+        b = httpx.post(
+            server.base + "/api/tables", json={"rules": RULES, "deals": 50, "seats": bots}
+        ).json()
+        watcher = Client(server.base, b["id"])
+        watcher.send({"type": "hello"})
+        watcher.until(lambda m: m["type"] == "state")
+        player.send({"type": "review", "round": 1})
+        reviewing = False
+        moves_meanwhile = 0
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            with contextlib.suppress(TimeoutError):
+                m = player.recv(timeout=0.02)
+                if m["type"] == "review":
+                    break
+                if m["type"] == "review_progress" and m["done"] >= 1:
+                    reviewing = True
+            with contextlib.suppress(TimeoutError):
+                if watcher.recv(timeout=0.02)["type"] == "state" and reviewing:
+                    moves_meanwhile += 1
+        else:
+            raise AssertionError("the review did not arrive")
+        player.close()
+        watcher.close()
+    assert moves_meanwhile >= 5, moves_meanwhile
