@@ -9,7 +9,8 @@ nothing else.
 
 :func:`determinize` turns a view back into a full :class:`GameState` by dealing the
 unseen cards at random into the other hands and the stock, which is what
-information-set search needs.
+information-set search needs; given per-player card weights (the opponent model of
+:mod:`rummykit.bots.inference`) it deals the likelier cards to each hand more often.
 
 >>> from rummykit import new_game
 >>> g = new_game("basic", players=3, seed=5)
@@ -24,8 +25,11 @@ information-set search needs.
 
 from __future__ import annotations
 
+import heapq
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from math import log
 
 from .cards import deck
 from .moves import Move
@@ -76,6 +80,11 @@ class PlayerView:
     results: tuple[RoundResult, ...]
     legal: tuple[Move, ...]
     """The viewer's legal moves when it is their turn, else empty."""
+    history: tuple[int, ...]
+    """The match's moves so far as action numbers (:mod:`rummykit.moves`).  All of it is
+    public: everyone at the table sees each move, and a move names no hidden card (a
+    stock draw is just "draw from the stock", a discard shows its face).  The opponent
+    model (:mod:`rummykit.bots.inference`) reads who passed, took or threw what."""
     game: Game
 
     @property
@@ -128,6 +137,7 @@ def make_view(s: GameState, player: int) -> PlayerView:
         repeated=s.repeated,
         results=tuple(s.results),
         legal=tuple(s.legal_moves()) if s.current == player else (),
+        history=tuple(s.history),
         game=s.game,
     )
     return v
@@ -146,11 +156,35 @@ def unseen_cards(v: PlayerView) -> list[int]:
     return [c for c in deck(v.rules.decks, v.rules.jokers) if not seen >> c & 1]
 
 
-def determinize(v: PlayerView, rng: random.Random) -> GameState:
+CardWeights = Sequence[Mapping[int, float]]
+"""Per player, a weight for unseen cards (absent: 1.0), as
+:func:`rummykit.bots.inference.card_weights` makes them: how much likelier than
+another unseen card a card is to be in that player's hand."""
+
+
+def determinize(v: PlayerView, rng: random.Random, weights: CardWeights | None = None) -> GameState:
     """A full state that agrees with everything in ``v``; hidden cards dealt at random.
+
+    Without ``weights`` every deal of the unseen cards is equally likely.  With them,
+    each hidden hand in turn draws its cards from the unseen ones without replacement,
+    a card's chance proportional to its weight for that player (Efraimidis-Spirakis
+    keys: the ``need`` largest of ``log(u) / w``), and the stock gets the rest in
+    random order.  Either way the sample keeps every invariant of the view: hand
+    sizes, known cards, every card in exactly one place, and its own view equal to
+    ``v``.
 
     The returned state has its own RNG seeded from ``rng``, so future chance events
     (restocks, later deals) are also sampled rather than copied from the real game.
+
+    >>> from rummykit import new_game
+    >>> from rummykit.cards import bits
+    >>> g = new_game("gin", seed=3)
+    >>> v = g.view(0)
+    >>> hidden = unseen_cards(v)
+    >>> w = [{}, {c: 1e9 for c in hidden[:10]}]   # player 1 all but surely holds these
+    >>> d = determinize(v, random.Random(2), w)
+    >>> sorted(bits(d.hands[1])) == sorted(hidden[:10]), d.view(0) == v
+    (True, True)
     """
     pool = unseen_cards(v)
     rng.shuffle(pool)
@@ -161,9 +195,21 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
         if p == v.player:
             continue
         need = v.hand_sizes[p] - v.known[p].bit_count()
-        for c in pool[len(pool) - need :] if need else ():
-            hands[p] |= 1 << c
-        del pool[len(pool) - need :]
+        if not need:
+            continue
+        wp = weights[p] if weights is not None else None
+        if wp:
+            rand = rng.random
+            get = wp.get
+            chosen = heapq.nlargest(need, pool, key=lambda c: log(1.0 - rand()) / get(c, 1.0))
+            for c in chosen:
+                hands[p] |= 1 << c
+            taken = set(chosen)
+            pool = [c for c in pool if c not in taken]
+        else:
+            for c in pool[len(pool) - need :]:
+                hands[p] |= 1 << c
+            del pool[len(pool) - need :]
     s = GameState.__new__(GameState)
     s.game = v.game
     s.rules = v.rules
@@ -199,7 +245,7 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
     s.upcard_draws = v.upcard_draws
     s.repeated = v.repeated
     s.results = list(v.results)
-    s.history = []
+    s.history = list(v.history)
     s.events = []
     s._legal = None
     return s
