@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..bots.review import (
-    DEFAULT_BUDGET,
     Decision,
     RoundReview,
     _replay_round,
     _summarise,
+    default_budget,
     match_start,
     review_decision,
 )
@@ -216,7 +216,9 @@ class Reviewer:
     """The server's reviews: the limits, the cache, and the computation in the pool."""
 
     thinker: Thinker
-    budget: int = DEFAULT_BUDGET
+    budget: int | None = None
+    """Samples per decision at most; None: the engine's budget for the game
+    (:func:`~rummykit.bots.review.default_budget`), which ``rummy review`` uses too."""
     burst: float = REVIEW_BURST
     per_minute: float = REVIEW_PER_MINUTE
     max_running: int = MAX_RUNNING
@@ -236,7 +238,8 @@ class Reviewer:
         Raises :class:`ReviewBusy` when the server computes as many as it allows, and
         :class:`ReviewLeak` if the result would name a card the seat did not see.
         """
-        key = (table_id, state.seed, seat, round_no, self.budget)
+        budget = self.budget or default_budget(state.rules, state.num_players)
+        key = (table_id, state.seed, seat, round_no, budget)
         cached = self.cache.get(key)
         if cached is not None:
             self.cache.move_to_end(key)
@@ -252,12 +255,12 @@ class Reviewer:
             decisions: list[Decision] = []
             for index, state_json, action in plan.points:
                 decisions.append(
-                    await run(grade_decision, state_json, action, index, REVIEW_SEED, self.budget)
+                    await run(grade_decision, state_json, action, index, REVIEW_SEED, budget)
                 )
                 await progress(len(decisions), total)
         finally:
             self.running -= 1
-        review = _summarise(state, seat, round_no, REVIEW_SEED, self.budget, decisions, plan.last)
+        review = _summarise(state, seat, round_no, REVIEW_SEED, budget, decisions, plan.last)
         payload = review_payload(review, seat)
         unseen = faces_named(payload) - plan.seen
         if unseen:
