@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import io
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -18,10 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import Sparkline, Static
 
 from helpers import build, meld_move
 from rummykit.bots import GreedyBot, play_match
+from rummykit.bots.review import match_start, review_round
 from rummykit.moves import (
     DISCARD,
     DRAW_DISCARD,
@@ -45,6 +49,7 @@ from rummykit.tui import (
     settings_from_options,
 )
 from rummykit.tui.app import CARD_KEYS, RummyApp, TableScreen
+from rummykit.tui.review_screen import ReviewScreen
 from rummykit.tui.screens import (
     ChoiceScreen,
     HelpScreen,
@@ -618,6 +623,54 @@ async def test_help_pile_hint_sort_and_instant() -> None:
         await wait_until(pilot, lambda: screen.message.startswith("Hint:"), timeout=30)
         await pilot.click(PilesBar, offset=(2, 0))  # click the stock
         assert app.match is not None and app.match.state.phase is Phase.PLAY
+
+
+def replay_to(final: GameState, moves: int) -> GameState:
+    """The match of ``final`` after its first ``moves`` moves."""
+    s = match_start(final)
+    for action in final.history[:moves]:
+        s.apply_action(action)
+    return s
+
+
+@sync
+async def test_review_button_at_the_end_of_a_round() -> None:
+    """Issue #16: at the end of every round a key (``r``) and a button open the review
+    of the person's round: a progress bar while it runs, then the accuracy, the key
+    moments, every decision's label and a sparkline of the expected score."""
+    # Start at the person's last decision of round 1 of a match the easy bots played,
+    # so the test plays a move or two, not a whole round.
+    final, _ = play_match("basic(deals=2)", 2, [GreedyBot(), GreedyBot()], seed=3)
+    steps = [replay_to(final, i) for i in range(len(final.history))]
+    end = next(i for i, step in enumerate(steps) if step.results)  # round 1 is scored
+    last = max(i for i in range(end) if steps[i].current == 0)
+    app = with_match(steps[last])
+    app.review_budget, app.review_workers = 4, 1
+    async with app.run_test(size=SIZE) as pilot:
+        await play_round(pilot, app)
+        assert app.match is not None
+        summary = app.screen
+        assert isinstance(summary, RoundSummaryScreen) and summary.query_one("#review")
+        await pilot.press("r")
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.round_no == 1
+        assert review.player == app.match.human and review.total > 0
+        await wait_until(pilot, lambda: review.review is not None, timeout=60)
+        rv = review.review
+        assert rv is not None and len(rv.decisions) == review.total
+        assert rv == review_round(app.match.state, 0, 1, budget=4)  # the same review
+        chart = review.query_one(Sparkline)
+        assert chart.display and list(chart.data or []) == [p for _i, p in rv.series]
+        shown = Console(width=120, record=True, file=io.StringIO())
+        shown.print(review.query_one("#review-body", Static).content)
+        body = shown.export_text()
+        assert f"Accuracy {rv.accuracy:.0f}%" in body and rv.decisions[0].played in body
+        await pilot.press("escape")
+        assert app.screen is summary  # back to the round's scores
+        await pilot.click("#review")  # the button opens it too
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("escape", "enter")
+        assert table(app).state.round_no == 2  # the next deal goes on
 
 
 def test_command_line_options() -> None:

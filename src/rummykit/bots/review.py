@@ -46,6 +46,7 @@ import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any
 
 from ..moves import Move
@@ -529,7 +530,8 @@ def review_round(
     ``budget`` caps the paired samples per decision (None: :func:`default_budget`,
     about 30 s for 40 decisions on two cores); ``workers > 1`` grades decisions
     in that many processes, with the same result.  ``progress(done, total)`` is
-    called as decisions are graded.
+    called as decisions are graded; an exception it raises stops the review (and
+    propagates), which is how a front end cancels one.
 
     Raises :class:`~rummykit.notation.NotationError` for a malformed record and
     ``ValueError`` for a seat or round the record does not have.
@@ -547,11 +549,16 @@ def review_round(
         progress(0, total)
     decisions: list[Decision] = []
     if workers > 1 and total > 1:
-        with ProcessPoolExecutor(min(workers, total)) as pool:
-            for d in pool.map(_grade_point, tasks):
-                decisions.append(d)
+        # Spawned, not forked: the review runs inside threaded programs (the terminal
+        # game's worker thread, the web server), where forking can deadlock.
+        pool = ProcessPoolExecutor(min(workers, total), mp_context=get_context("spawn"))
+        try:
+            for future in [pool.submit(_grade_point, t) for t in tasks]:
+                decisions.append(future.result())
                 if progress is not None:
                     progress(len(decisions), total)
+        finally:  # a progress callback may raise to stop the review: drop the rest
+            pool.shutdown(cancel_futures=True)
     else:
         for t in tasks:
             decisions.append(_grade_point(t))

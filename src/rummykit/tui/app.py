@@ -34,6 +34,7 @@ from ..moves import (
     Move,
 )
 from ..state import GameState, Phase
+from .review_screen import ReviewScreen
 from .screens import (
     ChoiceScreen,
     HelpScreen,
@@ -390,13 +391,25 @@ class TableScreen(Screen[None]):
             else:
                 self.app_.autosave()
             self.blocked = True
+            review = partial(self.review_screen, s.results[-1].round_no)
             self.app.push_screen(
-                RoundSummaryScreen(s.results[-1], s.names, totals, s.phase is Phase.OVER),
+                RoundSummaryScreen(s.results[-1], s.names, totals, s.phase is Phase.OVER, review),
                 self._summary_closed,
             )
             return
         self.refresh_all()
         self.advance()
+
+    def review_screen(self, round_no: int) -> ReviewScreen:
+        """The review of the person's round ``round_no`` (the round summary's Review)."""
+        app = self.app_
+        return ReviewScreen(
+            self.state,
+            self.match.human,
+            round_no,
+            budget=app.review_budget,
+            workers=app.review_workers,
+        )
 
     def _summary_closed(self, _result: None = None) -> None:
         self.blocked = False
@@ -690,6 +703,10 @@ class RummyApp(App[int]):
         self.resume_requested = resume
         self.replay = replay
         self.pace = 0.0 if instant else BOT_PACE
+        self.review_budget: int | None = None
+        """Samples per decision of a round's review (None: the review's default)."""
+        self.review_workers = 2
+        """Processes a round's review grades decisions in."""
         self.match: Match | None = None
         self.last_settings: GameSettings | None = settings
         self.saved_to: Path | None = None

@@ -3,7 +3,7 @@ and the replay viewer."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.style import Style
@@ -227,19 +227,32 @@ def round_table(result: RoundResult, names: Sequence[str], totals: Sequence[int]
 
 
 class RoundSummaryScreen(ModalScreen[None]):
+    """A round's scoring; with ``review`` (a factory of the review screen), a Review
+    button and key ``r`` open the review of the round for the person (issue #16)."""
+
     DEFAULT_CSS = (
-        "RoundSummaryScreen {" + DIALOG_CSS + "} RoundSummaryScreen Button { margin: 1 0 0 0; }"
+        "RoundSummaryScreen {" + DIALOG_CSS + "} RoundSummaryScreen Horizontal { height: auto; }"
+        " RoundSummaryScreen Button { margin: 1 1 0 0; }"
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,n", "close", "Continue")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,n", "close", "Continue"),
+        Binding("r", "review", "Review"),
+    ]
 
     def __init__(
-        self, result: RoundResult, names: Sequence[str], totals: Sequence[int], last: bool
+        self,
+        result: RoundResult,
+        names: Sequence[str],
+        totals: Sequence[int],
+        last: bool,
+        review: Callable[[], Screen[None]] | None = None,
     ) -> None:
         super().__init__()
         self.result = result
         self.names = list(names)
         self.totals = list(totals)
         self.last = last
+        self.review = review
 
     def compose(self) -> ComposeResult:
         r = self.result
@@ -248,10 +261,20 @@ class RoundSummaryScreen(ModalScreen[None]):
             with VerticalScroll():
                 yield Static(round_table(r, self.names, self.totals))
             label = "Final standings" if self.last else "Next deal"
-            yield Button(f"{label} (Enter)", id="continue", variant="primary")
+            with Horizontal():
+                yield Button(f"{label} (Enter)", id="continue", variant="primary")
+                if self.review is not None:
+                    yield Button("Review (r)", id="review")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "review":
+            self.action_review()
+            return
         self.dismiss(None)
+
+    def action_review(self) -> None:
+        if self.review is not None:
+            self.app.push_screen(self.review())
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -1,0 +1,169 @@
+"""The review of a round in the terminal game (issue #16): the person's decisions
+graded against the hard engine (:mod:`rummykit.bots.review`), with a progress bar while
+it runs, then the accuracy, the key moments with the better move and why, a sparkline
+of the expected score over the round and every decision's label.
+
+The review runs in a worker thread on a copy of the match, so the table behind it is
+untouched; closing the screen early stops it at the next graded decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, ProgressBar, Sparkline, Static
+from textual.worker import Worker, WorkerState
+
+from ..bots.review import RoundReview, count_decisions, review_round
+from ..state import GameState
+from .screens import DIALOG_CSS
+
+LABEL_STYLES = {
+    "best": "bold green",
+    "good": "green",
+    "inaccuracy": "yellow",
+    "mistake": "dark_orange",
+    "blunder": "bold red",
+}
+"""How each label is coloured."""
+
+
+class ReviewCancelled(Exception):
+    """Raised from the progress callback to stop a review the person closed."""
+
+
+def review_body(rv: RoundReview) -> Table:
+    """The review as a table of text: accuracy, key moments, then every decision."""
+    t = Table.grid(padding=(0, 1))
+    t.add_column()
+    counts = ", ".join(f"{n} {label}" for label, n in rv.counts.items() if n)
+    t.add_row(Text(f"Accuracy {rv.accuracy:.0f}% over {len(rv.decisions)} decisions: {counts}"))
+    if rv.key_moments:
+        t.add_row(Text("Key moments", style="bold"))
+        for k in rv.key_moments:
+            t.add_row(
+                Text.assemble(
+                    f"turn {k.turn}: {k.played} ",
+                    (k.label, LABEL_STYLES.get(k.label, "")),
+                    f", {k.lost:.1f} points; better {k.reason}",
+                )
+            )
+    moves = Table(padding=(0, 1), expand=False)
+    for col in ("turn", "played", "best", "lost", "label"):
+        moves.add_column(col, justify="right" if col in ("turn", "lost") else "left")
+    for d in rv.decisions:
+        moves.add_row(
+            str(d.turn),
+            d.played,
+            "" if d.best == d.played else d.best,
+            f"{d.lost:.1f}",
+            Text(d.label, style=LABEL_STYLES.get(d.label, "")),
+        )
+    t.add_row(moves)
+    return t
+
+
+class ReviewScreen(ModalScreen[None]):
+    """The review of ``player``'s round ``round_no`` in ``state`` (copied)."""
+
+    DEFAULT_CSS = (
+        "ReviewScreen {" + DIALOG_CSS + "} ReviewScreen #dialog { width: 90%; }"
+        " ReviewScreen Sparkline { height: 3; margin: 1 0 0 0; }"
+        " ReviewScreen #dialog > VerticalScroll { max-height: 12; }"
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,r", "close", "Close")]
+
+    def __init__(
+        self,
+        state: GameState,
+        player: int,
+        round_no: int,
+        *,
+        budget: int | None = None,
+        workers: int = 2,
+    ) -> None:
+        super().__init__()
+        self.state = state.clone()
+        self.player = player
+        self.round_no = round_no
+        self.budget = budget
+        self.processes = workers
+        self.total = count_decisions(self.state, player, round_no)
+        self.review: RoundReview | None = None
+        """The finished review (tests read it)."""
+        self.closed = False
+
+    def compose(self) -> ComposeResult:
+        name = self.state.names[self.player]
+        with Vertical(id="dialog"):
+            yield Label(f"Review of round {self.round_no}: {name}", id="dialog-title")
+            yield Label(
+                f"Grading {self.total} decisions against the hard engine…", id="review-status"
+            )
+            yield ProgressBar(total=max(1, self.total), show_eta=False, id="review-progress")
+            yield Sparkline([], id="review-chart")
+            yield Label("", id="review-range", classes="hint")
+            with VerticalScroll():
+                yield Static("", id="review-body")
+            yield Label("Esc: close", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#review-chart").display = False
+        self.run_worker(self._run, name="review", group="review", thread=True, exit_on_error=False)
+
+    def _run(self) -> RoundReview:
+        return review_round(
+            self.state,
+            self.player,
+            self.round_no,
+            seed=0,
+            budget=self.budget,
+            workers=self.processes,
+            progress=self._progress,
+        )
+
+    def _progress(self, done: int, _total: int) -> None:
+        if self.closed:
+            raise ReviewCancelled
+        self.app.call_from_thread(self._advance, done)
+
+    def _advance(self, done: int) -> None:
+        if not self.closed:
+            self.query_one("#review-progress", ProgressBar).update(progress=done)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        w: Worker[Any] = event.worker
+        if w.group != "review" or self.closed:
+            return
+        if event.state is WorkerState.SUCCESS and isinstance(w.result, RoundReview):
+            self.show(w.result)
+        elif event.state is WorkerState.ERROR:
+            self.query_one("#review-status", Label).update(f"The review failed: {w.error}")
+
+    def show(self, rv: RoundReview) -> None:
+        """Replace the progress bar by the review."""
+        self.review = rv
+        self.query_one("#review-progress").display = False
+        result = "" if rv.result is None else f"; the round scored {rv.result:+.0f} for you"
+        self.query_one("#review-status", Label).update(
+            f"Expected points after each of your decisions{result}:"
+        )
+        points = [p for _i, p in rv.series]
+        chart = self.query_one("#review-chart", Sparkline)
+        chart.data = points
+        chart.display = bool(points)
+        if points:
+            self.query_one("#review-range", Label).update(
+                f"from {min(points):+.1f} to {max(points):+.1f} points"
+            )
+        self.query_one("#review-body", Static).update(review_body(rv))
+
+    def action_close(self) -> None:
+        self.closed = True
+        self.dismiss(None)
