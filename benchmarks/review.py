@@ -108,6 +108,7 @@ def main() -> None:
     ap.add_argument("--out", default="review", help="results/<out>.json")
     args = ap.parse_args()
     budget = 8 if args.quick else args.budget
+    load = os.getloadavg()[0]  # the machine may be shared: say how busy it was
     cases = [(p, n) for p, n in CASES if args.only in (None, p)]
     rows = [run_case(p, n, budget, args.workers, args.seeds) for p, n in cases]
     table = Table(title=f"Game review on {args.workers} workers, {os.cpu_count()} cores")
@@ -126,7 +127,7 @@ def main() -> None:
             f"{r['idle_seconds_for_40']:.1f}",
             f"{r['mean_samples']:.0f}",
         )
-    Console().print(table)
+    Console(width=110).print(table)
     worst = max(r["seconds_for_40"] for r in rows)
     Console().print(
         f"slowest projection for 40 decisions: {worst:.1f} s (goal {GOAL_SECONDS:.0f} s)"
@@ -137,6 +138,7 @@ def main() -> None:
             {
                 "workers": args.workers,
                 "cores": os.cpu_count(),
+                "load_average_at_start": round(load, 2),
                 "goal_seconds_for_40": GOAL_SECONDS,
                 "cases": rows,
             },

@@ -143,7 +143,7 @@ def test_review_of_a_terminal_game_record(
     g = played_round()
     path = tmp_path / "game.rummy"
     path.write_text(Match(g, ["easy", None], human=1).record(), encoding="utf-8")
-    code, out, err = run(capsys, "review", str(path), "--budget", "4", "--json")
+    code, out, err = run(capsys, "review", str(path), "--budget", "4", "--workers", "1", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert data["player"] == 1 and data["round"] == 1 and data["budget"] == 4
@@ -174,7 +174,7 @@ def test_review_of_a_web_game_record(capsys: pytest.CaptureFixture[str], tmp_pat
     path.write_bytes(r.content)
     name = t["seats"][1]["name"]
     argv = ("review", str(path), "--player", name, "--round", "1", "--seed", "2", "--budget", "4")
-    code, out, err = run(capsys, *argv, "--json")
+    code, out, err = run(capsys, *argv, "--workers", "1", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert data["player"] == 1 and data["name"] == name and data["seed"] == 2

@@ -66,7 +66,7 @@ DEFAULT_BUDGET = 256
 HEAVY_BUDGET = 48
 """Samples per decision at most for four players of a game with two decks or jokers
 (Rami 51): each sample plays four hands of fourteen cards with a long legal list,
-about twenty times the cost of a basic sample."""
+about fifteen times the cost of a basic sample (``benchmarks/review.py``)."""
 
 
 def default_budget(rules: Rules, players: int) -> int:
