@@ -22,7 +22,7 @@ from rummykit.bots import (
 from rummykit.bots.hints import suggest
 from rummykit.bots.ismcts import CHECK_EVERY, MIN_ITERATIONS, settled
 from rummykit.cards import FACES_PER_DECK, display_face, face_of, parse_cards
-from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, MELD, Move
+from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, MELD, Move
 from rummykit.rules import Rules, Scoring
 from rummykit.state import GameState
 from rummykit.tournament import (
@@ -314,7 +314,8 @@ def test_ismcts_compares_the_experts_candidates() -> None:
     assert len(set(cands)) == len(cands) and set(cands) <= set(v.legal)
     assert 2 <= len(cands) <= 1 + 3 + 4
     sums = bot.search(v, cands, seed=1)
-    assert set(sums) == set(cands) and all(-2.0 <= x <= 2.0 for x in sums.values())
+    # two samples of a margin in units of 100 points (a Rami margin stays under 300)
+    assert set(sums) == set(cands) and all(-6.0 <= x <= 6.0 for x in sums.values())
 
 
 def test_playout_cutoff_charges_unopened_hands_in_full() -> None:
@@ -575,3 +576,76 @@ def test_hint_reasons_name_the_card_and_why() -> None:
     assert g.phase is Phase.FIRST_UPCARD
     top = display_face(face_of(g.discard[-1]))
     assert why(g, Move(PASS)) == f"pass: {top} does not meld with your cards"
+
+
+# -- issue #16: the search's samples, reward and Gin playouts ------------------------------
+
+
+def test_the_search_deals_its_samples_by_the_opponent_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every sample of the search is dealt with the weights of the opponent model,
+    computed from the view; ``inference=False`` deals them uniformly."""
+    from rummykit.bots import ismcts
+    from rummykit.bots.inference import card_weights
+
+    g = new_game("gin", seed=4)
+    while g.turn < 6:
+        g.apply(GreedyBot().choose(g.view(g.current), random.Random(0)))
+    v = g.view(g.current)
+    want = card_weights(v)
+    assert any(want[p] for p in range(2) if p != v.player)
+    from rummykit.view import determinize as real
+
+    seen: list[object] = []
+
+    def spy(view: PlayerView, rng: random.Random, weights: object = None) -> GameState:
+        seen.append(weights)
+        return real(view, rng, weights)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ismcts, "determinize", spy)
+    cands = ISMCTSBot().candidates(v, random.Random(0))
+    ISMCTSBot(seconds=None, iterations=5).search(v, cands, 1)
+    assert seen == [want] * 5
+    seen.clear()
+    ISMCTSBot(seconds=None, iterations=3, inference=False).search(v, cands, 1)
+    assert seen == [None] * 3
+
+
+def test_the_reward_counts_the_points_the_rules_count() -> None:
+    """Issue #16: the reward is the margin in points (/100), so Rami's 100 points for
+    never melding weigh what they cost; tanh(margin / 40) made a 160-point loss
+    hardly worse than a 60-point one."""
+    from rummykit.bots.ismcts import REWARD_SCALE, rewards
+
+    rami = new_game("rami51", players=2, seed=1)
+    ordinary, never_melded = rewards(rami, [0, 60]), rewards(rami, [0, 160])
+    assert never_melded[0] - ordinary[0] == pytest.approx(100 / REWARD_SCALE)
+    assert never_melded[1] == -never_melded[0]
+    gin = new_game("gin", seed=1)
+    knock, gin_bonus = rewards(gin, [20, 0]), rewards(gin, [45, 0])  # + 25 for gin
+    assert gin_bonus[0] - knock[0] == pytest.approx(25 / REWARD_SCALE)
+    four = rewards(new_game("basic", players=4, seed=1), [90, 0, 0, 0])
+    assert four == pytest.approx([0.9, -0.3, -0.3, -0.3])
+
+
+def test_a_gin_playout_knocker_throws_the_card_that_leaves_least_deadwood() -> None:
+    """Once the knock is on nothing is drawn: the playout's knocker throws for the
+    least deadwood, not to keep a pair as its usual discard does (which threw the ace
+    here, keeping 3D with its partners 3H and AD, and knocked with 3 instead of 1)."""
+    from rummykit.bots.ismcts import PLAYOUT_LINK_WEIGHT, _StateView, playout_policy
+    from rummykit.bots.tactics import greedy_move
+    from rummykit.position import position_from_text
+    from rummykit.state import Phase
+
+    g = position_from_text(
+        "gin 2H3H4H7S7D7C9C9D9SAD3D/AS2S3S4S5S6S8S5HTSJS - 8H 30 1p -/- 0,0 dealer=2"
+    )
+    g.apply(Move(KNOCK))
+    assert g.phase is Phase.KNOCK
+    solver = g.game.solver
+    ace, three = parse_cards("AD 3D")
+    state_view: Any = _StateView(g)
+    linked = greedy_move(state_view, solver, random.Random(0), PLAYOUT_LINK_WEIGHT)
+    assert linked == Move(DISCARD, ace)
+    assert playout_policy(g, solver, random.Random(0)) == Move(DISCARD, three)

@@ -1,11 +1,12 @@
 """``ismcts`` (difficulty ``hard``): information-set Monte Carlo search.
 
 Every iteration samples a *determinization*, a full state consistent with the bot's
-view (:func:`rummykit.view.determinize`), and plays each candidate move in it followed
-by a playout to the end of the round.  All candidates share the determinization and
-the playout's random seed (common random numbers), so they are compared on the same
-deals and the noise of the deal cancels out of the comparison.  The move with the
-best mean reward is played; the expert's own move wins ties.
+view (:func:`rummykit.view.determinize`, the hidden hands dealt by the opponent model
+of :mod:`.inference`, computed once per decision), and plays each candidate move in it
+followed by a playout to the end of the round.  All candidates share the
+determinization and the playout's random seed (common random numbers), so they are
+compared on the same deals and the noise of the deal cancels out of the comparison.
+The move with the best mean reward is played; the expert's own move wins ties.
 
 The candidates are the moves the expert would consider: its choice, the best meld
 and lay-off, the ``top_k`` discards it rates highest, and knock or pass where legal.
@@ -13,7 +14,9 @@ Playouts use a greedy policy that keeps connected cards and jokers
 (:func:`playout_policy`) on the sampled state (inside a determinization every hand is
 "known", so no real hidden information is used) and are cut off after
 :attr:`ISMCTSBot.horizon` actions, where the round is scored as if it ended with each
-hand at its least deadwood.
+hand at its least deadwood (:func:`estimate`).  The reward is the margin in points as
+the rules score it (:func:`rewards`), so Rami's never-melded penalty and Gin's gin and
+undercut bonuses count in full.
 
 Why this shape and not a deeper tree: with about a second per move there are a few
 hundred determinizations, and a tree over every legal move (tried first, with UCB1
@@ -46,14 +49,16 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ..cards import bits
+from ..knock import deadwood_shown
 from ..moves import DISCARD, KNOCK, PASS, Move
 from ..rules import Scoring
 from ..scoring import hand_value
 from ..solver import Solver
 from ..state import GameState, Phase
-from ..view import PlayerView, determinize
+from ..view import CardWeights, PlayerView, determinize
 from .base import Bot
 from .expert import ExpertBot
+from .inference import card_weights
 from .tactics import best_layoff, best_meld, discard_choice, greedy_move
 
 Sums = dict[Move, float]
@@ -111,6 +116,10 @@ def playout_policy(s: GameState, solver: Solver, rng: random.Random) -> Move:
     The choice is therefore always the one :func:`greedy_move` makes on the legal
     list, at a fraction of the cost in Rami (``tests/test_ai.py`` checks this).
     """
+    if s.phase is Phase.KNOCK and s.hands[s.current].bit_count() > s.game.dealt:
+        # The knocker's discard: nothing more is drawn, so links are worth nothing and
+        # the least deadwood is what scores (gin, or no undercut), as the expert plays.
+        return discard_choice(_StateView(s), solver)  # type: ignore[arg-type]
     if s.phase is Phase.PLAY and s.rules.meld_in_play:
         pseudo = s.pseudo_legal_moves()
         if any(m.kind == DISCARD for m in pseudo):
@@ -136,7 +145,8 @@ class ISMCTSBot(Bot):
         top_k: int = 4,
         clock: str = "wall",
         early_stop: bool = True,
-        indifference: float = 0.01,
+        indifference: float = 0.02,
+        inference: bool = True,
     ) -> None:
         if seconds is None and iterations is None:
             raise ValueError("give a time (seconds) or an iteration budget")
@@ -150,9 +160,14 @@ class ISMCTSBot(Bot):
         self.horizon = horizon
         self.top_k = top_k
         self.indifference = indifference
-        """Reward (in the squashed units of :func:`rewards`; 0.01 is about 0.4 points
-        of margin) by which a candidate may beat the leader and still not be worth
-        searching on for."""
+        """Reward (in the units of :func:`rewards`: 0.02 is two points of margin) by
+        which a candidate may beat the leader and still not be worth searching on
+        for.  Rewards in points spread wider than the old squashed ones, so at one
+        point (0.01) almost no basic decision settled within 96 samples; at two, as
+        before, clear ones do (``tests/test_ai.py``)."""
+        self.inference = inference
+        """Deal the samples by the opponent model (:mod:`.inference`); False deals
+        them uniformly (for measuring what the model adds)."""
         self.last_iterations = 0
         """Samples the latest search took (for tests and benchmarks)."""
         self.expert = ExpertBot()
@@ -202,6 +217,7 @@ class ISMCTSBot(Bot):
             self.clock,
             self.early_stop,
             self.indifference,
+            self.inference,
         )
         futures = [self._pool.submit(worker.search, view, cands, s) for s in seeds]
         total = dict.fromkeys(cands, 0.0)
@@ -220,6 +236,7 @@ class ISMCTSBot(Bot):
         """Total reward of each candidate over one budget of paired iterations."""
         rng = random.Random(seed)
         solver = view.game.solver
+        weights: CardWeights | None = card_weights(view) if self.inference else None
         sums = dict.fromkeys(cands, 0.0)
         now = CLOCKS[self.clock]
         deadline = now() + self.seconds if self.seconds is not None else None
@@ -238,7 +255,7 @@ class ISMCTSBot(Bot):
                 and settled(rows, self.indifference)
             ):
                 break
-            sample = determinize(view, rng)
+            sample = determinize(view, rng, weights)
             playout_seed = rng.getrandbits(64)
             row = []
             for m in cands:
@@ -316,8 +333,11 @@ def estimate(s: GameState, solver: Solver) -> list[int]:
     """Round score deltas as if the round ended now, each hand at its least deadwood.
 
     A player who has not opened could lay nothing, so their whole hand counts, plus
-    the rules' penalty for never melding (Rami's 100)."""
+    the rules' penalty for never melding (Rami's 100).  In a knock game the round
+    ends only by a knock: see :func:`knock_estimate`."""
     r = s.rules
+    if r.knock_card is not None:
+        return knock_estimate(s)
     dead = []
     for p, h in enumerate(s.hands):
         if s.needs_opening(p) or (r.never_melded_penalty and not s.melded[p]):
@@ -333,13 +353,55 @@ def estimate(s: GameState, solver: Solver) -> list[int]:
     return dead
 
 
+def knock_estimate(s: GameState) -> list[int]:
+    """Gin cut off before its end: the hand with the least deadwood knocks now if the
+    knock limit allows, scored as the rules score a knock (:func:`score_knock`: the
+    gin bonus at no deadwood, the undercut bonus when the other hand is lower, which
+    it cannot be here); otherwise nobody can knock and the hand is void, as at the
+    wall.  The defender's lay-offs are not counted (a cut-off is an estimate).
+
+    >>> from rummykit.position import position_from_text
+    >>> g = position_from_text(
+    ...     "gin 2H3H4H7S7D7C9C9D9S2C/AS2S3S4S5S6S8S5HTSJS - 8H 31 1d -/- 0,0 dealer=2")
+    >>> knock_estimate(g)      # 2 points against 33: the first player knocks for 31
+    [31, 0]
+    """
+    game = s.game
+    dead = [deadwood_shown(game, h) for h in s.hands]
+    low = min(dead)
+    if low > s.knock_limit:
+        return [0] * len(dead)
+    k = dead.index(low)
+    other = 1 - k
+    margin = dead[other] - low + (s.rules.gin_bonus if low == 0 else 0)
+    out = [0, 0]
+    out[k] = margin
+    return out
+
+
+REWARD_SCALE = 100.0
+"""Points of margin per unit of reward (:func:`rewards`)."""
+
+
 def rewards(s: GameState, deltas: list[int]) -> list[float]:
-    """Per player reward in [-1, 1] from round score deltas: the margin over the
-    others' mean, squashed so that one freak deal cannot outweigh many ordinary ones."""
+    """Per player reward from round score deltas: the margin over the others' mean,
+    in points as the scoring counts them, divided by :data:`REWARD_SCALE`.
+
+    Not squashed: the search's mean reward is then the expected margin, the number the
+    scoring adds up and the Gin goals measure.  The earlier ``tanh(margin / 40)``
+    counted a 100-point margin hardly more than a 50-point one, so a Rami search could
+    not see the 100 points of never melding, nor a Gin search the gin and undercut
+    bonuses on top of a knock (issue #16, docs/bots.md).
+
+    >>> from rummykit import new_game
+    >>> rewards(new_game("rami51", players=4, seed=1), [0, 40, 140, 60])  # penalty: bad
+    [0.8, 0.2...]
+    """
     n = len(deltas)
     sign = 1.0 if s.rules.scoring is Scoring.WINNER_COLLECTS else -1.0
+    total = sum(deltas)
     out = []
     for p in range(n):
-        others = sum(deltas[q] for q in range(n) if q != p) / (n - 1)
-        out.append(math.tanh(sign * (deltas[p] - others) / 40.0))
+        others = (total - deltas[p]) / (n - 1)
+        out.append(sign * (deltas[p] - others) / REWARD_SCALE)
     return out
