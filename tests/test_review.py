@@ -12,13 +12,16 @@ from typing import Any
 import pytest
 
 from helpers import build
+from rummykit import new_game
 from rummykit.bots import make_bot, play_match
+from rummykit.bots.ismcts import REWARD_SCALE, rewards
 from rummykit.bots.review import (
     CONFIDENCE_Z,
     LABEL_NAMES,
     RoundReview,
     count_decisions,
     label_for,
+    margin,
     review_decision,
     review_round,
 )
@@ -34,6 +37,20 @@ from rummykit.tui.session import Match
 def played_round(bot: str = "easy", seed: int = 3, rules: str = "basic(deals=1)") -> GameState:
     state, _ = play_match(rules, 2, [make_bot(bot), make_bot(bot)], seed=seed)
     return state
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"), [("basic", 3), ("classic", 2), ("rami51", 4), ("gin", 2)]
+)
+def test_margin_is_the_searchs_reward_in_points(preset: str, players: int) -> None:
+    """The review sums the hard search's rewards times REWARD_SCALE as points of
+    margin; that holds only while the reward is the unsquashed margin, so this fails
+    if the search's reward stops being the scoring's margin."""
+    state = new_game(preset, players=players, seed=1)
+    deltas = [30, 0, 12, 7][:players]
+    reward = rewards(state, deltas)
+    for p in range(players):
+        assert reward[p] * REWARD_SCALE == pytest.approx(margin(state.rules, deltas, p))
 
 
 # -- the grading ------------------------------------------------------------------------------

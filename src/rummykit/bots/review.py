@@ -56,7 +56,7 @@ from ..solver import Solver
 from ..state import GameState, Phase
 from ..view import PlayerView
 from .hints import explain
-from .ismcts import ISMCTSBot, estimate
+from .ismcts import REWARD_SCALE, ISMCTSBot
 
 DEFAULT_BUDGET = 256
 """Paired samples per decision at most, for two players and one deck without jokers
@@ -158,14 +158,12 @@ def margin(rules: Rules, deltas: Sequence[int], player: int) -> float:
 
 
 class PointsSearch(ISMCTSBot):
-    """The hard bot's search, scoring each playout in points of margin
-    (:func:`margin`) rather than the bot's squashed reward, and keeping every sample's
-    outcome so that the paired differences have a standard error.
+    """The hard bot's search, its rewards in points of margin (:func:`margin`), and
+    every sample's outcome kept so that the paired differences have a standard error.
 
-    The search, the determinizations, the common random numbers, the playout policy
-    and the horizon are the hard bot's own; only the number summed per sample
-    changes, because a review reports points and the squashing would understate a
-    blunder that costs a hundred.
+    The search, the determinizations (by the opponent model), the common random
+    numbers, the playouts and their cut-off scoring are the hard bot's own: the review
+    grades by the engine the hard bot plays with.
     """
 
     def __init__(self, budget: int) -> None:
@@ -190,12 +188,9 @@ class PointsSearch(ISMCTSBot):
     def _playout(
         self, s: GameState, solver: Solver, rng: random.Random, round_no: int
     ) -> list[float]:
-        super()._playout(s, solver, rng, round_no)  # plays ``s`` on, in place
-        if s.round_no != round_no or s.phase is Phase.OVER:
-            deltas = list(s.results[-1].deltas) if s.results else [0] * s.num_players
-        else:
-            deltas = estimate(s, solver)
-        out = [margin(s.rules, deltas, p) for p in range(s.num_players)]
+        # The search's reward is the margin in points over REWARD_SCALE, unsquashed;
+        # tests/test_review.py checks that it agrees with :func:`margin`.
+        out = [r * REWARD_SCALE for r in super()._playout(s, solver, rng, round_no)]
         self._outcomes.append(out)
         return out
 
@@ -387,23 +382,31 @@ def rounds_played(final: GameState) -> int:
 
 
 @dataclass(frozen=True)
-class _Point:
+class DecisionPoint:
+    """A point of the match where the player chose among several moves."""
+
     index: int
+    """The move's index in the match history."""
     state: GameState
+    """The state before the move (a copy)."""
     move: Move
+    """The move played."""
 
 
-def _replay_round(final: GameState, player: int, round_no: int) -> tuple[list[_Point], int]:
+def decision_points(
+    final: GameState, player: int, round_no: int
+) -> tuple[list[DecisionPoint], int]:
     """Every point of round ``round_no`` where ``player`` chose among several moves,
-    and the history index of the round's last move."""
+    and the history index of the round's last move (for a front end that grades the
+    points itself, with :func:`review_decision`, then calls :func:`summarise`)."""
     s = match_start(final)
     actions = s.game.actions
-    points: list[_Point] = []
+    points: list[DecisionPoint] = []
     last = len(final.history) - 1
     for index, action in enumerate(final.history):
         move = actions.decode(action)
         if s.round_no == round_no and s.current == player and len(s.legal_moves()) > 1:
-            points.append(_Point(index, s.clone(), move))
+            points.append(DecisionPoint(index, s.clone(), move))
         s.apply(move)
         if s.round_no > round_no or s.phase is Phase.OVER:
             last = index
@@ -415,7 +418,7 @@ def count_decisions(source: GameState | str | bytes, player: int, round_no: int)
     """How many decisions :func:`review_round` would grade (no search: a replay)."""
     final = _load(source)
     _check(final, player, round_no)
-    return len(_replay_round(final, player, round_no)[0])
+    return len(decision_points(final, player, round_no)[0])
 
 
 def _check(final: GameState, player: int, round_no: int) -> None:
@@ -506,7 +509,7 @@ def _grade(
     )
 
 
-def _grade_point(args: tuple[_Point, int, int, bool]) -> Decision:
+def _grade_point(args: tuple[DecisionPoint, int, int, bool]) -> Decision:
     point, seed, budget, unicode = args
     s = point.state
     return _grade(s.view(s.current), point.move, s, seed, budget, point.index, unicode)
@@ -542,7 +545,7 @@ def review_round(
         budget = default_budget(final.rules, final.num_players)
     if budget < 1:
         raise ValueError(f"budget must be at least 1, not {budget}")
-    points, last = _replay_round(final, player, round_no)
+    points, last = decision_points(final, player, round_no)
     tasks = [(p, seed, budget, unicode) for p in points]
     total = len(tasks)
     if progress is not None:
@@ -564,10 +567,10 @@ def review_round(
             decisions.append(_grade_point(t))
             if progress is not None:
                 progress(len(decisions), total)
-    return _summarise(final, player, round_no, seed, budget, decisions, last)
+    return summarise(final, player, round_no, seed, budget, decisions, last)
 
 
-def _summarise(
+def summarise(
     final: GameState,
     player: int,
     round_no: int,
@@ -576,6 +579,8 @@ def _summarise(
     decisions: list[Decision],
     last: int,
 ) -> RoundReview:
+    """The review of graded ``decisions`` (in order): accuracy, key moments, series;
+    ``last`` is the history index of the round's last move (:func:`decision_points`)."""
     rules = final.rules
     result: float | None = None
     done = [r for r in final.results if r.round_no == round_no]
@@ -608,3 +613,9 @@ def _summarise(
         result=result,
         counts=counts,
     )
+
+
+# The names the web review first imported, kept for it.
+_replay_round = decision_points
+_summarise = summarise
+_Point = DecisionPoint
