@@ -355,6 +355,12 @@ def test_review_button_at_the_end_of_a_round_draws_the_chart(
             page.wait_for_timeout(30)
     assert state(page)["game"]["results"], stalled(server, t["id"], page)
     page.wait_for_selector("#summary:not(.hidden)")
+    page.keyboard.press("Tab")  # the keyboard reaches Review from the summary
+    for _ in range(5):
+        if page.evaluate("document.activeElement.id") == "btn-review":
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "btn-review"
     page.click("#btn-review")
     page.wait_for_function("window.rummy.review && window.rummy.review.ready", timeout=60000)
     progress = page.evaluate("window.rummy.review")

@@ -513,7 +513,7 @@ function tablePage(tableId) {
     const reason = r ? `${r.text.charAt(0).toUpperCase()}${r.text.slice(1)}.` : "";
     if (!r || (ui.review && ui.review.round !== r.round_no)) ui.review = null;
     drawReview();
-    els.dialog.replaceChildren(h("div", { class: "dialog-box" },
+    els.dialog.replaceChildren(h("div", { class: "dialog-box", tabindex: -1 },
       h("h2", { id: "summary-title", text: over ? "Match over" : `Round ${r.round_no} over` }),
       h("p", { text: reason }),
       r ? h("table", { class: "summary" },
@@ -534,8 +534,9 @@ function tablePage(tableId) {
       els.review));
     els.dialog.classList.remove("hidden");
     if (over) ui.overShown = true;
-    const first = els.dialog.querySelector("button");
-    if (first) first.focus();
+    // The keyboard starts in the summary (Tab reaches Review, Escape closes it), on no
+    // button: a key pressed for the game must not start a rematch by accident.
+    els.dialog.firstChild.focus();
   }
 
   // -- the round's review (issue 16): asked for from the summary, drawn in it --------------
