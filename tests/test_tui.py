@@ -645,7 +645,9 @@ async def test_review_button_at_the_end_of_a_round() -> None:
     end = next(i for i, step in enumerate(steps) if step.results)  # round 1 is scored
     last = max(i for i in range(end) if steps[i].current == 0)
     app = with_match(steps[last])
-    app.review_budget, app.review_workers = 4, 1
+    # Two worker processes, as the game uses: spawning them from inside the app once
+    # failed on Textual's print capture ("bad value(s) in fds_to_keep").
+    app.review_budget, app.review_workers = 4, 2
     async with app.run_test(size=SIZE) as pilot:
         await play_round(pilot, app)
         assert app.match is not None
@@ -655,7 +657,8 @@ async def test_review_button_at_the_end_of_a_round() -> None:
         review = app.screen
         assert isinstance(review, ReviewScreen) and review.round_no == 1
         assert review.player == app.match.human and review.total > 0
-        await wait_until(pilot, lambda: review.review is not None, timeout=60)
+        await wait_until(pilot, lambda: review.review is not None or review.failed, timeout=60)
+        assert review.failed is None
         rv = review.review
         assert rv is not None and len(rv.decisions) == review.total
         assert rv == review_round(app.match.state, 0, 1, budget=4)  # the same review

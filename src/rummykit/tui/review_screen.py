@@ -9,6 +9,8 @@ untouched; closing the screen early stops it at the next graded decision.
 
 from __future__ import annotations
 
+import sys
+from multiprocessing import resource_tracker
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -32,6 +34,22 @@ LABEL_STYLES = {
     "blunder": "bold red",
 }
 """How each label is coloured."""
+
+
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with the real standard error.
+
+    A spawned worker needs the tracker, and starting it passes ``sys.stderr``'s file
+    descriptor on; inside a Textual app ``sys.stderr`` is the app's print capture,
+    whose descriptor is -1, and the review's pool then fails with "bad value(s) in
+    fds_to_keep".  Started once here, from the app's thread, the tracker is reused.
+    """
+    saved = sys.stderr
+    sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = saved
 
 
 class ReviewCancelled(Exception):
@@ -97,6 +115,8 @@ class ReviewScreen(ModalScreen[None]):
         self.total = count_decisions(self.state, player, round_no)
         self.review: RoundReview | None = None
         """The finished review (tests read it)."""
+        self.failed: str | None = None
+        """Why the review failed, if it did."""
         self.closed = False
 
     def compose(self) -> ComposeResult:
@@ -115,6 +135,8 @@ class ReviewScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#review-chart").display = False
+        if self.processes > 1:
+            start_resource_tracker()
         self.run_worker(self._run, name="review", group="review", thread=True, exit_on_error=False)
 
     def _run(self) -> RoundReview:
@@ -144,7 +166,8 @@ class ReviewScreen(ModalScreen[None]):
         if event.state is WorkerState.SUCCESS and isinstance(w.result, RoundReview):
             self.show(w.result)
         elif event.state is WorkerState.ERROR:
-            self.query_one("#review-status", Label).update(f"The review failed: {w.error}")
+            self.failed = f"The review failed: {w.error}"
+            self.query_one("#review-status", Label).update(self.failed)
 
     def show(self, rv: RoundReview) -> None:
         """Replace the progress bar by the review."""
