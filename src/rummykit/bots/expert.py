@@ -30,6 +30,7 @@ from ..solver import Solver
 from ..state import Phase
 from ..table import layoff_cells
 from ..view import PlayerView, unseen_cards
+from . import gin
 from .base import Bot
 from .tactics import (
     best_layoff,
@@ -138,9 +139,16 @@ class ExpertBot(Bot):
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         legal = view.legal
         solver = view.game.solver
-        special = knock_game_move(view, solver)
-        if special is not None:
-            return special
+        if gin.is_knock_game(view):
+            decided = gin.knock_game_choice(view, solver)
+            if decided is not None:
+                return decided
+            if view.phase is Phase.FIRST_UPCARD:
+                return knock_game_move(view, solver) or legal[0]
+        else:
+            special = knock_game_move(view, solver)
+            if special is not None:
+                return special
         if view.phase is Phase.DRAW:
             return self._draw(view, solver, legal)
         if view.pending >= 0:
@@ -172,7 +180,8 @@ class ExpertBot(Bot):
             self._value(view, solver, hand & ~(1 << c), live) for c in bits(hand) if c != card
         )
         now = self._value(view, solver, view.hand, live)
-        return take if best_after < now - 1.0 else stock
+        margin = gin.DRAW_MARGIN if gin.is_knock_game(view) else 1.0
+        return take if best_after < now - margin else stock
 
     def _resolve_pending(self, view: PlayerView, solver: Solver, legal: tuple[Move, ...]) -> Move:
         meld = best_meld(view, solver)
