@@ -41,11 +41,6 @@ REVIEW_KEYS = FORBIDDEN_KEYS | {"samples", "candidates", "determinizations", "na
 samples and the comparison it made on them."""
 
 
-def reviewing_client(db: Path, **kw: Any) -> TestClient:
-    c = make_client(db, **kw)
-    return c
-
-
 def setup_reviewer(c: TestClient) -> Any:
     reviewer = c.app.state.manager.reviewer  # type: ignore[attr-defined]
     reviewer.budget = BUDGET
@@ -59,7 +54,7 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with reviewing_client(db) as c:
+    with make_client(db) as c:
         setup_reviewer(c)
         yield c
 
@@ -184,8 +179,8 @@ def test_review_of_a_finished_round_sends_no_card_the_player_did_not_see(
         named = set(faces_in_strings(m)) | set(card_values(m))
         assert named <= seen, f"the review named unseen faces {named - seen}"
         assert not REVIEW_KEYS & set(_keys(m)), m
-    hidden = set(range(52)) - seen
-    assert hidden, "the test needs a round in which some cards stayed hidden"
+    if rules != "rami51":  # two decks: a long round may show a copy of every face
+        assert set(range(52)) - seen, "the test needs a round in which some cards stayed hidden"
     # reproducible: the engine on the stored match, same seed and budget
     store = Store(f"sqlite:///{db}")
     stored = store.load_table(t["id"])
@@ -261,7 +256,7 @@ def test_reviews_are_limited_per_connection_and_per_server(db: Path) -> None:
     (``rate_limited``, a repeated one counts though it comes from the cache), and at
     most ``max_running`` on the server (``busy``); a refused request loses nothing and
     the review asked for first still arrives."""
-    with reviewing_client(db) as c:
+    with make_client(db) as c:
         reviewer = setup_reviewer(c)
         reviewer.burst = 2  # the busy refusal takes none
         t = create(
@@ -302,7 +297,7 @@ def test_a_review_naming_an_unseen_card_is_not_sent(
     see (here: the check is told the seat saw nothing), the review is refused with
     ``review_failed`` and nothing of it is sent."""
     monkeypatch.setattr(web_reviews, "seen_faces", lambda *a: set())
-    with reviewing_client(db, bot_workers=0) as c:  # the thinker in this process
+    with make_client(db, bot_workers=0) as c:  # the thinker in this process
         setup_reviewer(c)
         t = create(
             c, [{"kind": "human"}, {"kind": "bot", "difficulty": "easy"}], rules=RULES, deals=2

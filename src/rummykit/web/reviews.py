@@ -43,6 +43,7 @@ from ..bots.review import (
 from ..cards import JOKER, UNICODE_JOKER, bits, face_of
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase
+from ..view import PlayerView
 from .limits import TokenBucket
 from .thinking import Thinker
 
@@ -104,7 +105,7 @@ def seen_faces(final: GameState, seat: int, round_no: int) -> set[int]:
     s = match_start(final)
     seen: set[int] = set()
 
-    def look(v: Any) -> None:
+    def look(v: PlayerView) -> None:
         cards = [*bits(v.hand), *v.discard]
         for k in v.known:
             cards.extend(bits(k))
@@ -172,7 +173,8 @@ def review_payload(review: RoundReview, seat: int) -> dict[str, Any]:
 _RANKS = "A23456789TJQK"
 _SUITS = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
 _CARD = re.compile(
-    r"(?<![0-9A-Za-z=])(10|[2-9TAJQK])([CDHS♣♦♥♠])(?![0-9A-Za-z])|(?<!=)(🃏|\bJK\b)(?!=)"
+    r"(?<![0-9A-Za-z=])(10|[2-9TAJQK])([CDHS♣♦♥♠])(?![0-9A-Za-z])"
+    rf"|(?<!=)({re.escape(UNICODE_JOKER)}|\bJK\b)(?!=)"
 )
 """A card in a text, as notation and the hints write it (``7H``, ``10♥``, ``🃏``), but
 not a face a joker stands for (``🃏=7♥``), which names no card of anyone's."""
@@ -193,18 +195,16 @@ def faces_in_text(text: str) -> Iterator[int]:
 
 
 def faces_named(payload: Any) -> set[int]:
-    """Every face named by any text of a message."""
+    """Every face named by any text of a message (its numbers are points, not cards)."""
     if isinstance(payload, str):
         return set(faces_in_text(payload))
+    if isinstance(payload, dict):
+        payload = list(payload.values())
     out: set[int] = set()
-    items = payload.values() if isinstance(payload, dict) else payload
-    if isinstance(payload, (dict, list)):
-        for v in items:
+    if isinstance(payload, list):
+        for v in payload:
             out |= faces_named(v)
     return out
-
-
-assert UNICODE_JOKER == "🃏"  # the pattern above spells it out
 
 
 # -- the server's side ----------------------------------------------------------------------

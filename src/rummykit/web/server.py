@@ -986,6 +986,8 @@ class Manager:
     async def _send_review(
         self, table_id: str, state: GameState, conn: Conn, round_no: int
     ) -> None:
+        """Work the review out (web/reviews.py) and send it, or say why not."""
+
         async def progress(done: int, total: int) -> None:
             msg = {"type": "review_progress", "round": round_no, "done": done, "total": total}
             await self.send_json(conn, msg)
