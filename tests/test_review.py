@@ -5,6 +5,7 @@ the records of every front end, and bad input."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,10 @@ from rummykit.bots.review import (
     LABEL_NAMES,
     RoundReview,
     count_decisions,
+    default_budget,
     label_for,
     margin,
+    match_start,
     review_decision,
     review_round,
 )
@@ -30,6 +33,7 @@ from rummykit.cli import main
 from rummykit.errors import NotationError
 from rummykit.moves import DISCARD, Move
 from rummykit.notation import export_record
+from rummykit.rules import Rules
 from rummykit.state import GameState
 from rummykit.tui.session import Match
 
@@ -79,6 +83,31 @@ def test_breaking_a_made_meld_for_nothing_is_a_blunder(face: str) -> None:
 def test_the_right_discard_is_best() -> None:
     d = review_decision(gin_position(), Move(DISCARD, parse_face("QS")), budget=24, seed=1)
     assert d.label in ("best", "good") and d.best_move.kind == DISCARD
+
+
+def test_default_budget_and_bad_budget() -> None:
+    d = review_decision(gin_position(), Move(DISCARD, parse_face("6C")))
+    assert d.label == "blunder" and 0 < d.samples <= default_budget(Rules.preset("gin"), 2)
+    with pytest.raises(ValueError, match="budget must be at least 1"):
+        review_round(played_round(), 0, 1, budget=0)
+
+
+def test_a_match_with_a_chosen_dealer_replays() -> None:
+    """A match whose first dealer was chosen, not cut for, replays from its record."""
+    g = GameState.new("basic(deals=1)", ["Ann", "Bob"], 11, dealer=1)
+    bots, rng = make_bot("easy"), random.Random(0)
+    while not g.is_over():
+        g.apply(bots.choose(g.view(g.current), rng))
+    assert match_start(g).dealer == 1
+    rv = review_round(export_record(g), 1, 1, budget=4)
+    assert len(rv.decisions) == count_decisions(g, 1, 1) > 0
+
+
+def test_a_position_without_history_cannot_be_replayed() -> None:
+    g = gin_position()
+    g.seed = None
+    with pytest.raises(ValueError, match="no seed"):
+        match_start(g)
 
 
 def test_an_illegal_move_is_refused() -> None:

@@ -227,7 +227,7 @@ class Decision:
     reason: str
     """Why the best move is good, in words (:func:`rummykit.bots.hints.explain`)."""
     samples: int
-    """Paired samples the estimates rest on (0 when the move was the only candidate)."""
+    """Paired samples the estimates rest on."""
     candidates: tuple[tuple[str, float], ...] = ()
     """Every candidate compared, in notation, with its expected points, best first."""
 
@@ -473,12 +473,8 @@ def _grade(
     cands = search.candidates(view, rng)
     if move not in cands:
         cands.append(move)
-    if len(cands) == 1:
-        points = {move: 0.0}
-        rows: list[list[float]] = []
-    else:
-        rows = search.paired(view, cands, rng.getrandbits(64))
-        points = {m: sum(r[c] for r in rows) / len(rows) for c, m in enumerate(cands)}
+    rows = search.paired(view, cands, rng.getrandbits(64))
+    points = {m: sum(r[c] for r in rows) / len(rows) for c, m in enumerate(cands)}
     # max() keeps the first of equals: the played move wins a tie, then the expert's.
     order = [move, *(m for m in cands if m != move)]
     best = max(order, key=points.__getitem__)
