@@ -379,4 +379,6 @@ def test_review_button_at_the_end_of_a_round_draws_the_chart(
     assert page.evaluate("document.activeElement.id") == "review-title"
     page.keyboard.press("Escape")  # the keyboard closes the summary
     assert page.locator("#summary.hidden").count() == 1
+    page.click('#rounds [data-round="1"]')  # and the side panel opens it again
+    page.wait_for_selector("#summary:not(.hidden) #review-chart")
     page.close()

@@ -186,6 +186,7 @@ function tablePage(tableId) {
     chat: h("ul", { class: "chat", id: "chat" }),
     chatInput: h("input", { id: "chat-input", maxlength: 300, placeholder: "say something" }),
     scores: h("table", { class: "scores", id: "scores" }),
+    rounds: h("div", { class: "rounds", id: "rounds" }),
     dialog: h("div", { class: "dialog hidden", id: "summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title" }),
     review: h("section", { class: "review", id: "review", "aria-live": "polite" }),
   };
@@ -232,7 +233,7 @@ function tablePage(tableId) {
         h("div", { class: "mine" }, els.status, els.error, els.hintBox,
           h("div", { class: "sorts" }, b.bySuit, b.byRank), els.hand, els.actions)),
       h("aside", { class: "side" },
-        h("h3", { text: "Scores" }), els.scores,
+        h("h3", { text: "Scores" }), els.scores, els.rounds,
         h("h3", { text: "Moves" }), els.log,
         h("h3", { text: "Chat" }), els.chat,
         h("form", { class: "chat-form", onsubmit: (e) => {
@@ -436,6 +437,14 @@ function tablePage(tableId) {
 
     // scores and log
     renderScores(g, me, m);
+    // every finished round's summary (and its Review) stays a click away
+    if (els.rounds.childElementCount !== g.results.length) {
+      els.rounds.replaceChildren(...g.results.map((r) => h("button", {
+        class: "round-link", "data-round": r.round_no, title: `round ${r.round_no}'s scoring and review`,
+        text: `Round ${r.round_no}`,
+        onclick: () => showSummary(ui.msg.game.results.find((x) => x.round_no === r.round_no)),
+      })));
+    }
     // round summary
     summaries(g);
   }
@@ -509,7 +518,7 @@ function tablePage(tableId) {
   function showSummary(r) {
     const m = ui.msg;
     const g = m.game;
-    const over = g.phase === "over";
+    const over = g.phase === "over" && (!r || r.round_no === g.results[g.results.length - 1].round_no);
     const reason = r ? `${r.text.charAt(0).toUpperCase()}${r.text.slice(1)}.` : "";
     if (!r || (ui.review && ui.review.round !== r.round_no)) ui.review = null;
     drawReview();
