@@ -157,6 +157,21 @@ def test_review_summary_is_consistent() -> None:
     assert data["round"] == 1 and len(data["decisions"]) == n
 
 
+def test_a_progress_callback_stops_the_review() -> None:
+    """A front end cancels a review by raising from its progress callback (the
+    terminal game does when its review screen is closed)."""
+    calls: list[int] = []
+
+    def progress(done: int, _total: int) -> None:
+        calls.append(done)
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        review_round(played_round(), 0, 1, budget=4, progress=progress)
+    assert calls == [0, 1, 2]
+
+
 @pytest.mark.parametrize(
     ("player", "round_no", "message"),
     [(2, 1, "player must be a seat 0..1"), (-1, 1, "player"), (0, 2, "round must be 1..1")],
