@@ -422,3 +422,23 @@ def test_a_review_takes_turns_with_other_tables_bots(tmp_path: Path) -> None:
         player.close()
         watcher.close()
     assert moves_meanwhile >= 5, moves_meanwhile
+
+
+def test_a_review_stops_when_its_connection_closes(db: Path) -> None:
+    """Nobody is left to read it: the review is withdrawn from the pool once the
+    connection closes, and frees its place among the server's running reviews."""
+    with make_client(db) as c:
+        reviewer = setup_reviewer(c)
+        reviewer.budget = 64
+        seats = [{"kind": "human"}, {"kind": "bot", "difficulty": "easy"}]
+        t = create(c, seats, rules=RULES, deals=2)
+        with c.websocket_connect(f"/ws/{t['id']}") as ws:
+            play_first_round(ws, hello(ws, t, 0), [])
+            ask(ws, round=1)
+            first = until_type(ws, "review_progress")
+            assert first["done"] == 0 and reviewer.running == 1
+        deadline = time.monotonic() + 30
+        while reviewer.running and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert reviewer.running == 0
+        assert not reviewer.cache  # nothing was finished
