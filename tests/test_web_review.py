@@ -442,3 +442,18 @@ def test_a_review_stops_when_its_connection_closes(db: Path) -> None:
             time.sleep(0.05)
         assert reviewer.running == 0
         assert not reviewer.cache  # nothing was finished
+
+
+def test_the_last_round_of_a_finished_match_is_reviewed(client: TestClient) -> None:
+    """The summary of a finished match has its Review too: the last round is reviewed
+    once the match is over, and a round the match never reached is ``not_finished``."""
+    seats = [{"kind": "human"}, {"kind": "bot", "difficulty": "easy"}]
+    t = create(client, seats, rules="gin", deals=1)
+    with client.websocket_connect(f"/ws/{t['id']}") as ws:
+        s = play_first_round(ws, hello(ws, t, 0), [])
+        assert s["game"]["phase"] == "over"
+        ask(ws, round=2)
+        assert answer(ws)["code"] == "not_finished"
+        ask(ws, round=1)
+        rv = answer(ws)
+        assert rv["type"] == "review" and rv["decisions"], rv
