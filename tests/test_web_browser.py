@@ -361,6 +361,11 @@ def test_review_button_at_the_end_of_a_round_draws_the_chart(
             break
         page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "btn-review"
+    manager.reviewer.max_running = 0  # a busy server: the panel says so, and Review retries
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#review-error")
+    assert "try again" in page.inner_text("#review-error")
+    manager.reviewer.max_running = 4
     page.click("#btn-review")
     page.wait_for_function("window.rummy.review && window.rummy.review.ready", timeout=60000)
     progress = page.evaluate("window.rummy.review")

@@ -188,7 +188,7 @@ function tablePage(tableId) {
     scores: h("table", { class: "scores", id: "scores" }),
     rounds: h("div", { class: "rounds", id: "rounds" }),
     dialog: h("div", { class: "dialog hidden", id: "summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title" }),
-    review: h("section", { class: "review", id: "review", "aria-live": "polite" }),
+    review: h("section", { class: "review", id: "review", "aria-label": "review of the round" }),
   };
   // Escape closes the round's summary, as its Close button does.
   els.dialog.addEventListener("keydown", (e) => {
@@ -568,12 +568,13 @@ function tablePage(tableId) {
   function drawReview() {
     const rv = ui.review;
     if (!rv) return els.review.replaceChildren();
-    if (rv.error) return els.review.replaceChildren(h("p", { class: "error", id: "review-error", text: rv.error }));
+    if (rv.error) return els.review.replaceChildren(h("p", { class: "error", id: "review-error", role: "alert", text: rv.error }));
     if (!rv.result) {
       const bar = h("progress", { id: "review-progress", max: rv.total || 1, "aria-label": "review progress" });
       if (rv.total) bar.value = rv.done;
       const words = rv.total ? `Reviewing decision ${rv.done} of ${rv.total}…` : "Reviewing your decisions…";
-      return els.review.replaceChildren(h("p", { class: "muted", text: words }), bar);
+      // role=status: read out as it changes, without moving the focus
+      return els.review.replaceChildren(h("p", { class: "muted", role: "status", text: words }), bar);
     }
     const res = rv.result;
     const moves = res.decisions;
