@@ -274,6 +274,11 @@ function tablePage(tableId) {
     };
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = (ev) => {
+      // the server withdraws a review when its connection closes: say so, allow a retry
+      if (ui.review && !ui.review.result && !ui.review.error) {
+        ui.review.error = "The connection dropped during the review; press Review again.";
+        drawReview();
+      }
       // docs/protocol.md, the close codes: some are final, some say "later".
       if ([4003, 4403, 4404].includes(ev.code)) {
         connEl.textContent = "not allowed";
