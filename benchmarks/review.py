@@ -1,6 +1,6 @@
 """Game review speed: seconds to review a round, and per decision, on two workers.
 
-Run with ``python benchmarks/review.py [--budget N] [--workers K] [--quick]``.  Prints
+Run with ``python benchmarks/review.py [--budget N] [--workers K] [--self-review]``.  Prints
 a table and writes ``benchmarks/results/review.json``.
 
 Issue #16 asks for a 40-decision round reviewed in at most 30 s on two cores.  For
@@ -10,6 +10,10 @@ the first seeds, reviews it with :func:`rummykit.bots.review.review_round`, and
 reports the wall time, the time per decision and the time that rate gives for 40
 decisions.  Rami 51 with four players is the costly case (long legal lists, four
 hands to play out per sample), so it sets the default budget.
+
+``--self-review`` also grades four rounds of the hard bot's own play (basic, 32
+samples for the bot and the review) by the review's labels and by the raw loss, the
+figure behind the review's confidence-bound labels (docs/bots.md, "Game review").
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rummykit.bots import make_bot, play_match
-from rummykit.bots.review import count_decisions, default_budget, review_round
+from rummykit.bots.review import count_decisions, default_budget, label_for, review_round
 from rummykit.state import GameState
 
 CASES = [("basic", 2), ("gin", 2), ("rami51", 4)]
@@ -96,6 +100,28 @@ def run_case(
     }
 
 
+def hard_self_review(rounds: int = 4, budget: int = 32) -> dict[str, Any]:
+    """How the hard bot's own rounds grade (basic, seat 0, the bot and the review at
+    ``budget`` samples): the share of decisions labelled best or good by the loss the
+    samples show with confidence (the review's labels) and by the raw loss."""
+    raw = confident = total = 0
+    for seed in range(1, rounds + 1):
+        bots = [make_bot(f"ismcts:{budget}i"), make_bot(f"ismcts:{budget}i")]
+        state, _ = play_match("basic(deals=1)", 2, bots, seed)
+        rv = review_round(state, 0, 1, budget=budget, seed=seed)
+        for d in rv.decisions:
+            total += 1
+            raw += label_for(d.lost) in ("best", "good")
+            confident += d.label in ("best", "good")
+    return {
+        "rounds": rounds,
+        "budget": budget,
+        "decisions": total,
+        "best_or_good_by_confident_loss": confident,
+        "best_or_good_by_raw_loss": raw,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -106,6 +132,9 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="a small budget, to check it runs")
     ap.add_argument("--only", help="one preset of basic, gin, rami51")
     ap.add_argument("--out", default="review", help="results/<out>.json")
+    ap.add_argument(
+        "--self-review", action="store_true", help="also grade 4 of the hard bot's own rounds"
+    )
     args = ap.parse_args()
     budget = 8 if args.quick else args.budget
     load = os.getloadavg()[0]  # the machine may be shared: say how busy it was
@@ -135,6 +164,14 @@ def main() -> None:
         f"from CPU time on {args.workers} idle cores (goal {GOAL_SECONDS:.0f} s); "
         f"load average {load:.1f} at the start"
     )
+    extra: dict[str, Any] = {}
+    if args.self_review:
+        extra["hard_self_review"] = own = hard_self_review()
+        n = own["decisions"]
+        Console(width=110).print(
+            f"hard's own rounds: {own['best_or_good_by_confident_loss']} of {n} decisions "
+            f"best or good ({own['best_or_good_by_raw_loss']} by the raw loss)"
+        )
     if not args.quick:
         path = write_results(
             args.out,
@@ -144,6 +181,7 @@ def main() -> None:
                 "load_average_at_start": round(load, 2),
                 "goal_seconds_for_40": GOAL_SECONDS,
                 "cases": rows,
+                **extra,
             },
         )
         print(f"wrote {path}")
