@@ -71,3 +71,21 @@ def test_same_least_deadwood_as_openspiel_and_rlcard() -> None:
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
     report = gin_crosscheck.deadwood_check(pyspiel, utils, 2000, seed=5)
     assert report["mismatches"] == 0, report["examples"]
+
+
+def test_medium_outscores_simple_gin_rummy_bot_on_paired_deals() -> None:
+    """Issue #16, Part 1: the referee harness (benchmarks/gin_strength.py) plays each
+    deal twice with the seats swapped, every hand ends in OpenSpiel's gin_rummy with a
+    result, and ``medium`` takes more than half the points against OpenSpiel's
+    SimpleGinRummyBot (62.3% over 2,000 hands; a floor, not the goal, at 120 hands)."""
+    import gin_strength
+
+    assert gin_strength.deal_deck(5, 3) == gin_strength.deal_deck(5, 3)
+    pairs = [gin_strength.play_pair(("medium", 5, i)) for i in range(60)]
+    summary = gin_strength.summarise(pairs)
+    assert summary.hands == 120 and summary.pairs == 60
+    assert all(h.reason in ("knock", "gin", "wall") for pair in pairs for h in pair)
+    total = sum(abs(h.ours) for pair in pairs for h in pair)
+    assert summary.points_ours + summary.points_theirs == total
+    assert summary.share_low < summary.share < summary.share_high
+    assert summary.share > 0.5
