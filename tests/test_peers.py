@@ -77,7 +77,7 @@ def test_medium_outscores_simple_gin_rummy_bot_on_paired_deals() -> None:
     """Issue #16, Part 1: the referee harness (benchmarks/gin_strength.py) plays each
     deal twice with the seats swapped, every hand ends in OpenSpiel's gin_rummy with a
     result, and ``medium`` takes more than half the points against OpenSpiel's
-    SimpleGinRummyBot (62.3% over 2,000 hands; a floor, not the goal, at 120 hands)."""
+    SimpleGinRummyBot (62.2% over 2,000 hands; a floor, not the goal, at 120 hands)."""
     import gin_strength
 
     assert gin_strength.deal_deck(5, 3) == gin_strength.deal_deck(5, 3)
