@@ -27,6 +27,7 @@ from rummykit.bots.review import (
     match_start,
     review_decision,
     review_round,
+    shown_loss,
 )
 from rummykit.cards import parse_face
 from rummykit.cli import main
@@ -151,8 +152,10 @@ def test_review_summary_is_consistent() -> None:
         assert d.candidates[0][1] == d.best_points
     # One point per decision, then the round's real result.
     assert len(rv.series) == n + 1 and rv.series[-1][1] == rv.result
-    losses = sorted((d.lost for d in rv.decisions if d.lost > 0), reverse=True)
-    assert [k.lost for k in rv.key_moments] == losses[:3]
+    # Key moments: the largest losses the samples show, best moves left out.
+    ranked = sorted(rv.decisions, key=lambda d: (-shown_loss(d), d.index))
+    key = [d.index for d in ranked if d.label != "best"][:3]
+    assert [k.index for k in rv.key_moments] == key
     data = json.loads(json.dumps(rv.to_dict()))
     assert data["round"] == 1 and len(data["decisions"]) == n
 

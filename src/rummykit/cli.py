@@ -535,15 +535,15 @@ def _print_review(out: Console, rv: Any) -> None:
     if counts:
         out.print(Text(counts))
     table = Table()
-    for col in ("move", "turn", "played", "best", "points lost", "label"):
-        table.add_column(col, justify="right" if col in ("move", "turn", "points lost") else "left")
+    for col in ("move", "turn", "played", "best", "points lost ± s.e.", "label"):
+        table.add_column(col, justify="left" if col in ("played", "best", "label") else "right")
     for d in rv.decisions:
         table.add_row(
             str(d.index + 1),
             str(d.turn),
             Text(d.played),
             Text("" if d.best == d.played else d.best),
-            f"{d.lost:.1f}",
+            f"{d.lost:.1f} ± {d.error:.1f}",
             Text(d.label, style=_LABEL_STYLE.get(d.label, "")),
         )
     out.print(table)

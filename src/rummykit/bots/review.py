@@ -17,8 +17,9 @@ hands, a penalty round charges one's own).
 * **Accuracy** of the round = the mean over decisions of ``100 * exp(-lost /
   ACCURACY_SCALE)``: 100 for a round of best moves, about 37 for a round that loses
   :data:`ACCURACY_SCALE` points at every decision.
-* **Key moments**: the three decisions that lost the most, each with the better move
-  and the reason for it in words (:func:`rummykit.bots.hints.explain`).
+* **Key moments**: the three decisions that lost the most by their labels' measure
+  (:func:`shown_loss`, best moves left out), each with the better move and the reason
+  for it in words (:func:`rummykit.bots.hints.explain`).
 * **Series**: the expected points after each decision (the played move's estimate),
   ending with the round's real result, for a chart of how the round went.
 
@@ -114,7 +115,9 @@ so an unadjusted loss would call a move a mistake when the samples cannot tell i
 from the best."""
 
 KEY_MOMENTS = 3
-"""How many key moments a review names."""
+"""How many key moments a review names: the decisions not labelled best with the
+largest :func:`shown_loss`, so a big but uncertain loss (a move the samples cannot
+tell from the best) is not called a key moment."""
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called after each decision is graded."""
@@ -337,6 +340,13 @@ def sparkline(values: Sequence[float]) -> str:
     return "".join(SPARKS[round((v - lo) / (hi - lo) * top)] for v in values)
 
 
+def shown_loss(d: Decision) -> float:
+    """The points a decision lost as its samples show them with confidence,
+    ``max(0, lost - CONFIDENCE_Z * error)``: what its label and rank among the key
+    moments go by."""
+    return max(0.0, d.lost - CONFIDENCE_Z * d.error)
+
+
 def _standard_error(diffs: Sequence[float]) -> float:
     """The standard error of the mean of paired differences (0 for fewer than two).
 
@@ -498,7 +508,7 @@ def _grade(
         best_points=points[best],
         lost=lost,
         error=error,
-        label=label_for(max(0.0, lost - CONFIDENCE_Z * error)),
+        label=label_for(max(0.0, lost - CONFIDENCE_Z * error)),  # shown_loss
         reason=explain(view, best, solver, unicode),
         samples=len(rows),
         candidates=tuple((text(m), points[m]) for m in ranked),
@@ -587,7 +597,10 @@ def summarise(
     accuracy = (
         sum(decision_accuracy(d.lost) for d in decisions) / len(decisions) if decisions else 100.0
     )
-    worst = sorted((d for d in decisions if d.lost > 0), key=lambda d: (-d.lost, d.index))
+    worst = sorted(
+        (d for d in decisions if d.label != LABEL_NAMES[0]),
+        key=lambda d: (-shown_loss(d), d.index),
+    )
     key = tuple(
         KeyMoment(d.index, d.turn, d.played, d.best, d.lost, d.label, d.reason)
         for d in worst[:KEY_MOMENTS]

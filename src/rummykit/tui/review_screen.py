@@ -80,7 +80,7 @@ def review_body(rv: RoundReview) -> Table:
             str(d.turn),
             d.played,
             "" if d.best == d.played else d.best,
-            f"{d.lost:.1f}",
+            f"{d.lost:.1f}±{d.error:.1f}",
             Text(d.label, style=LABEL_STYLES.get(d.label, "")),
         )
     t.add_row(moves)
@@ -173,9 +173,9 @@ class ReviewScreen(ModalScreen[None]):
         """Replace the progress bar by the review."""
         self.review = rv
         self.query_one("#review-progress").display = False
-        result = "" if rv.result is None else f"; the round scored {rv.result:+.0f} for you"
+        result = "" if rv.result is None else f" (the round: {rv.result:+.0f})"
         self.query_one("#review-status", Label).update(
-            f"Expected points after each of your decisions{result}:"
+            f"Expected points after each decision{result}:"
         )
         points = [p for _i, p in rv.series]
         chart = self.query_one("#review-chart", Sparkline)
