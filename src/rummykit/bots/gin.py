@@ -65,11 +65,8 @@ def knock_game_choice(view: PlayerView, solver: Solver) -> Move | None:
     or play on (:func:`should_knock`), and knock or void the hand at the wall."""
     legal = view.legal
     if Move(KNOCK) in legal:
-        if should_knock(view, solver):
-            return Move(KNOCK)
-        if view.phase is Phase.WALL:
-            return Move(PASS)
-        return None
+        # At the wall should_knock never waits: the alternative is a void hand.
+        return Move(KNOCK) if should_knock(view, solver) else None
     if view.phase is Phase.WALL:
         return Move(PASS)
     return None
