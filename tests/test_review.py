@@ -148,12 +148,13 @@ def test_review_summary_is_consistent() -> None:
     assert sum(rv.counts.values()) == n and list(rv.counts) == list(LABEL_NAMES)
     for d in rv.decisions:
         assert d.lost >= 0 and d.best_points >= d.played_points
-        assert d.label == label_for(max(0.0, d.lost - CONFIDENCE_Z * d.error))
+        assert d.label == label_for(shown_loss(d))
+        assert shown_loss(d) == max(0.0, d.lost - CONFIDENCE_Z * d.error)
         assert d.candidates[0][1] == d.best_points
     # One point per decision, then the round's real result.
     assert len(rv.series) == n + 1 and rv.series[-1][1] == rv.result
-    # Key moments: the largest losses the samples show, best moves left out.
-    ranked = sorted(rv.decisions, key=lambda d: (-shown_loss(d), d.index))
+    # Key moments: the largest losses, moves the samples cannot tell from the best left out.
+    ranked = sorted(rv.decisions, key=lambda d: (-d.lost, d.index))
     key = [d.index for d in ranked if d.label != "best"][:3]
     assert [k.index for k in rv.key_moments] == key
     data = json.loads(json.dumps(rv.to_dict()))

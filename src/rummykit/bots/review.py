@@ -17,9 +17,9 @@ hands, a penalty round charges one's own).
 * **Accuracy** of the round = the mean over decisions of ``100 * exp(-lost /
   ACCURACY_SCALE)``: 100 for a round of best moves, about 37 for a round that loses
   :data:`ACCURACY_SCALE` points at every decision.
-* **Key moments**: the three decisions that lost the most by their labels' measure
-  (:func:`shown_loss`, best moves left out), each with the better move and the reason
-  for it in words (:func:`rummykit.bots.hints.explain`).
+* **Key moments**: the three decisions that lost the most among those not labelled
+  best, each with the better move and the reason for it in words
+  (:func:`rummykit.bots.hints.explain`).
 * **Series**: the expected points after each decision (the played move's estimate),
   ending with the round's real result, for a chart of how the round went.
 
@@ -115,9 +115,9 @@ so an unadjusted loss would call a move a mistake when the samples cannot tell i
 from the best."""
 
 KEY_MOMENTS = 3
-"""How many key moments a review names: the decisions not labelled best with the
-largest :func:`shown_loss`, so a big but uncertain loss (a move the samples cannot
-tell from the best) is not called a key moment."""
+"""How many key moments a review names: the decisions that lost the most points among
+those not labelled best, so a big but uncertain loss (a move the samples cannot tell
+from the best, see :func:`shown_loss`) is not called a key moment."""
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called after each decision is graded."""
@@ -342,8 +342,7 @@ def sparkline(values: Sequence[float]) -> str:
 
 def shown_loss(d: Decision) -> float:
     """The points a decision lost as its samples show them with confidence,
-    ``max(0, lost - CONFIDENCE_Z * error)``: what its label and rank among the key
-    moments go by."""
+    ``max(0, lost - CONFIDENCE_Z * error)``: what its label goes by."""
     return max(0.0, d.lost - CONFIDENCE_Z * d.error)
 
 
@@ -599,7 +598,7 @@ def summarise(
     )
     worst = sorted(
         (d for d in decisions if d.label != LABEL_NAMES[0]),
-        key=lambda d: (-shown_loss(d), d.index),
+        key=lambda d: (-d.lost, d.index),
     )
     key = tuple(
         KeyMoment(d.index, d.turn, d.played, d.best, d.lost, d.label, d.reason)
