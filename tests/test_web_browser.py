@@ -366,6 +366,12 @@ def test_review_button_at_the_end_of_a_round_draws_the_chart(
     page.wait_for_selector("#review-error")
     assert "try again" in page.inner_text("#review-error")
     manager.reviewer.max_running = 4
+    # the connection drops while the review is worked out (a closing socket delivers
+    # nothing more, so the review cannot arrive first): the panel says so
+    page.evaluate("document.getElementById('btn-review').click(); window.rummy.ws.close()")
+    page.wait_for_selector("#review-error")
+    assert "dropped" in page.inner_text("#review-error")
+    page.wait_for_function("window.rummy.ws.readyState === 1")  # reconnected (hello sent first)
     page.click("#btn-review")
     page.wait_for_function("window.rummy.review && window.rummy.review.ready", timeout=60000)
     progress = page.evaluate("window.rummy.review")

@@ -262,6 +262,7 @@ function tablePage(tableId) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}`);
     ui.ws = ws;
+    window.rummy.ws = ws;  // for the browser tests (a dropped connection)
     connEl.textContent = "connecting…";
     ws.onopen = () => {
       ui.retry = 0;
