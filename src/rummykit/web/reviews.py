@@ -34,11 +34,11 @@ from typing import Any, NamedTuple
 from ..bots.review import (
     Decision,
     RoundReview,
-    _replay_round,
-    _summarise,
+    decision_points,
     default_budget,
     match_start,
     review_decision,
+    summarise,
 )
 from ..cards import JOKER, UNICODE_JOKER, bits, face_of
 from ..serialize import state_from_json, state_to_json
@@ -83,7 +83,7 @@ def plan_review(state_json: str, seat: int, round_no: int) -> Plan:
     """Replay the match to round ``round_no``: the seat's decision points and what it
     saw (runs in a worker)."""
     final = state_from_json(state_json)
-    points, last = _replay_round(final, seat, round_no)
+    points, last = decision_points(final, seat, round_no)
     encode = final.game.actions.encode
     return Plan(
         [(p.index, state_to_json(p.state), encode(p.move)) for p in points],
@@ -260,7 +260,7 @@ class Reviewer:
                 await progress(len(decisions), total)
         finally:
             self.running -= 1
-        review = _summarise(state, seat, round_no, REVIEW_SEED, budget, decisions, plan.last)
+        review = summarise(state, seat, round_no, REVIEW_SEED, budget, decisions, plan.last)
         payload = review_payload(review, seat)
         unseen = faces_named(payload) - plan.seen
         if unseen:
