@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import tempfile
@@ -69,6 +70,7 @@ def main() -> None:
         watcher = connect(f"{ws_base}/ws/{b.json()['id']}", max_size=2**22, legacy=True)
         watcher.send(json.dumps({"type": "hello"}))
         next_state(watcher)
+        load = os.getloadavg()[0]  # other work on the machine slows the wall clock
         cpu0 = cpu_seconds(pid)
         start = time.perf_counter()
         player.send(json.dumps({"type": "review", "round": 1}))
@@ -99,6 +101,8 @@ def main() -> None:
         "workers_cpu_seconds": round(cpu1[1] - cpu0[1], 2),
         "bot_table_moves_meanwhile": len(bot_moves),
         "bot_table_longest_wait_s": round(max(gaps, default=seconds), 2),
+        "load_average_1min": round(load, 2),
+        "cores": os.cpu_count(),
     }
     print(json.dumps(result, indent=2))
     args.out.write_text(json.dumps(result, indent=2) + "\n")
