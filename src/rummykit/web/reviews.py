@@ -2,7 +2,8 @@
 
 A review grades every decision a player made in a finished round against the hard
 engine (:mod:`rummykit.bots.review`).  At the default budget a 40-decision round costs
-some 30 CPU-seconds, so three things keep it from hurting anyone else:
+10 to 30 CPU-seconds (``benchmarks/web_review.py``), so three things keep it from
+hurting anyone else:
 
 * **It runs in the bot thinkers' pool, one decision per request.**  The round is
   replayed once in a worker (:func:`plan_review`), then each decision is graded as its
