@@ -270,6 +270,20 @@ def test_hints_for_gin_moves() -> None:
     assert suggest(v, budget=20).move in g.legal_moves()
 
 
+def test_hint_for_throwing_back_the_taken_upcard() -> None:
+    """Gin lets the upcard just taken be discarded at once (OpenSpiel); explaining that
+    discard shifted by the card -1 (found by the web review, issue #16)."""
+    from rummykit.bots.hints import explain
+    from rummykit.moves import DISCARD, DRAW_DISCARD, Move
+
+    g = new_game("gin", players=2, seed=3)
+    g.apply(Move(DRAW_DISCARD))
+    v = g.view(g.current)
+    upcard = v.taken
+    assert Move(DISCARD, upcard) in g.legal_moves()
+    assert explain(v, Move(DISCARD, upcard), v.game.solver).startswith("discard ")
+
+
 def _rami_view_with(hand_text: str, opened: bool) -> PlayerView:
     """A rami51 position after the draw where seat ``current`` holds ``hand_text``."""
     from rummykit.cards import mask_of, parse_cards

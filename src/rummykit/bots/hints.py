@@ -101,6 +101,8 @@ def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) 
         return f"take from meld {move.a + 1} to build a new meld"
     if move.kind == DISCARD:
         c = copy_of(hand, move.a, view.taken)
+        if c < 0:  # the taken upcard itself, which Gin lets go straight back
+            c = copy_of(hand, move.a)
         rest = hand & ~(1 << c)
         after = solver.deadwood(rest)
         parts = [f"discard {fmt(move.a)}"]
