@@ -210,12 +210,7 @@ def play_hand(
                 if len(dealt) == 21:
                     ours = _start(mirror.rules, dealt, rng)
             else:
-                # the stock draw in progress: put OpenSpiel's card on top of our stock
-                target = os_to_face(card)
-                idx = ours.stock.index(target)
-                ours.stock[idx], ours.stock[-1] = ours.stock[-1], ours.stock[idx]
-                ours._legal = None
-                ours.apply(Move(DRAW_STOCK))
+                draw_like(ours, card)
             os_state.apply_action(card)
             continue
         assert ours is not None
@@ -249,6 +244,16 @@ def play_hand(
     if round(returns[0]) != mine_ret:
         return compared, 1, f"returns {returns} vs scores {ours.scores}", chained
     return compared, 0, "", chained
+
+
+def draw_like(ours: GameState, card: int) -> None:
+    """Our stock draw, of the card OpenSpiel's chance node drew (an OpenSpiel id): it
+    is moved to the top of our stock first, so the two engines stay in step."""
+    target = os_to_face(card)
+    idx = ours.stock.index(target)
+    ours.stock[idx], ours.stock[-1] = ours.stock[-1], ours.stock[idx]
+    ours._legal = None
+    ours.apply(Move(DRAW_STOCK))
 
 
 def _start(rules: Rules, dealt: list[int], rng: random.Random) -> GameState:

@@ -42,8 +42,8 @@ from gin_crosscheck import (
     PASS_A,
     Mirror,
     _start,
+    draw_like,
     face_to_os,
-    os_to_face,
 )
 from results_file import write_results
 from rich.console import Console
@@ -137,11 +137,7 @@ def play_hand(bot_name: str, deck: list[int], our_seat: int, bot_seed: int) -> H
                     ours = _start(rules, dealt, random.Random(bot_seed))
             else:
                 card = next(draws)
-                target = os_to_face(card)
-                idx = ours.stock.index(target)
-                ours.stock[idx], ours.stock[-1] = ours.stock[-1], ours.stock[idx]
-                ours._legal = None
-                ours.apply(Move(DRAW_STOCK))
+                draw_like(ours, card)
             os_state.apply_action(card)
             continue
         assert ours is not None
