@@ -385,6 +385,7 @@ class _Reader:
         self.turn(s)
         s.results = []
         s.history = []
+        s.round_start = 0
         s.events = []
         s._legal = None
         try:

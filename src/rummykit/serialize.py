@@ -38,7 +38,7 @@ from .errors import RummyError
 from .invariants import StateFormatError, check_state
 from .rules import Rules
 from .scoring import PlayerScore, RoundResult
-from .state import Game, GameState, Phase, rng_in_state
+from .state import Game, GameState, Phase, rng_in_state, round_start_of
 from .table import TableMeld
 
 __all__ = [
@@ -127,6 +127,9 @@ def state_from_dict(d: Any) -> GameState:
         setattr(s, name, _list(d[name], name))
     s._legal = None
     check_state(s)
+    # Derived, not saved: a state whose history does not hold its round (hand-built)
+    # shows its whole history to views.
+    s.round_start = round_start_of(s.history, s.turn, s.phase, s.upcard_passes) or 0
     return s
 
 

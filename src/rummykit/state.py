@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property, lru_cache
@@ -203,6 +203,9 @@ class GameState:
     repeated: bool
     results: list[RoundResult]
     history: list[int]
+    round_start: int
+    """The index in :attr:`history` of the current round's first move: the round's
+    moves are ``history[round_start:]`` (views carry those, not the whole match)."""
     events: list[tuple[str, int, tuple[int, ...]]]
     _legal: list[Move] | None
 
@@ -277,6 +280,7 @@ class GameState:
         rules = self.rules
         n = len(self.names)
         self.round_no += 1
+        self.round_start = len(self.history)
         cards = self._shuffled(self.game.pack)
         # Deal one card at a time from the top (the end of the list), starting left of
         # the dealer: the k-th card from the top goes to seat dealer + 1 + k (mod n).
@@ -1205,6 +1209,36 @@ def rng_in_state(state: tuple[Any, ...]) -> random.Random:
     rng = random.Random.__new__(random.Random)
     rng.setstate(state)
     return rng
+
+
+def round_start_of(
+    history: Sequence[int], turn: int, phase: Phase, upcard_passes: int
+) -> int | None:
+    """Where the current round begins in ``history``, found from the history alone (a
+    loaded state, or a view's moves), or None if the history does not hold the whole
+    round (a hand-built position has none).
+
+    Every turn begins with exactly one draw (action numbers 0 and 1, which name
+    nothing else), and only the first upcard's passes come before the first one: so
+    walking back over as many draws as the round has had, then its passes, finds the
+    round's first move.
+
+    >>> g = new_game("basic", players=2, seed=1)
+    >>> g.apply(g.legal_moves()[0])
+    >>> round_start_of(g.history, g.turn, g.phase, g.upcard_passes) == g.round_start == 0
+    True
+    """
+    waiting = phase in (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
+    need = turn - 1 if waiting else turn
+    i = len(history)
+    while need > 0:
+        i -= 1
+        if i < 0:
+            return None
+        if history[i] <= 1:
+            need -= 1
+    start = i - upcard_passes
+    return start if start >= 0 else None
 
 
 def _is_move(move: Any, actions: ActionSpace) -> bool:

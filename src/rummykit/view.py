@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from math import log
+from typing import overload
 
 from .cards import deck
 from .moves import Move
@@ -37,6 +38,64 @@ from .rules import Rules
 from .scoring import RoundResult
 from .state import Game, GameState, Phase
 from .table import TableMeld
+
+
+class RoundMoves(Sequence[int]):
+    """The moves ``history[start:stop]`` of a state, copied only when first read.
+
+    A view is built for every action, and most readers (every bot but the search)
+    never look at the moves: copying them each time cost the engine a sixth of its
+    speed through views, and copying the whole match's a third.  A state's history
+    only ever grows (moves are appended, never changed or removed), so the part
+    before ``stop`` stays as it was when the view was made: the view is still a
+    snapshot.  Equal to, and hashed as, the tuple of those moves.
+
+    >>> RoundMoves([5, 0, 7, 9], 1, 3) == (0, 7), list(RoundMoves([5, 0, 7], 1, 3))
+    (True, [0, 7])
+    """
+
+    __slots__ = ("_history", "_moves", "_start", "_stop")
+
+    def __init__(self, history: Sequence[int], start: int, stop: int) -> None:
+        self._history = history
+        self._start = start
+        self._stop = stop
+        self._moves: tuple[int, ...] | None = None
+
+    def _tuple(self) -> tuple[int, ...]:
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = tuple(self._history[self._start : self._stop])
+        return moves
+
+    def __len__(self) -> int:
+        return self._stop - self._start
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
+    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
+        return self._tuple()[index]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._tuple())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RoundMoves):
+            other = other._tuple()
+        return self._tuple() == other
+
+    def __hash__(self) -> int:
+        return hash(self._tuple())
+
+    def __repr__(self) -> str:
+        return f"RoundMoves({self._tuple()!r})"
+
+    def __reduce__(self) -> tuple[type[RoundMoves], tuple[tuple[int, ...], int, int]]:
+        """Pickled as its own moves, not the whole history it reads from."""
+        moves = self._tuple()
+        return (RoundMoves, (moves, 0, len(moves)))
 
 
 @dataclass(frozen=True)
@@ -80,11 +139,13 @@ class PlayerView:
     results: tuple[RoundResult, ...]
     legal: tuple[Move, ...]
     """The viewer's legal moves when it is their turn, else empty."""
-    history: tuple[int, ...]
-    """The match's moves so far as action numbers (:mod:`rummykit.moves`).  All of it is
-    public: everyone at the table sees each move, and a move names no hidden card (a
-    stock draw is just "draw from the stock", a discard shows its face).  The opponent
-    model (:mod:`rummykit.bots.inference`) reads who passed, took or threw what."""
+    history: RoundMoves
+    """The current round's moves so far as action numbers (:mod:`rummykit.moves`).  All
+    of it is public: everyone at the table sees each move, and a move names no hidden
+    card (a stock draw is just "draw from the stock", a discard shows its face).  The
+    opponent model (:mod:`rummykit.bots.inference`) reads who passed, took or threw
+    what.  A :class:`RoundMoves`: it compares and hashes as the tuple of those moves,
+    which it copies only when read (see there)."""
     game: Game
 
     @property
@@ -137,7 +198,7 @@ def make_view(s: GameState, player: int) -> PlayerView:
         repeated=s.repeated,
         results=tuple(s.results),
         legal=tuple(s.legal_moves()) if s.current == player else (),
-        history=tuple(s.history),
+        history=RoundMoves(s.history, s.round_start, len(s.history)),
         game=s.game,
     )
     return v
@@ -246,6 +307,7 @@ def determinize(v: PlayerView, rng: random.Random, weights: CardWeights | None =
     s.repeated = v.repeated
     s.results = list(v.results)
     s.history = list(v.history)
+    s.round_start = 0
     s.events = []
     s._legal = None
     return s

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from ..cards import bits, face_of
 from ..moves import DRAW_DISCARD, DRAW_STOCK, KNOCK, MELD, PASS, Move
 from ..rules import Ace, Restock, Rules
-from ..state import Phase
+from ..state import Phase, round_start_of
 from ..view import PlayerView, unseen_cards
 from .tactics import PARTNERS
 
@@ -77,32 +77,6 @@ class Signals:
     took: list[int] = field(default_factory=list)
 
 
-def _draws_this_round(v: PlayerView) -> int:
-    """How many draws the round has had: one per turn begun, less the current turn's
-    if it has not drawn yet."""
-    waiting = v.phase in (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
-    return v.turn - 1 if waiting else v.turn
-
-
-def _round_start(v: PlayerView) -> int | None:
-    """The index in ``v.history`` of the round's first move, or None if the history
-    does not hold the whole round (a hand-built position has no history).
-
-    Every turn begins with exactly one draw (action numbers 0 and 1, which name
-    nothing else), and only the first upcard's passes come before the first one."""
-    need = _draws_this_round(v)
-    h = v.history
-    i = len(h)
-    while need > 0:
-        i -= 1
-        if i < 0:
-            return None
-        if h[i] <= 1:
-            need -= 1
-    start = i - v.upcard_passes
-    return start if start >= 0 else None
-
-
 def signals(v: PlayerView) -> list[Signals]:
     """Per player, the faces they threw, declined and took this round, read from the
     public history; all empty when the history cannot be replayed.
@@ -113,7 +87,7 @@ def signals(v: PlayerView) -> list[Signals]:
     """
     n = len(v.names)
     out = [Signals() for _ in range(n)]
-    start = _round_start(v)
+    start = round_start_of(v.history, v.turn, v.phase, v.upcard_passes)
     if start is None or v.phase is Phase.OVER:
         return out
     actions = v.game.actions
