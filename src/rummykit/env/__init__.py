@@ -1,0 +1,22 @@
+"""The research interface: rummykit games as PettingZoo and Gymnasium environments.
+
+This subpackage is the only part of rummykit that needs numpy, gymnasium and
+pettingzoo; they come with the optional ``rl`` extra, so the engine itself stays
+dependency-light.  Importing it without them fails with a message naming the extra.
+"""
+
+from __future__ import annotations
+
+try:
+    import gymnasium as _gymnasium  # noqa: F401
+    import numpy as _numpy  # noqa: F401
+    import pettingzoo as _pettingzoo  # noqa: F401
+except ImportError as exc:  # pragma: no cover - the rl extra is installed for tests
+    raise ImportError(
+        f"rummykit.env needs numpy, gymnasium and pettingzoo ({exc.name} is missing): "
+        "pip install 'rummykit[rl]'"
+    ) from exc
+
+from .observation import Layout, Section, encode, layout, observation_size
+
+__all__ = ["Layout", "Section", "encode", "layout", "observation_size"]
