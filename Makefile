@@ -67,7 +67,7 @@ bench: $(STAMP) $(BENCH_STAMP)
 
 # Cross-engine tests against OpenSpiel and RLCard (not part of `make test`).
 peers: $(BENCH_STAMP)
-	$(BENCH)/bin/pytest -q -m peers -o addopts= tests/test_peers.py
+	$(BENCH)/bin/pytest -q -m peers -o addopts= tests/test_peers.py tests/test_openspiel.py
 
 # Long: bot-vs-bot duplicate-deal tournaments (see benchmarks/strength.py --help).
 strength: $(STAMP)
