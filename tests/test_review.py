@@ -246,6 +246,27 @@ def test_review_of_a_web_game_record(capsys: pytest.CaptureFixture[str], tmp_pat
     assert data["decisions"]
 
 
+def test_review_of_a_tournament_record(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rummy tournament --records DIR`` writes one record per match played (deals
+    times rotations), which ``rummy review`` reads; a seat is chosen by its bot's name."""
+    monkeypatch.setenv("COLUMNS", "200")
+    folder = tmp_path / "records"
+    argv = ["tournament", "--rules", "basic(deals=1)", "--players", "3", "--bots", "greedy,easy"]
+    code, _out, err = run(capsys, *argv, "--games", "2", "--records", str(folder), "--json")
+    assert code == 0, err
+    files = sorted(p.name for p in folder.iterdir())
+    assert len(files) == 2 * 3  # 2 deals, 3 rotations of greedy-easy-greedy
+    assert files[0] == "deal-1-rotation-1-greedy-easy-greedy.rummy"
+    path = folder / "deal-2-rotation-2-easy-greedy-greedy.rummy"
+    code, out, err = run(capsys, "review", str(path), "--player", "greedy", "--budget", "4",
+                         "--workers", "1")  # fmt: skip
+    assert code == 0, err
+    assert "Review of greedy, round 1 of basic(deals=1)" in out and "accuracy" in out
+    assert review_round(path.read_text(encoding="utf-8"), 1, 1, budget=4).decisions
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

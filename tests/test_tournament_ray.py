@@ -78,16 +78,22 @@ def _rummy(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]
 
 
 def test_tournament_on_a_ray_cluster_equals_the_local_one(ray_head: str, tmp_path: Path) -> None:
-    """Every match runs as a Ray task; the seeds fix the matches, so the figures and the
-    journal are those of the same tournament played in one process."""
+    """Every match runs as a Ray task; the seeds fix the matches, so the figures, the
+    journal and the game records (the tasks return their text, this side writes the
+    files) are those of the same tournament played in one process."""
     journal = tmp_path / "t.jsonl"
     args = ["tournament", "--rules", SPEC, "--players", "2", "--bots", "greedy,random"]
     args += ["--games", "5", "--seed", "11", "--json"]
-    done = _rummy(*args, "--ray", ray_head, "--journal", str(journal))
+    done = _rummy(
+        *args, "--ray", ray_head, "--journal", str(journal), "--records", str(tmp_path / "ray")
+    )
     assert done.returncode == 0, done.stderr[-2000:]
-    local = run_tournament(SPEC, 2, ["greedy", "random"], 5, seed=11)
+    local = run_tournament(SPEC, 2, ["greedy", "random"], 5, seed=11, records=tmp_path / "local")
     assert json.loads(done.stdout) == json.loads(json.dumps(local.to_json()))
     assert len(journal.read_text().splitlines()) == 1 + 10  # header and 10 matches
+    ray_files = {p.name: p.read_text() for p in (tmp_path / "ray").iterdir()}
+    assert len(ray_files) == 10
+    assert ray_files == {p.name: p.read_text() for p in (tmp_path / "local").iterdir()}
 
 
 def test_unreachable_ray_address_is_refused_at_once() -> None:

@@ -5,6 +5,7 @@
     rummy rules --list
     rummy rules "basic(multiple_melds=true)" [--json]
     rummy simulate --rules rami51 --players 4 --games 10 --bots random --seed 1 [--json]
+    rummy tournament --bots expert,greedy --games 20 [--records DIR] [--json]
     rummy review RECORD [--player NAME] [--round N] [--seed S] [--json]
 
 This module is outside the pure core: it prints, reads the clock and reads the
@@ -358,6 +359,12 @@ def _parser() -> _Parser:
         metavar="FILE",
         help="write each finished match to FILE and, if it exists, resume from it",
     )
+    p_tour.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write every match's game record to DIR, one file per deal and rotation "
+        "(deal-NN-rotation-R-BOTS.rummy), for rummy review and rummy replay",
+    )
     p_tour.add_argument("--json", action="store_true", help="print one JSON object")
     p_rev = sub.add_parser(
         "review", help="grade one player's decisions in a round against the hard engine"
@@ -417,7 +424,7 @@ def _cmd_tournament(args: argparse.Namespace, out: Console) -> int:
             raise UsageError(str(exc)) from None
     run = functools.partial(
         run_tournament, rules, args.players, names, args.games, args.seed,
-        workers=args.workers, executor=executor, journal=args.journal,
+        workers=args.workers, executor=executor, journal=args.journal, records=args.records,
     )  # fmt: skip
     try:
         if args.json:

@@ -20,6 +20,10 @@ The matches can also run on a Ray cluster (``pip install 'rummykit[ray]'``):
 ``run_tournament(..., executor=ray_executor("HOST:6379"))`` or ``rummy tournament
 ... --ray HOST:6379``.  Every node needs rummykit installed; the results are the same
 as on one machine, since each match's seed fixes it.
+
+With ``records=FOLDER`` (``rummy tournament ... --records FOLDER``) every match also
+writes its game record, the format the terminal game saves, so ``rummy review`` and
+``rummy replay`` open any game of the tournament; without it no record is made.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import json
 import math
 import os
 import random
+import re
 import socket
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -36,7 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from .bots import Bot, make_bot, play_match
+from .notation import export_record
 from .rules import Rules, Scoring
+from .state import GameState
 
 Z95 = 1.959963984540054
 
@@ -249,8 +256,7 @@ def lineups(players: int, bots: Sequence[str]) -> list[tuple[str, ...]]:
     return out
 
 
-def play_one(rules: str, lineup: tuple[str, ...], seed: int) -> MatchRecord:
-    """Play one match of the tournament (a top-level function so processes can run it)."""
+def _match(rules: str, lineup: tuple[str, ...], seed: int) -> tuple[MatchRecord, GameState]:
     bots: list[Bot] = [make_bot(name) for name in lineup]
     state, _ = play_match(rules, list(lineup), bots, seed)
     for b in bots:
@@ -258,13 +264,57 @@ def play_one(rules: str, lineup: tuple[str, ...], seed: int) -> MatchRecord:
         if close is not None:
             close()
     res = state.result()
-    return MatchRecord(
+    rec = MatchRecord(
         seed,
         lineup,
         res.scores,
         res.winners,
         tuple(r.winner if r.went_out else None for r in state.results),
     )
+    return rec, state
+
+
+def play_one(rules: str, lineup: tuple[str, ...], seed: int) -> MatchRecord:
+    """Play one match of the tournament (a top-level function so processes can run it)."""
+    return _match(rules, lineup, seed)[0]
+
+
+def play_recorded(rules: str, lineup: tuple[str, ...], seed: int) -> tuple[MatchRecord, str]:
+    """:func:`play_one` and the match's game record (:func:`match_record_text`): the
+    text travels back from a worker process or a Ray node, and the caller writes it."""
+    rec, state = _match(rules, lineup, seed)
+    return rec, match_record_text(state, lineup)
+
+
+def match_record_text(state: GameState, lineup: Sequence[str]) -> str:
+    """The game record of a tournament match, in the format the terminal game saves
+    (:func:`~rummykit.notation.export_record`, plain-text moves) with a ``[Bots]`` tag
+    naming the bot of every seat; ``rummy review`` and ``rummy replay`` read it.
+
+    >>> from rummykit.notation import import_record
+    >>> bots = [make_bot("greedy"), make_bot("random")]
+    >>> s, _ = play_match("basic(deals=1)", ["greedy", "random"], bots, 5)
+    >>> text = match_record_text(s, ["greedy", "random"])
+    >>> '[Bots "greedy, random"]' in text, import_record(text).history == s.history
+    (True, True)
+    """
+    text = export_record(state, unicode=False)
+    tag = '[Bots "' + ", ".join(lineup) + '"]\n'
+    at = text.find("[Result ")
+    return text[:at] + tag + text[at:] if at >= 0 else tag + text
+
+
+def record_file_name(deal: int, deals: int, rotation: int, lineup: Sequence[str]) -> str:
+    """The file name of a match's record in a tournament's records folder: the deal
+    (from 1, padded so the files sort), the rotation of the bots (from 1) and the
+    lineup, seat by seat.
+
+    >>> record_file_name(7, 20, 1, ["ismcts:0.5", "expert"])
+    'deal-07-rotation-1-ismcts_0.5-expert.rummy'
+    """
+    width = len(str(deals))
+    seats = "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", name) for name in lineup)
+    return f"deal-{deal:0{width}d}-rotation-{rotation}-{seats}.rummy"
 
 
 def ray_executor(address: str, timeout: float = 5.0) -> Any:
@@ -312,6 +362,7 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
     executor: Any = None,
     journal: str | os.PathLike[str] | None = None,
+    records: str | os.PathLike[str] | None = None,
 ) -> TournamentResult:
     """Play ``games`` duplicate deals; each is played once per lineup rotation.
 
@@ -319,8 +370,12 @@ def run_tournament(
     ``concurrent.futures`` ``submit`` interface (:func:`ray_executor` is one).
     ``progress(done, total)`` is called after every match.  With ``journal`` (a file
     path, see :class:`Journal`) every finished match is written down at once, and the
-    matches already in the journal are not played again.  The result is the same
-    whichever way the matches were run.
+    matches already in the journal are not played again.  With ``records`` (a folder,
+    created if need be) every match played writes its game record there, one file per
+    deal and rotation (:func:`record_file_name`, :func:`match_record_text`): the
+    match returns the text from wherever it ran and this process writes the file (a
+    match taken from the journal is not played again, so it writes none).
+    The result is the same whichever way the matches were run.
     """
     spec = rules.spec() if isinstance(rules, Rules) else Rules.parse(rules).spec()
     Rules.parse(spec).check_players(players)
@@ -337,10 +392,26 @@ def run_tournament(
     todo = [job for job in jobs if (job[2], job[1]) not in done]
     total = len(jobs)
     count = total - len(todo)
+    folder: Path | None = None
+    names: dict[tuple[int, tuple[str, ...]], tuple[str, str]] = {}
+    if records is not None:
+        folder = Path(records)
+        folder.mkdir(parents=True, exist_ok=True)
+        rotations = lineups(players, bots)
+        for d, s in enumerate(seeds, start=1):
+            for r, lineup in enumerate(rotations, start=1):
+                event = (
+                    f"rummy tournament, seed {seed}: deal {d} of {games}, "
+                    f"rotation {r} of {len(rotations)}"
+                )
+                names[(s, lineup)] = (record_file_name(d, games, r, lineup), event)
     if progress and count:
         progress(count, total)
-    for rec in _play(todo, workers, executor):
+    for rec, text in _play(todo, workers, executor, recorded=folder is not None):
         done[(rec.seed, rec.lineup)] = rec
+        if folder is not None and text is not None:
+            name, event = names[(rec.seed, rec.lineup)]
+            _write_text(folder / name, f'[Event "{event}"]\n{text}')
         if book:
             book.append(rec)
         count += 1
@@ -377,24 +448,40 @@ def tally(
 Job = tuple[str, tuple[str, ...], int]
 
 
-def _play(jobs: list[Job], workers: int, executor: Any) -> Iterator[MatchRecord]:
-    """The records of ``jobs``, each as soon as its match ends (in any order)."""
+def _write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a run stopped midway leaves no
+    half-written record)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _outcome(result: MatchRecord | tuple[MatchRecord, str]) -> tuple[MatchRecord, str | None]:
+    return (result, None) if isinstance(result, MatchRecord) else result
+
+
+def _play(
+    jobs: list[Job], workers: int, executor: Any, *, recorded: bool = False
+) -> Iterator[tuple[MatchRecord, str | None]]:
+    """The records of ``jobs``, each as soon as its match ends (in any order), with
+    the match's game record text if ``recorded`` (else None: no record is made)."""
+    play: Callable[..., Any] = play_recorded if recorded else play_one
     if executor is None and workers <= 1:
         for job in jobs:
-            yield play_one(*job)
+            yield _outcome(play(*job))
         return
-    pool = executor if executor is not None else ProcessPoolExecutor(workers)
+    pool: Any = executor if executor is not None else ProcessPoolExecutor(workers)
     try:
-        futures = [pool.submit(play_one, *job) for job in jobs]
+        futures = [pool.submit(play, *job) for job in jobs]
         if not all(isinstance(f, Future) for f in futures):  # a foreign executor's futures
             for f in futures:
-                yield f.result()
+                yield _outcome(f.result())
             return
         pending = set(futures)
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
-                yield f.result()
+                yield _outcome(f.result())
     finally:
         if executor is None:
             pool.shutdown(cancel_futures=True)
