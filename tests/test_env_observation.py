@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -90,3 +92,16 @@ def test_layout_needs_players_without_a_game() -> None:
     with pytest.raises(ValueError, match="players"):
         layout("gin")
     assert layout(new_game("basic", players=3).game).players == 3
+
+
+def test_missing_rl_packages_name_the_extra() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['pettingzoo'] = None\n"
+        "try:\n"
+        "    import rummykit.env\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'rummykit[rl]'" in out.stdout and "pettingzoo" in out.stdout

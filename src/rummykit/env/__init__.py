@@ -3,6 +3,13 @@
 This subpackage is the only part of rummykit that needs numpy, gymnasium and
 pettingzoo; they come with the optional ``rl`` extra, so the engine itself stays
 dependency-light.  Importing it without them fails with a message naming the extra.
+
+* :func:`env` / :func:`raw_env`: a PettingZoo AEC environment, one agent per seat
+  (:mod:`rummykit.env.aec`);
+* :func:`encode`, :func:`layout`, :func:`observation_size`: one player's view as a
+  fixed-shape vector (:mod:`rummykit.env.observation`).
+
+``docs/env.md`` documents observations, actions, rewards and seeding.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ except ImportError as exc:  # pragma: no cover - the rl extra is installed for t
         "pip install 'rummykit[rl]'"
     ) from exc
 
+from .aec import env, raw_env
 from .observation import Layout, Section, encode, layout, observation_size
 
-__all__ = ["Layout", "Section", "encode", "layout", "observation_size"]
+__all__ = ["Layout", "Section", "encode", "env", "layout", "observation_size", "raw_env"]

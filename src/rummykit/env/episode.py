@@ -1,0 +1,148 @@
+"""One episode of play and its bookkeeping, shared by the PettingZoo and Gymnasium envs.
+
+Both environments need the same things from the engine: start a match from a seed,
+apply a move, notice when a round or the match ends, turn the points into rewards,
+count moves for truncation and build each seat's observation.  Keeping that here
+means the two envs cannot drift apart in what an episode or a reward is.
+
+*Round episodes.*  With ``episode="round"`` an episode is one deal.  The engine's
+state would deal the next round as soon as one is scored, so the episode plays under
+the same rules with ``max_deals=1``: the match then ends with that round, and the
+final observation shows the hands as they were scored.  Match-end bonuses (Gin's
+game, line and shutout bonuses) belong to a whole match and are switched off for a
+single round; nothing else about the rules changes.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import IllegalMoveError
+from ..moves import Move
+from ..rules import Rules
+from ..state import Game, GameState
+from ..view import make_view
+from .observation import Vector, encode, observation_size
+from .rewards import REWARDS, margins, win_loss
+
+EPISODES = ("round", "match")
+
+Mask = npt.NDArray[np.int8]
+Observation = dict[str, npt.NDArray[np.float32] | Mask]
+
+
+def parse_rules(rules: Rules | str) -> Rules:
+    return Rules.parse(rules) if isinstance(rules, str) else rules
+
+
+class Episode:
+    """A match being played for an environment: the engine state plus episode flags."""
+
+    def __init__(
+        self,
+        rules: Rules | str,
+        players: int,
+        reward: str = "round_margin",
+        episode: str = "round",
+        max_cycles: int = 10_000,
+    ) -> None:
+        self.rules = parse_rules(rules)
+        self.rules.check_players(players)
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r} (known: {', '.join(REWARDS)})")
+        if episode not in EPISODES:
+            raise ValueError(f"unknown episode {episode!r} (known: {', '.join(EPISODES)})")
+        if max_cycles < 1:
+            raise ValueError("max_cycles must be at least 1")
+        self.players = players
+        self.reward = reward
+        self.episode = episode
+        self.max_cycles = max_cycles
+        self.play_rules = (
+            self.rules.with_options(max_deals=1, game_bonus=0, line_bonus=0, shutout_double=False)
+            if episode == "round"
+            else self.rules
+        )
+        self.game = Game.shared(self.play_rules, players)
+        self.action_size = self.game.actions.size
+        self.observation_size = observation_size(self.play_rules, players)
+        self.state = GameState.new(self.play_rules, players, 0)
+        self.moves = [0] * players
+        self.rounds = 0
+        self.truncated = False
+
+    def start(self, seed: int) -> None:
+        """A new match dealt from ``seed`` (the cut for dealer included)."""
+        self.state = GameState.new(self.play_rules, self.players, seed)
+        self.moves = [0] * self.players
+        self.rounds = 0
+        self.truncated = False
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over()
+
+    @property
+    def current(self) -> int:
+        return self.state.current
+
+    def act(self, action: object) -> list[float] | None:
+        """Apply the action numbered ``action`` for the seat to act.
+
+        Returns each seat's reward for it, or None when it earned nobody anything.
+        An illegal or malformed action raises :class:`IllegalMoveError` (a
+        ``ValueError`` naming the rule it breaks) and changes nothing.
+        """
+        if isinstance(action, (bool, np.bool_)):
+            raise IllegalMoveError("unknown_action", f"not an action number: {action!r}")
+        try:
+            number = operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            raise IllegalMoveError("unknown_action", f"not an action number: {action!r}") from None
+        seat = self.state.current
+        self.state.apply_action(number)
+        return self._after(seat)
+
+    def act_move(self, move: Move) -> list[float] | None:
+        """Apply a :class:`Move` (a bot's choice); otherwise as :meth:`act`."""
+        seat = self.state.current
+        self.state.apply(move)
+        return self._after(seat)
+
+    def _after(self, seat: int) -> list[float] | None:
+        s = self.state
+        self.moves[seat] += 1
+        rewards = None
+        if len(s.results) > self.rounds:
+            self.rounds = len(s.results)
+            if self.reward == "round_margin":
+                rewards = margins(self.rules, s.results[-1].deltas)
+        if s.is_over():
+            if self.reward == "match":
+                rewards = margins(self.rules, s.scores)
+            elif self.reward == "win_loss":
+                rewards = win_loss(self.rules, s.scores)
+        elif self.moves[seat] >= self.max_cycles:
+            self.truncated = True
+        return rewards
+
+    def mask(self, seat: int) -> Mask:
+        """The seat's legal actions as 0/1 (all zero when it is not to act)."""
+        mask = np.zeros(self.action_size, dtype=np.int8)
+        s = self.state
+        if s.current == seat:
+            mask[s.legal_actions()] = 1
+        return mask
+
+    def vector(self, seat: int, out: Vector | None = None) -> Vector:
+        return encode(make_view(self.state, seat), out)
+
+    def observe(self, seat: int) -> Observation:
+        """The seat's observation: the encoded view and the action mask, both new arrays."""
+        return {"observation": self.vector(seat), "action_mask": self.mask(seat)}
+
+
+__all__ = ["EPISODES", "Episode", "Mask", "Observation", "parse_rules"]
