@@ -85,7 +85,7 @@ def test_house_rules_parameter() -> None:
     game = _load("rami51", players=3, rules="opening_minimum=40")
     state = game.new_initial_state()
     assert state.engine.rules.opening_minimum == 40
-    assert state.engine.rules.deals == 1
+    assert state.engine.rules.max_deals == 1
 
 
 def test_same_seed_same_deals_and_clone_keeps_the_future() -> None:

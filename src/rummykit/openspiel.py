@@ -15,9 +15,10 @@ preset, as inside the parentheses of a spec string; default none) and ``seed`` (
 deals; -1, the default, seeds from the operating system).  OpenSpiel's game-string
 syntax cannot carry the ``=`` inside ``rules``: pass the parameters as a dict.
 
-**One episode is one round** (one deal).  The engine plays the rules with ``deals=1``,
-so the match ends when the round does; match bonuses (Gin's game, line and shutout
-bonuses) are not part of the utility, which reads the round's score changes only.
+**One episode is one round** (one deal).  The engine plays the rules with
+``max_deals=1``, so the match ends when the round does, and without the match-end
+bonuses (Gin's game, line and shutout bonuses), as the environments of
+:mod:`rummykit.env` play a round episode.
 Playing whole matches as one episode is not offered: a match has no useful bound on
 its length or its scores.
 
@@ -84,34 +85,34 @@ class Setup:
 
     preset: str
     rules: Rules
-    """The rules played, with ``deals=1``: one episode is one round."""
+    """The rules played (:func:`episode_rules`): one episode is one round."""
     players: int
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Setup:
         return self
 
-    @property
-    def game(self) -> Game:
-        return Game.shared(self.rules, self.players)
-
 
 def episode_rules(preset: str, options: str = "") -> Rules:
     """The rules of one episode of ``rummykit_<preset>``: the preset with ``options``
-    (``"opening_minimum=40, multiple_melds=true"``) and one deal.
+    (``"opening_minimum=40, multiple_melds=true"``), ended after one deal and without
+    the match-end bonuses, exactly as the Gymnasium and PettingZoo environments play a
+    round episode (so the tensors agree with theirs).
 
     >>> episode_rules("rami51", "opening_minimum=40").spec()
-    'rami51(opening_minimum=40, deals=1)'
+    'rami51(opening_minimum=40, max_deals=1)'
     """
     text = options.strip()
     rules = Rules.parse(f"{preset}({text})" if text else preset)
-    return rules.with_options(deals=1)
+    return rules.with_options(max_deals=1, game_bonus=0, line_bonus=0, shutout_double=False)
 
 
 def utility_bounds(rules: Rules, players: int) -> tuple[float, float]:
     """Bounds on every player's utility (see the module's docstring).
 
-    >>> utility_bounds(Rules.preset("gin"), 2)
-    (-365.0, 365.0)
+    >>> utility_bounds(Rules.preset("gin"), 2), utility_bounds(Rules.preset("classic"), 3)
+    ((-365.0, 365.0), (-340.0, 340.0))
+    >>> utility_bounds(Rules.preset("rami51"), 4), utility_bounds(Rules.preset("cg101"), 2)
+    ((-1140.0, 1140.0), (-680.0, 680.0))
     """
     from .cards import deck
 
@@ -169,6 +170,21 @@ class Episode:
     the state's attributes) costs one :meth:`GameState.clone`, not a copy of the
     shared rules and meld tables.  A state is built before it is dealt: OpenSpiel
     makes a new initial state for every clone and then overwrites it.
+
+    >>> import copy, pickle
+    >>> e = Episode(Setup("gin", episode_rules("gin"), 2), seed=3)
+    >>> while not e.engine.is_over():
+    ...     e.apply(min(e.engine.legal_actions()))   # draw from the stock, throw the ace...
+    >>> copy.deepcopy(e).engine.history == pickle.loads(pickle.dumps(e)).engine.history
+    True
+    >>> utilities(e.engine), e.engine.results[0].reason     # a void hand scores nothing
+    ([0.0, 0.0], 'wall')
+    >>> lo, hi = utility_bounds(e.setup.rules, 2)
+    >>> len(e.log) <= max_game_length(e.setup.rules, 2), lo < 0 < hi
+    (True, True)
+    >>> info = information_text(e, 0)
+    >>> "0:0+" in info and "1:0+" not in info   # only player 0's own draws are named
+    True
     """
 
     __slots__ = ("_engine", "dealt", "log", "seed", "setup")
@@ -266,14 +282,14 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _encoder() -> Any:
+def _encoder() -> Any:  # pragma: no cover - as register()
     return importlib.import_module("rummykit.env.observation")
 
 
 _REGISTERED: dict[str, Any] = {}
 
 
-def register() -> list[str]:
+def register() -> list[str]:  # pragma: no cover - needs OpenSpiel: make peers tests it
     """Register every preset with OpenSpiel (once; later calls do nothing) and return
     the game names.  Needs ``pyspiel`` and ``numpy``."""
     if not _REGISTERED:
@@ -290,7 +306,7 @@ def register() -> list[str]:
     return list(_REGISTERED)
 
 
-def _game_type(pyspiel: Any, name: str, rules: Rules) -> Any:
+def _game_type(pyspiel: Any, name: str, rules: Rules) -> Any:  # pragma: no cover
     gt = pyspiel.GameType
     return gt(
         short_name=name,
@@ -310,7 +326,7 @@ def _game_type(pyspiel: Any, name: str, rules: Rules) -> Any:
     )
 
 
-def _classes(pyspiel: Any, np: Any) -> Any:
+def _classes(pyspiel: Any, np: Any) -> Any:  # pragma: no cover - as register()
     """The game, state and observer classes, built on the imported ``pyspiel``."""
 
     class RummyState(pyspiel.State):  # type: ignore[misc]
