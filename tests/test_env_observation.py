@@ -56,6 +56,8 @@ def test_hidden_cards_do_not_change_the_observation(
     x = encode(v)
     assert x.shape == (observation_size(spec, n),) and x.dtype == np.float32
     assert np.array_equal(encode(other.view(p)), x)
+    low, high = layout(spec, n).bounds()
+    assert (low <= x).all() and (x <= high).all()
     # The hidden cards did move (whenever there were a few to move), so the check
     # compared genuinely different states.
     if len(unseen_cards(v)) >= 6:

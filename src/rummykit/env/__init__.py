@@ -6,6 +6,9 @@ dependency-light.  Importing it without them fails with a message naming the ext
 
 * :func:`env` / :func:`raw_env`: a PettingZoo AEC environment, one agent per seat
   (:mod:`rummykit.env.aec`);
+* :class:`RummyEnv`: a Gymnasium environment for one learner against bots, registered
+  as ``rummykit/Gin-v0``, ``rummykit/Rami51-v0``, ``rummykit/Basic-v0`` and one id per
+  preset (:data:`IDS`);
 * :func:`encode`, :func:`layout`, :func:`observation_size`: one player's view as a
   fixed-shape vector (:mod:`rummykit.env.observation`).
 
@@ -26,5 +29,12 @@ except ImportError as exc:  # pragma: no cover - the rl extra is installed for t
 
 from .aec import env, raw_env
 from .observation import Layout, Section, encode, layout, observation_size
+from .registration import IDS, register
+from .single import RummyEnv
 
-__all__ = ["Layout", "Section", "encode", "env", "layout", "observation_size", "raw_env"]
+register()
+
+__all__ = [
+    "IDS", "Layout", "RummyEnv", "Section", "encode", "env", "layout", "observation_size",
+    "raw_env",
+]  # fmt: skip

@@ -35,6 +35,7 @@ from pettingzoo.utils import wrappers
 
 from ..rules import Rules
 from .episode import Episode, Observation
+from .observation import layout
 from .render import render_public
 
 DEFAULT_RULES = "rami51(opening_minimum=40)"
@@ -42,12 +43,14 @@ DEFAULT_MAX_CYCLES = 10_000
 RENDER_MODES = ("ansi", "human")
 
 
-def observation_space(size: int, actions: int) -> spaces.Dict:
-    """The Dict space both environments use.  The vector is unbounded: scores can go
-    negative (Rami's bonus for going out in one turn) and grow past the target."""
+def observation_space(rules: Rules, players: int, actions: int) -> spaces.Dict:
+    """The Dict space both environments use.  The vector's bounds come from its
+    layout; a few entries have no upper bound (scores, which can also go negative
+    with Rami's bonus for going out in one turn)."""
+    low, high = layout(rules, players).bounds()
     return spaces.Dict(
         {
-            "observation": spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32),
+            "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
         }
     )
@@ -85,10 +88,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # (untyped 
         self._episode = Episode(rules, players, reward, episode, max_cycles)
         self.rules = self._episode.rules
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        size = self._episode.observation_size
         actions = self._episode.action_size
         self.observation_spaces = {
-            a: observation_space(size, actions) for a in self.possible_agents
+            a: observation_space(self.rules, players, actions) for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
         self._seeder: np.random.Generator | None = None

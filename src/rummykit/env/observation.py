@@ -55,6 +55,9 @@ class Section:
     start: int
     stop: int
     meaning: str
+    low: float = 0.0
+    high: float = 1.0
+    """Bounds every entry of the section keeps (the spaces' ``Box`` uses them)."""
 
     @property
     def slice(self) -> slice:
@@ -84,14 +87,20 @@ class Layout:
         n = players
         f = NUM_FACES
         add = self._add
-        add("hand", f, "own hand: count of each face (0..2 per face with two decks; joker last)")
+        inf = float("inf")
+        copies = float(max(rules.decks, rules.decks * rules.jokers))
+        """The most copies of one face (two decks of two jokers: four jokers)."""
+        add("hand", f, "own hand: count of each face (0..2 per face with two decks; joker last)",
+            high=copies)  # fmt: skip
         add("discard_top", f, "top card of the discard pile: one-hot face (zeros if empty)")
-        add("discard_pile", f, "whole discard pile: count of each face (everyone saw it built)")
+        add("discard_pile", f, "whole discard pile: count of each face (everyone saw it built)",
+            high=copies)  # fmt: skip
         add(
             "table_by_owner",
             n * f,
             "cards on the table per meld owner (relative seat), count of each face; "
             "a joker counts in the joker channel",
+            high=copies,
         )
         add(
             "table_melds",
@@ -99,18 +108,22 @@ class Layout:
             f"per table meld number 0..{self.max_table - 1} (the numbers lay-off, swap "
             "and take actions name): the faces its cells stand for, and in channel 52 "
             "how many of them are jokers",
+            high=copies,
         )
         add(
             "known",
             (n - 1) * f,
             "per opponent (relative seats 1..n-1): faces known to be in their hand "
             "(taken face up from the pile or a meld)",
+            high=copies,
         )
-        add("hand_sizes", n, "cards held per relative seat, divided by the cards dealt")
+        add("hand_sizes", n, "cards held per relative seat, divided by the cards dealt",
+            high=self.deck_size / self.dealt)  # fmt: skip
         add("phase", NUM_PHASES, "phase one-hot: " + ", ".join(p.name for p in Phase))
         add("current", n, "relative seat to act, one-hot (zeros when the match is over)")
         add("dealer", n, "relative seat of the dealer, one-hot")
-        add("scores", n, f"match scores per relative seat divided by {self.score_scale:g}")
+        add("scores", n, f"match scores per relative seat divided by {self.score_scale:g}",
+            low=-inf, high=inf)  # fmt: skip
         add("stock", 1, f"stock size divided by the deck size ({self.deck_size})")
         add("opened", n, "per relative seat: has met the opening minimum (Rami)")
         add("melded", n, "per relative seat: has melded this round")
@@ -123,6 +136,7 @@ class Layout:
             4,
             "melds laid this turn; opening points so far this turn divided by the "
             "opening minimum; the opening has a pure run; had laid cards when the turn began",
+            high=inf,
         )
         add("knocker", n, "Gin: relative seat that knocked, one-hot (zeros if nobody)")
         add(
@@ -130,14 +144,28 @@ class Layout:
             5,
             "Gin: lay-off stage; knock limit / 10; first-upcard passes / players; "
             "upcard draws / the limit; the hand repeats after a void deal",
+            high=inf,
         )
-        add("progress", 3, "round number / 100; turn number / max turns; restocks / 10")
+        add("progress", 3, "round number / 100; turn number / max turns; restocks / 10",
+            high=inf)  # fmt: skip
         self.size = self._sections[-1].stop
         self._by_name = {s.name: s for s in self._sections}
 
-    def _add(self, name: str, width: int, meaning: str) -> None:
+    def _add(
+        self, name: str, width: int, meaning: str, low: float = 0.0, high: float = 1.0
+    ) -> None:
         start = self._sections[-1].stop if self._sections else 0
-        self._sections.append(Section(name, start, start + width, meaning))
+        self._sections.append(Section(name, start, start + width, meaning, low, high))
+
+    def bounds(self) -> tuple[Vector, Vector]:
+        """Per entry, the lowest and highest value it can take (infinite where the
+        rules set no limit, as for scores)."""
+        low = np.empty(self.size, dtype=np.float32)
+        high = np.empty(self.size, dtype=np.float32)
+        for s in self._sections:
+            low[s.slice] = s.low
+            high[s.slice] = s.high
+        return low, high
 
     def __iter__(self) -> Iterator[Section]:
         return iter(self._sections)
@@ -150,9 +178,10 @@ class Layout:
 
     def table(self) -> str:
         """The layout as a Markdown table (for docs/env.md)."""
-        rows = ["| section | slice | width | meaning |", "|---|---|---|---|"]
+        rows = ["| section | slice | width | range | meaning |", "|---|---|---|---|---|"]
         for s in self._sections:
-            rows.append(f"| `{s.name}` | {s.start}:{s.stop} | {s.width} | {s.meaning} |")
+            span = f"{s.low:g}..{s.high:g}".replace("inf", "∞")
+            rows.append(f"| `{s.name}` | {s.start}:{s.stop} | {s.width} | {span} | {s.meaning} |")
         return "\n".join(rows)
 
 
