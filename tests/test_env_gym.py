@@ -119,3 +119,19 @@ def test_import_registers_each_id_once() -> None:
     rummykit.env.register()
     assert dict(gymnasium.registry) == before
     assert {"rummykit/Gin-v0", "rummykit/Rami51-v0", "rummykit/Basic-v0"} <= set(before)
+
+
+def test_vectorized_through_make_vec() -> None:
+    v = gymnasium.make_vec("rummykit/Gin-v0", num_envs=3, vectorization_mode="sync")
+    obs, info = v.reset(seed=0)
+    assert obs["observation"].shape == (3, 1363) and info["action_mask"].shape == (3, 4126)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(150):
+        # After an episode ends, the next step resets that env (its action is ignored).
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in obs["action_mask"]]
+        obs, _, terminated, _, info = v.step(np.array(actions))
+        ends += int(terminated.sum())
+        assert all(m.any() for m, t in zip(obs["action_mask"], terminated, strict=True) if not t)
+    assert ends > 0
+    v.close()

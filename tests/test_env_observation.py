@@ -56,8 +56,16 @@ def test_hidden_cards_do_not_change_the_observation(
     x = encode(v)
     assert x.shape == (observation_size(spec, n),) and x.dtype == np.float32
     assert np.array_equal(encode(other.view(p)), x)
-    low, high = layout(spec, n).bounds()
+    lay = layout(spec, n)
+    low, high = lay.bounds()
     assert (low <= x).all() and (x <= high).all()
+    # Every card is counted once in its section.
+    assert x[lay["hand"].slice].sum() == v.hand.bit_count()
+    assert x[lay["discard_pile"].slice].sum() == len(v.discard)
+    assert x[lay["table_by_owner"].slice].sum() == sum(len(tm.cards) for tm in v.table)
+    assert (
+        x[lay["known"].slice].sum() == sum(k.bit_count() for k in v.known) - v.known[p].bit_count()
+    )
     # The hidden cards do move (when they have two places to go), so the check compares
     # genuinely different states.
     places = [q for q in range(n) if q != p and g.hands[q] != g.known[q]] + [-1] * bool(g.stock)

@@ -90,6 +90,8 @@ class Layout:
         inf = float("inf")
         copies = float(max(rules.decks, rules.decks * rules.jokers))
         """The most copies of one face (two decks of two jokers: four jokers)."""
+        # Card channels first, then 0/1 flags, then the scalars in one block at the end:
+        # the encoder counts the first two kinds in one pass and writes the block at once.
         add("hand", f, "own hand: count of each face (0..2 per face with two decks; joker last)",
             high=copies)  # fmt: skip
         add("discard_top", f, "top card of the discard pile: one-hot face (zeros if empty)")
@@ -117,20 +119,21 @@ class Layout:
             "(taken face up from the pile or a meld)",
             high=copies,
         )
-        add("hand_sizes", n, "cards held per relative seat, divided by the cards dealt",
-            high=self.deck_size / self.dealt)  # fmt: skip
+        add("taken", f, "face taken from the discard pile this turn, one-hot (zeros if none)")
+        add("pending", f, "face that must still be used this turn, one-hot (zeros if none)")
         add("phase", NUM_PHASES, "phase one-hot: " + ", ".join(p.name for p in Phase))
         add("current", n, "relative seat to act, one-hot (zeros when the match is over)")
         add("dealer", n, "relative seat of the dealer, one-hot")
-        add("scores", n, f"match scores per relative seat divided by {self.score_scale:g}",
-            low=-inf, high=inf)  # fmt: skip
-        add("stock", 1, f"stock size divided by the deck size ({self.deck_size})")
         add("opened", n, "per relative seat: has met the opening minimum (Rami)")
         add("melded", n, "per relative seat: has melded this round")
         add("laid", n, "per relative seat: has laid cards on the table this round")
-        add("taken", f, "face taken from the discard pile this turn, one-hot (zeros if none)")
-        add("pending", f, "face that must still be used this turn, one-hot (zeros if none)")
         add("pending_kind", 2, "what the pending card needs: a new meld / a meld or lay-off")
+        add("knocker", n, "Gin: relative seat that knocked, one-hot (zeros if nobody)")
+        add("hand_sizes", n, "cards held per relative seat, divided by the cards dealt",
+            high=self.deck_size / self.dealt)  # fmt: skip
+        add("scores", n, f"match scores per relative seat divided by {self.score_scale:g}",
+            low=-inf, high=inf)  # fmt: skip
+        add("stock", 1, f"stock size divided by the deck size ({self.deck_size})")
         add(
             "turn",
             4,
@@ -138,7 +141,6 @@ class Layout:
             "opening minimum; the opening has a pure run; had laid cards when the turn began",
             high=inf,
         )
-        add("knocker", n, "Gin: relative seat that knocked, one-hot (zeros if nobody)")
         add(
             "knock",
             5,
@@ -218,122 +220,147 @@ def observation_size(rules: RulesLike, players: int | None = None) -> int:
     return layout(rules, players).size
 
 
-@lru_cache(maxsize=64)
-def _offsets(rules: Rules, players: int) -> tuple[int, ...]:
-    lay = _layout(rules, players)
-    return tuple(s.start for s in lay)
+class _Plan:
+    """What :func:`encode` needs per game, looked up by the :class:`Game` object.
+
+    A game is hashed by identity, which is much cheaper than hashing its
+    :class:`Rules` (a dataclass of some fifty fields) on every call."""
+
+    __slots__ = ("layout", "offsets", "seats", "single")
+
+    def __init__(self, game: Game) -> None:
+        n = game.num_players
+        self.layout = _layout(game.rules, n)
+        self.offsets = {s.name: s.start for s in self.layout}
+        self.seats = tuple(tuple((v + r) % n for r in range(n)) for v in range(n))
+        """``seats[viewer][r]``: the absolute seat at relative seat ``r``."""
+        self.single = game.one_copy
+        """One deck, no jokers: no position is counted twice, so setting ones is enough."""
 
 
-@lru_cache(maxsize=16)
-def _relative(players: int) -> tuple[tuple[int, ...], ...]:
-    """``_relative(n)[viewer][seat]``: the seat as the viewer numbers it."""
-    return tuple(tuple((p - v) % players for p in range(players)) for v in range(players))
+_PLANS: dict[Game, _Plan] = {}
+
+
+def _plan(game: Game) -> _Plan:
+    plan = _PLANS.get(game)
+    if plan is None:
+        plan = _PLANS[game] = _Plan(game)
+    return plan
 
 
 def encode(view: PlayerView, out: Vector | None = None) -> Vector:
     """``view`` as a float32 vector laid out as :func:`layout` says.
 
-    Card channels are gathered as a list of positions and counted in one
-    ``np.bincount`` (a hand is a bitmask, walked lowest bit first), then the few
-    scalar features are written; that keeps the cost to tens of microseconds with no
-    per-card numpy call.  Pass ``out`` (a float32 vector of the right length) to fill
-    it in place instead of allocating.
+    Card channels and flags are gathered as a list of positions and counted in one
+    ``np.bincount`` (a hand is a bitmask, walked lowest bit first; with one deck and
+    no jokers no position repeats, and setting them is cheaper still), then the scalar
+    block at the end is written in one assignment; that keeps the cost to a few
+    microseconds with no per-card numpy call.  Pass ``out`` (a float32 vector of the
+    right length) to fill it in place instead of allocating.
     """
     game = view.game
-    rules = game.rules
+    plan = _PLANS.get(game) or _plan(game)
+    o = plan.offsets
     n = game.num_players
-    lay = _layout(rules, n)
-    (
-        o_hand, o_top, o_pile, o_owner, o_melds, o_known, o_sizes, o_phase, o_current,
-        o_dealer, o_scores, o_stock, o_opened, o_melded, o_laid, o_taken, o_pending,
-        o_pkind, o_turn, o_knocker, o_knock, o_progress,
-    ) = _offsets(rules, n)  # fmt: skip
+    me = view.player
+    seats = plan.seats[me]
     face = _FACE
-    rel = _relative(n)[view.player]
     idx: list[int] = []
     push = idx.append
 
+    base = o["hand"]
     mask = view.hand
     while mask:
         low = mask & -mask
-        push(o_hand + face[low.bit_length() - 1])
+        push(base + face[low.bit_length() - 1])
         mask ^= low
     pile = view.discard
     if pile:
-        push(o_top + face[pile[-1]])
-        for c in pile:
-            push(o_pile + face[c])
-    shapes = game.melds.shapes
-    for k, tm in enumerate(view.table):
-        base = o_owner + rel[tm.owner] * NUM_FACES
-        for c in tm.cards:
-            push(base + face[c])
-        shape = shapes[tm.shape]
-        base = o_melds + k * NUM_FACES
-        for fc in shape.cells:
-            push(base + fc)
-        for _ in range(shape.njokers):
-            push(base + JOKER)
+        push(o["discard_top"] + face[pile[-1]])
+        base = o["discard_pile"]
+        idx += [base + face[c] for c in pile]
+    table = view.table
+    if table:
+        shapes = game.melds.shapes
+        owner_base = o["table_by_owner"]
+        melds_base = o["table_melds"]
+        for k, tm in enumerate(table):
+            base = owner_base + (tm.owner - me) % n * NUM_FACES
+            idx += [base + face[c] for c in tm.cards]
+            shape = shapes[tm.shape]
+            base = melds_base + k * NUM_FACES
+            idx += [base + fc for fc in shape.cells]
+            if shape.njokers:
+                idx += [base + JOKER] * shape.njokers
     known = view.known
-    for p in range(n):
-        mask = known[p]
-        if not mask or p == view.player:
-            continue
-        base = o_known + (rel[p] - 1) * NUM_FACES
+    base = o["known"] - NUM_FACES
+    for r in range(1, n):
+        mask = known[seats[r]]
+        at = base + r * NUM_FACES
         while mask:
             low = mask & -mask
-            push(base + face[low.bit_length() - 1])
+            push(at + face[low.bit_length() - 1])
             mask ^= low
-    push(o_phase + view.phase)
-    if view.current >= 0:
-        push(o_current + rel[view.current])
-    push(o_dealer + rel[view.dealer])
-    for p in range(n):
-        r = rel[p]
-        if view.opened[p]:
-            push(o_opened + r)
-        if view.melded[p]:
-            push(o_melded + r)
-        if view.laid[p]:
-            push(o_laid + r)
     if view.taken >= 0:
-        push(o_taken + face[view.taken])
+        push(o["taken"] + face[view.taken])
     if view.pending >= 0:
-        push(o_pending + face[view.pending])
+        push(o["pending"] + face[view.pending])
         if view.pending_kind:
-            push(o_pkind + view.pending_kind - 1)
+            push(o["pending_kind"] + view.pending_kind - 1)
+    push(o["phase"] + view.phase)
+    if view.current >= 0:
+        push(o["current"] + (view.current - me) % n)
+    push(o["dealer"] + (view.dealer - me) % n)
+    opened, melded, laid = view.opened, view.melded, view.laid
+    for r in range(n):
+        p = seats[r]
+        if opened[p]:
+            push(o["opened"] + r)
+        if melded[p]:
+            push(o["melded"] + r)
+        if laid[p]:
+            push(o["laid"] + r)
     if view.knocker >= 0:
-        push(o_knocker + rel[view.knocker])
+        push(o["knocker"] + (view.knocker - me) % n)
 
-    counts = np.bincount(idx, minlength=lay.size)
-    if out is None:
-        out = counts.astype(np.float32)
+    lay = plan.layout
+    if plan.single:
+        if out is None:
+            out = np.zeros(lay.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        out[idx] = 1.0
     else:
-        np.copyto(out, counts, casting="unsafe")
+        counts = np.bincount(idx, minlength=lay.size)
+        if out is None:
+            out = counts.astype(np.float32)
+        else:
+            np.copyto(out, counts, casting="unsafe")
 
+    rules = game.rules
     dealt = lay.dealt
     scale = lay.score_scale
     sizes = view.hand_sizes
     scores = view.scores
-    for p in range(n):
-        r = rel[p]
-        out[o_sizes + r] = sizes[p] / dealt
-        out[o_scores + r] = scores[p] / scale
-    out[o_stock] = view.stock_size / lay.deck_size
-    out[o_turn] = view.melds_this_turn
     minimum = rules.opening_minimum
-    out[o_turn + 1] = view.open_points / minimum if minimum else 0.0
-    out[o_turn + 2] = view.open_pure
-    out[o_turn + 3] = view.turn_start_laid
-    out[o_knock] = view.knock_stage
-    out[o_knock + 1] = view.knock_limit / 10
-    out[o_knock + 2] = view.upcard_passes / n
     limit = rules.max_upcard_draws
-    out[o_knock + 3] = view.upcard_draws / limit if limit else 0.0
-    out[o_knock + 4] = view.repeated
-    out[o_progress] = view.round_no / 100
-    out[o_progress + 1] = view.turn / rules.max_turns
-    out[o_progress + 2] = view.restocks / 10
+    out[o["hand_sizes"] :] = [
+        *[sizes[p] / dealt for p in seats],
+        *[scores[p] / scale for p in seats],
+        view.stock_size / lay.deck_size,
+        view.melds_this_turn,
+        view.open_points / minimum if minimum else 0.0,
+        view.open_pure,
+        view.turn_start_laid,
+        view.knock_stage,
+        view.knock_limit / 10,
+        view.upcard_passes / n,
+        view.upcard_draws / limit if limit else 0.0,
+        view.repeated,
+        view.round_no / 100,
+        view.turn / rules.max_turns,
+        view.restocks / 10,
+    ]
     return out
 
 
