@@ -175,3 +175,13 @@ def test_render_shows_only_public_information() -> None:
     assert e._episode.state.hands != state.hands
     assert e.render() == text
     e.close()
+
+
+def test_human_render_prints_the_public_table(capsys: pytest.CaptureFixture[str]) -> None:
+    e = aec.env(rules="gin", players=2, render_mode="human")
+    e.reset(seed=3)
+    obs = e.observe(e.agent_selection)
+    e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    out = capsys.readouterr().out
+    assert out.startswith("round 1, turn ") and "discard pile" in out
+    assert aec.env(rules="gin", players=2).unwrapped.render() is None  # no render mode
