@@ -402,7 +402,7 @@ def svg_curve(result: dict[str, Any]) -> str:
     """The learning curve as a small standalone SVG: win rate of decided hands against
     ``random`` (with its 95% interval) and the share of void hands, by CPU minutes."""
     curve = result["curve"]
-    w, h, left, right, top, bottom = 640, 360, 56, 20, 40, 48
+    w, h, left, right, top, bottom = 640, 420, 56, 20, 40, 108
     pw, ph = w - left - right, h - top - bottom
     tmax = max(max(p["cpu_minutes"] for p in curve), 1e-9)
 
@@ -436,8 +436,8 @@ def svg_curve(result: dict[str, Any]) -> str:
         parts.append(f'<text x="{px:.1f}" y="{top + ph + 18}" text-anchor="middle">{t:g}</text>')
         t += step
     parts.append(
-        f'<text x="{left + pw / 2}" y="{h - 8}" text-anchor="middle">CPU minutes of training'
-        " (each point: greedy play on the same fixed deals)</text>"
+        f'<text x="{left + pw / 2}" y="{top + ph + 36}" text-anchor="middle">'
+        "CPU minutes of training (each point: greedy play on the same fixed deals)</text>"
     )
     _, gy = xy(0, GOAL)
     parts.append(
@@ -459,7 +459,7 @@ def svg_curve(result: dict[str, Any]) -> str:
             line = [xy(p["cpu_minutes"], p[key]) for p in points]
             parts.append(f'<path d="{path(band)} Z" fill="{colour}" fill-opacity="0.15"/>')
             parts.append(f'<path d="{path(line)}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        ly = top + 10 + 18 * k
+        ly = top + ph + 56 + 18 * k
         parts.append(
             f'<line x1="{left + 10}" y1="{ly}" x2="{left + 34}" y2="{ly}" stroke="{colour}" '
             'stroke-width="2"/>'
@@ -470,7 +470,7 @@ def svg_curve(result: dict[str, Any]) -> str:
         f'<path d="{path(void)}" fill="none" stroke="#c63" stroke-width="1.5" '
         'stroke-dasharray="3 3"/>'
     )
-    ly = top + 10 + 36
+    ly = top + ph + 56 + 36
     parts.append(
         f'<line x1="{left + 10}" y1="{ly}" x2="{left + 34}" y2="{ly}" stroke="#c63" '
         'stroke-width="1.5" stroke-dasharray="3 3"/>'
@@ -494,6 +494,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check-minutes", type=float, default=1.0, help="CPU minutes between checks")
     ap.add_argument("--out", type=Path, help="write the curve and results here as JSON")
     ap.add_argument("--svg", type=Path, help="draw the learning curve here")
+    ap.add_argument(
+        "--replot", type=Path, help="do not train: draw --svg from this earlier --out JSON"
+    )
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--batch", type=int, default=16, help="hands per update")
@@ -502,6 +505,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--entropy", type=float, default=0.01)
     ap.add_argument("--value-coef", type=float, default=0.5)
     args = ap.parse_args(argv)
+    if args.replot:
+        if not args.svg:
+            ap.error("--replot needs --svg")
+        args.svg.write_text(svg_curve(json.loads(args.replot.read_text())))
+        return 0
     result = train(args)
     if args.out:
         args.out.write_text(json.dumps(result, indent=1) + "\n")

@@ -47,3 +47,8 @@ def test_train_gin_runs_and_writes_its_curve(tmp_path: Path) -> None:
     text = svg.read_text()
     assert text.startswith("<svg") and text.rstrip().endswith("</svg>")
     assert text.count("<path") >= 2
+    # --replot draws the same plot again from the JSON, without training.
+    again = tmp_path / "again.svg"
+    replot = [sys.executable, str(EXAMPLES / "train_gin.py"), "--replot", str(out)]
+    subprocess.run([*replot, "--svg", str(again)], check=True, timeout=120)
+    assert again.read_text() == text
