@@ -74,6 +74,19 @@ def test_random_simulation_with_more_players(preset: str, players: int) -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_rounds_are_played_as_the_environments_play_them(preset: str) -> None:
+    """The same rules as a round episode of rummykit.env, so the same tensors."""
+    from rummykit.env.episode import Episode as EnvEpisode
+    from rummykit.env.observation import encode
+
+    state = _load(preset).new_initial_state()
+    assert state.engine.rules == EnvEpisode(preset, 2).play_rules
+    _play_randomly(state, random.Random(6), 25)
+    p = state.current_player()
+    assert state.observation_tensor(p) == encode(state.engine.view(p)).tolist()
+
+
 def test_bad_parameters_are_refused() -> None:
     with pytest.raises(ValueError, match="for exactly 2 players"):
         _load("gin", players=3)
