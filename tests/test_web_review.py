@@ -7,6 +7,7 @@ the review's budget is cut to a few samples a decision to keep the tests fast.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import random
@@ -23,9 +24,11 @@ from fastapi.testclient import TestClient
 from rummykit.bots.review import LABELS, review_round
 from rummykit.cards import JOKER, face_of
 from rummykit.serialize import state_from_json
-from rummykit.web import Settings
+from rummykit.web import Settings, create_app
 from rummykit.web import reviews as web_reviews
+from rummykit.web.config import add_serve_arguments, given_flags
 from rummykit.web.reviews import review_payload
+from rummykit.web.server import server_settings
 from rummykit.web.store import Store
 from test_web_api import FORBIDDEN_KEYS, card_values, create, hello, latest_state, make_client
 from web_helpers import Client, ServerThread
@@ -295,6 +298,57 @@ def test_reviews_are_limited_per_connection_and_per_server(db: Path) -> None:
             reviewer.max_running = 4
             ask(ws, round=1)
             assert answer(ws)["decisions"] == first["decisions"]
+
+
+def test_the_review_limits_are_settings_of_rummy_serve(db: Path) -> None:
+    """``rummy serve``'s flags (and ``RUMMYKIT_*``) set the review limits the server
+    applies: here a budget of 2 samples, an allowance of one review and one more every
+    two minutes, one review at a time on the server and a cache of one."""
+    parser = argparse.ArgumentParser()
+    add_serve_arguments(parser)
+    flags = ["--review-budget", "2", "--review-burst", "1", "--review-per-minute", "0.5"]
+    args = parser.parse_args([*flags, "--max-reviews", "1"])
+    env = {"RUMMYKIT_REVIEW_CACHE": "1", "RUMMYKIT_MAX_REVIEWS": "3"}  # the flag wins
+    settings = server_settings(f"sqlite:///{db}", env, **given_flags(args, Settings))
+    assert (settings.review_budget, settings.review_burst, settings.review_per_minute) == (
+        2,
+        1.0,
+        0.5,
+    )
+    assert (settings.max_reviews, settings.review_cache) == (1, 1)
+    # the other limits as make_client sets them: the test plays fast
+    settings.tables_per_minute = settings.sockets_per_minute = 0
+    settings.rate = settings.burst = 10_000
+    settings.bot_delay = 0.0
+    app: Any = create_app(settings)
+    with TestClient(app) as c:
+        reviewer = app.state.manager.reviewer
+        assert (reviewer.budget, reviewer.burst, reviewer.per_minute) == (2, 1.0, 0.5)
+        assert (reviewer.max_running, reviewer.cache_size) == (1, 1)
+        seats = [{"kind": "human"}, {"kind": "bot", "difficulty": "easy"}]
+        t = create(c, seats, rules=RULES, deals=2)
+        with c.websocket_connect(f"/ws/{t['id']}") as ws:
+            play_first_round(ws, hello(ws, t, 0), [])
+            ask(ws, round=1)
+            first = answer(ws)
+            assert first["type"] == "review" and first["budget"] == 2, first
+            ask(ws, round=1)  # the allowance of one is spent; the next in two minutes
+            limited = answer(ws)
+            assert limited["type"] == "error" and limited["code"] == "rate_limited"
+            wait = re.search(r"try again in (\d+) s", limited["message"])
+            assert wait and 60 < int(wait.group(1)) <= 120, limited  # 2 minutes, not 1
+
+
+def test_no_review_limit_per_connection_at_zero_per_minute() -> None:
+    """0 turns the per-connection limit off, as for the other per-minute limits."""
+    thinker: Any = None
+    off = web_reviews.Reviewer.from_settings(thinker, Settings(review_per_minute=0))
+    bucket = off.bucket(0.0)
+    assert all(bucket.take(0.0) for _ in range(1000))
+    on = web_reviews.Reviewer.from_settings(thinker, Settings(review_burst=2))
+    bucket = on.bucket(0.0)
+    assert [bucket.take(0.0) for _ in range(3)] == [True, True, False]
+    assert on.budget is None and on.max_running == Settings.max_reviews == 4
 
 
 def test_a_review_naming_an_unseen_card_is_not_sent(

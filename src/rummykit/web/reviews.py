@@ -12,10 +12,13 @@ hurting anyone else:
   holding a worker for half a minute, and the player hears of each decision graded
   (``review_progress``).
 * **Limits.**  A connection has one review at a time and a bucket of
-  :data:`REVIEW_BURST` requests that refills at one every 60/:data:`REVIEW_PER_MINUTE`
-  seconds; the server runs at most :data:`MAX_RUNNING` reviews at once.  A finished
-  review is remembered (:data:`CACHE_SIZE` of them), so a second tab asking for the
-  same round costs nothing but the message.
+  ``review_burst`` requests that refills at one every 60/``review_per_minute``
+  seconds; the server runs at most ``max_reviews`` reviews at once.  A finished
+  review is remembered (``review_cache`` of them), so a second tab asking for the
+  same round costs nothing but the message.  These and the samples per decision
+  (``review_budget``) are server settings (:class:`~rummykit.web.settings.Settings`:
+  ``rummy serve --max-reviews 2``, ``RUMMYKIT_MAX_REVIEWS=2``); the search's seed
+  is not (:data:`REVIEW_SEED`).
 * **Only what the player saw.**  The review is computed from the player's own view at
   each decision (the engine searches that view's determinizations and sends none of
   them), and the message is built field by field (:func:`review_payload`): no
@@ -26,6 +29,7 @@ hurting anyone else:
 
 from __future__ import annotations
 
+import math
 import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
@@ -46,16 +50,9 @@ from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase
 from ..view import PlayerView
 from .limits import TokenBucket
+from .settings import Settings
 from .thinking import Thinker
 
-REVIEW_BURST = 3
-"""Reviews a connection may ask for at once (a cached one counts too)."""
-REVIEW_PER_MINUTE = 1.0
-"""How fast that allowance comes back."""
-MAX_RUNNING = 4
-"""Reviews the server computes at once; one more is refused with ``busy``."""
-CACHE_SIZE = 128
-"""Finished reviews remembered, the least recently asked for forgotten first."""
 REVIEW_SEED = 0
 """The search's seed, the same as ``rummy review``'s default: a review on the web is
 the one the command line gives for the downloaded record.  It seeds only the
@@ -63,7 +60,7 @@ determinizations of the player's view, never the deal."""
 
 
 class ReviewBusy(Exception):
-    """The server already computes :data:`MAX_RUNNING` reviews."""
+    """The server already computes as many reviews as it allows (``max_reviews``)."""
 
 
 class ReviewLeak(Exception):
@@ -220,14 +217,31 @@ class Reviewer:
     budget: int | None = None
     """Samples per decision at most; None: the engine's budget for the game
     (:func:`~rummykit.bots.review.default_budget`), which ``rummy review`` uses too."""
-    burst: float = REVIEW_BURST
-    per_minute: float = REVIEW_PER_MINUTE
-    max_running: int = MAX_RUNNING
+    burst: float = Settings.review_burst
+    per_minute: float = Settings.review_per_minute
+    max_running: int = Settings.max_reviews
+    cache_size: int = Settings.review_cache
     running: int = 0
     cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = field(default_factory=OrderedDict)
 
+    @classmethod
+    def from_settings(cls, thinker: Thinker, settings: Settings) -> Reviewer:
+        """The reviews of a server with ``settings`` (its ``review_*`` limits and
+        ``max_reviews``)."""
+        return cls(
+            thinker,
+            budget=settings.review_budget if settings.review_budget > 0 else None,
+            burst=settings.review_burst,
+            per_minute=settings.review_per_minute,
+            max_running=settings.max_reviews,
+            cache_size=settings.review_cache,
+        )
+
     def bucket(self, now: float) -> TokenBucket:
-        """A new connection's allowance of reviews."""
+        """A new connection's allowance of reviews (unlimited if ``per_minute`` is 0,
+        as the other per-minute limits)."""
+        if self.per_minute <= 0:
+            return TokenBucket(math.inf, 0.0, last=now)
         return TokenBucket(self.burst, self.per_minute / 60.0, last=now)
 
     async def review(
@@ -267,6 +281,6 @@ class Reviewer:
         if unseen:
             raise ReviewLeak(f"the review of seat {seat} names faces it never saw: {unseen}")
         self.cache[key] = payload
-        while len(self.cache) > CACHE_SIZE:
+        while len(self.cache) > max(0, self.cache_size):
             self.cache.popitem(last=False)
         return payload

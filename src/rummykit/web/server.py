@@ -286,7 +286,7 @@ class Manager:
         self.loading: dict[str, asyncio.Lock] = {}
         workers = settings.bot_workers if settings.bot_workers >= 0 else default_workers()
         self.thinker = Thinker(workers, settings.bot_nice)
-        self.reviewer = Reviewer(self.thinker)
+        self.reviewer = Reviewer.from_settings(self.thinker, settings)
         self.residency = Residency(self)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:

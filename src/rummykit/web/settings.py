@@ -67,3 +67,17 @@ class Settings:
     """Seconds a finished or failed table with nobody connected lasts."""
     sweep_every: float = 30.0
     """Seconds between two passes that unload idle tables and expire abandoned ones."""
+    # -- round reviews (issue 16; web/reviews.py, docs/protocol.md, "Limits") -----------
+    review_burst: float = 3.0
+    """Round reviews a connection may ask for at once (one from the cache counts too) ..."""
+    review_per_minute: float = 1.0
+    """... and then a minute; 0: no limit per connection (``max_reviews`` still holds)."""
+    max_reviews: int = 4
+    """Reviews the server works out at once; one more is refused with ``busy``."""
+    review_cache: int = 128
+    """Finished reviews remembered, the least recently asked for forgotten first."""
+    review_budget: int = 0
+    """Paired samples per decision a review may take at most; 0: the engine's budget
+    for the game (:func:`~rummykit.bots.review.default_budget`, as ``rummy review``),
+    about 30 s for a round of 40 decisions on two cores.  The review's seed is fixed
+    (web/reviews.py), so a review is reproducible from the record."""
