@@ -19,8 +19,10 @@ from rummykit.bots.ismcts import REWARD_SCALE, rewards
 from rummykit.bots.review import (
     CONFIDENCE_Z,
     LABEL_NAMES,
+    PointsSearch,
     RoundReview,
     count_decisions,
+    decision_points,
     default_budget,
     label_for,
     margin,
@@ -84,6 +86,31 @@ def test_breaking_a_made_meld_for_nothing_is_a_blunder(face: str) -> None:
 def test_the_right_discard_is_best() -> None:
     d = review_decision(gin_position(), Move(DISCARD, parse_face("QS")), budget=24, seed=1)
     assert d.label in ("best", "good") and d.best_move.kind == DISCARD
+
+
+def test_racing_plays_the_searchs_samples_and_drops_only_settled_candidates() -> None:
+    """The review's search (``PointsSearch.racing``) plays the hard search's own
+    samples, in order, for every candidate it keeps; a candidate it drops has played
+    a prefix of them, and the move played is never dropped."""
+    g = played_round()
+    points, _last = decision_points(g, 0, 1)
+    dropped = 0
+    for p in points[:12]:
+        view = p.state.view(p.state.current)
+        rng = random.Random(p.index)
+        cands = PointsSearch(64).candidates(view, rng)
+        if p.move not in cands:
+            cands.append(p.move)
+        seed = rng.getrandbits(64)
+        racer = PointsSearch(64)
+        cols = racer.racing(view, cands, cands.index(p.move), seed)
+        rows = PointsSearch(64).paired(view, cands, seed)
+        n = racer.last_iterations
+        assert 0 < n <= len(rows) and len(cols[cands.index(p.move)]) == n
+        for c, col in enumerate(cols):
+            assert col == [r[c] for r in rows][: len(col)]
+            dropped += len(col) < n
+    assert dropped  # the race did drop some candidates in these decisions
 
 
 def test_default_budget_and_bad_budget() -> None:

@@ -9,7 +9,10 @@ view, every candidate on the same samples with the same playout seed, so the
 comparison is paired and the luck of the deal cancels out.  The points are the
 player's margin over the mean of the others at the end of the round, signed so that
 more is better (what the scoring counts: a winner-collects round scores the others'
-hands, a penalty round charges one's own).
+hands, a penalty round charges one's own).  A candidate already shown not to be worth
+searching on (the search's early-stopping test, after :data:`RACE_FROM` samples) is
+dropped so the budget goes to the others; the move played never is
+(:meth:`PointsSearch.racing`).
 
 * **Points lost** = best candidate's estimate - the played move's estimate (never
   below 0: the played move is a candidate, so the best is at least as good).
@@ -53,11 +56,13 @@ from typing import Any
 from ..moves import Move
 from ..notation import import_record, move_to_text
 from ..rules import Rules, Scoring
+from ..serialize import state_from_json, state_to_json
 from ..solver import Solver
 from ..state import GameState, Phase
-from ..view import PlayerView
+from ..view import CardWeights, PlayerView, determinize
 from .hints import explain
-from .ismcts import REWARD_SCALE, ISMCTSBot
+from .inference import card_weights
+from .ismcts import CHECK_EVERY, MIN_ITERATIONS, REWARD_SCALE, ISMCTSBot, settled
 
 DEFAULT_BUDGET = 256
 """Paired samples per decision at most, for two players and one deck without jokers
@@ -196,6 +201,79 @@ class PointsSearch(ISMCTSBot):
         out = [r * REWARD_SCALE for r in super()._playout(s, solver, rng, round_no)]
         self._outcomes.append(out)
         return out
+
+    def racing(
+        self, view: PlayerView, cands: list[Move], keep: int, seed: int
+    ) -> list[list[float]]:
+        """Per candidate, the view's player's points on each sample it was played on.
+
+        The samples are the search's own (:meth:`search`: the same determinizations,
+        dealt by the opponent model, and the same playout seed for every candidate of
+        a sample, drawn from ``seed`` in the same order), but a candidate that is
+        already shown not to be worth searching on is dropped: from
+        :data:`RACE_FROM` samples on, at every check of the search's early stop, a
+        candidate other than the leader and column ``keep`` (the move played, whose
+        loss is what the review measures) whose paired difference to the leader
+        passes the early stop's test (:func:`~rummykit.bots.ismcts.settled`: with
+        confidence, it beats the leader by less than the indifference) plays no more
+        samples.  The search stops when every remaining one passes it, as the hard
+        bot's does.  A dropped candidate's list is therefore shorter; the leader's and
+        ``keep``'s have one point per sample (``last_iterations``).
+        """
+        rng = random.Random(seed)
+        solver = view.game.solver
+        weights: CardWeights | None = card_weights(view) if self.inference else None
+        cols: list[list[float]] = [[] for _ in cands]
+        alive = list(range(len(cands)))
+        limit = self.iterations or 0
+        done = 0
+        while done < limit:
+            if done >= RACE_FROM and done % CHECK_EVERY == 0:
+                alive = _race(cols, alive, keep, self.indifference)
+                if done >= MIN_ITERATIONS and len(alive) <= 2:
+                    rows = [[cols[c][i] for c in alive] for i in range(done)]
+                    if settled(rows, self.indifference):
+                        break
+            sample = determinize(view, rng, weights)
+            playout_seed = rng.getrandbits(64)
+            for c in alive:
+                s = sample.clone()
+                s.apply(cands[c])
+                r = ISMCTSBot._playout(
+                    self, s, solver, random.Random(playout_seed), sample.round_no
+                )
+                cols[c].append(r[view.player] * REWARD_SCALE)
+            done += 1
+        self.last_iterations = done
+        return cols
+
+
+RACE_FROM = 16
+"""Paired samples a review takes of every candidate before it may drop one (see
+:meth:`PointsSearch.racing`).  A Rami 51 decision has about six candidates, each
+sample a playout of four hands: dropping the ones that are clearly worse than the
+leader after 16 samples leaves the rest of the budget to the moves the grade rests
+on (``benchmarks/review.py``)."""
+
+
+def _race(cols: list[list[float]], alive: list[int], keep: int, indifference: float) -> list[int]:
+    """The candidates of ``alive`` still raced: the leader, ``keep``, and every other
+    whose paired difference to the leader does not pass the early-stopping test.
+
+    >>> _race([[1.0, 2.0] * 8, [0.0, 0.1] * 8, [5.0, -5.0] * 8, [0.0] * 16], [0, 1, 2, 3], 3, 0.5)
+    [0, 2, 3]
+    """
+    n = len(cols[alive[0]])
+    means = {c: sum(cols[c]) / n for c in alive}
+    lead = max(alive, key=means.__getitem__)
+    out = []
+    for c in alive:
+        if c not in (lead, keep):
+            rows = [[cols[lead][i], cols[c][i]] for i in range(n)]
+            if settled(rows, indifference):
+                continue
+        out.append(c)
+    return out
 
 
 @dataclass(frozen=True)
@@ -482,19 +560,30 @@ def _grade(
     cands = search.candidates(view, rng)
     if move not in cands:
         cands.append(move)
-    rows = search.paired(view, cands, rng.getrandbits(64))
-    points = {m: sum(r[c] for r in rows) / len(rows) for c, m in enumerate(cands)}
+    cols = search.racing(view, cands, cands.index(move), rng.getrandbits(64))
+    n = search.last_iterations
+    points = {m: sum(cols[c]) / max(1, len(cols[c])) for c, m in enumerate(cands)}
+    raced = {m for c, m in enumerate(cands) if len(cols[c]) == n}
     # max() keeps the first of equals: the played move wins a tie, then the expert's.
+    # The best is one of the candidates raced to the end (a dropped one was worse).
     order = [move, *(m for m in cands if m != move)]
-    best = max(order, key=points.__getitem__)
+    best = max((m for m in order if m in raced), key=points.__getitem__)
+    # A dropped candidate: the best's estimate plus their paired difference on the
+    # samples it played (its own mean over those few would not compare with the rest).
+    top = cols[cands.index(best)]
+    for c, m in enumerate(cands):
+        if m not in raced:
+            k = len(cols[c])
+            points[m] = points[best] + (sum(cols[c]) - sum(top[:k])) / k
     lost = max(0.0, points[best] - points[move])
-    error = _standard_error([r[cands.index(best)] - r[cands.index(move)] for r in rows])
+    b, p = cols[cands.index(best)], cols[cands.index(move)]
+    error = _standard_error([x - y for x, y in zip(b, p, strict=True)])
     solver = Solver(view.rules, view.game.melds)
 
     def text(m: Move) -> str:
         return move_to_text(state, m, unicode=unicode)
 
-    ranked = sorted(order, key=lambda m: -points[m])
+    ranked = sorted(order, key=lambda m: (m not in raced, -points[m]))
     return Decision(
         index=index,
         turn=state.turn,
@@ -509,7 +598,7 @@ def _grade(
         error=error,
         label=label_for(max(0.0, lost - CONFIDENCE_Z * error)),  # shown_loss
         reason=explain(view, best, solver, unicode),
-        samples=len(rows),
+        samples=n,
         candidates=tuple((text(m), points[m]) for m in ranked),
     )
 
@@ -518,6 +607,23 @@ def _grade_point(args: tuple[DecisionPoint, int, int, bool]) -> Decision:
     point, seed, budget, unicode = args
     s = point.state
     return _grade(s.view(s.current), point.move, s, seed, budget, point.index, unicode)
+
+
+_worker_points: list[DecisionPoint] = []
+"""A review worker process's decision points (:func:`_start_worker`)."""
+
+
+def _start_worker(state_json: str, player: int, round_no: int) -> None:
+    """Replay the match once in a review worker: its decisions then share one game
+    (rules, meld tables and the solver's memo, warm from one decision to the next),
+    and a task is an index rather than a pickled state of a couple of megabytes."""
+    final = state_from_json(state_json)
+    _worker_points[:] = decision_points(final, player, round_no)[0]
+
+
+def _grade_nth(args: tuple[int, int, int, bool]) -> Decision:
+    n, seed, budget, unicode = args
+    return _grade_point((_worker_points[n], seed, budget, unicode))
 
 
 def review_round(
@@ -559,9 +665,15 @@ def review_round(
     if workers > 1 and total > 1:
         # Spawned, not forked: the review runs inside threaded programs (the terminal
         # game's worker thread, the web server), where forking can deadlock.
-        pool = ProcessPoolExecutor(min(workers, total), mp_context=get_context("spawn"))
+        pool = ProcessPoolExecutor(
+            min(workers, total),
+            mp_context=get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(state_to_json(final), player, round_no),
+        )
         try:
-            for future in [pool.submit(_grade_point, t) for t in tasks]:
+            jobs = [(n, seed, budget, unicode) for n in range(total)]
+            for future in [pool.submit(_grade_nth, job) for job in jobs]:
                 decisions.append(future.result())
                 if progress is not None:
                     progress(len(decisions), total)
