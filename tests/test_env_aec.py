@@ -8,13 +8,17 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils import wrappers
 
 from rummykit.env import aec
+from rummykit.env.observation import encode
 from rummykit.env.rewards import margins
 from rummykit.errors import IllegalMoveError
 from rummykit.rules import PRESETS, Rules
-from rummykit.view import determinize
+from rummykit.view import determinize, make_view
 
 SETUPS = [
     (name, n)
@@ -185,3 +189,61 @@ def test_human_render_prints_the_public_table(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert out.startswith("round 1, turn ") and "discard pile" in out
     assert aec.env(rules="gin", players=2).unwrapped.render() is None  # no render mode
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10_000))
+def test_every_observation_is_the_views_encoding(setup: tuple[str, int], seed: int) -> None:
+    """The env encodes straight from the state (no view built): each agent's vector
+    must still be exactly ``encode`` of its view, and the mask exactly its legal
+    actions, at every step of random games."""
+    rules, players = setup
+    e = aec.raw_env(rules=rules, players=players)
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    state = e._episode.state
+    for _ in range(300):
+        state = e._episode.state
+        for i, agent in enumerate(e.possible_agents):
+            obs = e.observe(agent)
+            assert np.array_equal(obs["observation"], encode(make_view(state, i)))
+            expected = np.zeros(e._episode.action_size, dtype=np.int8)
+            if state.current == i and not state.is_over():
+                expected[state.legal_actions()] = 1
+            assert np.array_equal(obs["action_mask"], expected)
+        if all(e.terminations.values()) or all(e.truncations.values()):
+            break
+        e.step(rng.choice(state.legal_actions()))
+
+
+def test_env_keeps_the_standard_order_checks() -> None:
+    """``env()``'s wrapper shortcuts ``last`` and ``step`` after a reset only: before
+    one, through a whole episode and after it, it does what PettingZoo's own wrapper
+    does (same errors, same observations)."""
+
+    def trace(e: Any) -> list[object]:
+        out: list[object] = []
+        for call in (e.last, lambda: e.step(0)):
+            try:
+                call()
+            except Exception as exc:  # the error itself is compared
+                out.append((type(exc), str(exc)))
+        e.reset(seed=3)
+        rng = random.Random(3)
+        while e.agents:
+            obs, reward, terminated, truncated, _ = e.last()
+            out += [e.agent_selection, obs["observation"].tobytes(), reward, terminated]
+            if terminated or truncated:
+                e.step(None)
+            else:
+                e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        e.step(None)  # after the end: a warning, nothing else
+        out.append(list(e.agents))
+        return out
+
+    fast = aec.env(rules="gin", players=2)
+    assert isinstance(fast, wrappers.OrderEnforcingWrapper) and str(fast) == "rummykit_v0"
+    standard = wrappers.OrderEnforcingWrapper(aec.raw_env(rules="gin", players=2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert trace(fast) == trace(standard)

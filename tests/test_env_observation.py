@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rummykit import new_game
 from rummykit.cards import bits, face_of
-from rummykit.env.observation import encode, layout, observation_size
+from rummykit.env.observation import encode, encode_state, layout, observation_size
 from rummykit.rules import PRESETS, Rules
 from rummykit.state import GameState
 from rummykit.view import determinize, unseen_cards
@@ -56,6 +56,10 @@ def test_hidden_cards_do_not_change_the_observation(
     x = encode(v)
     assert x.shape == (observation_size(spec, n),) and x.dtype == np.float32
     assert np.array_equal(encode(other.view(p)), x)
+    # The environments' fast path reads the state itself, not a view: it must give
+    # the same vector, and so must not see the hidden cards either.
+    assert np.array_equal(encode_state(g, p), x)
+    assert np.array_equal(encode_state(other, p), x)
     lay = layout(spec, n)
     low, high = lay.bounds()
     assert (low <= x).all() and (x <= high).all()
@@ -98,6 +102,12 @@ def test_layout_is_contiguous_and_fills_in_place() -> None:
     out = np.full(observation_size("gin", 2), 7.0, dtype=np.float32)
     assert encode(g.view(1), out) is out
     assert np.array_equal(out, encode(g.view(1)))
+    assert encode_state(g, 0, out) is out
+    assert np.array_equal(out, encode(g.view(0)))
+    # A strided ``out`` (a column of a batch) is filled too, through a copy.
+    batch = np.full((observation_size("gin", 2), 2), 7.0, dtype=np.float32)
+    assert encode(g.view(1), batch[:, 1]) is not None
+    assert np.array_equal(batch[:, 1], encode(g.view(1))) and (batch[:, 0] == 7.0).all()
 
 
 def test_layout_needs_players_without_a_game() -> None:

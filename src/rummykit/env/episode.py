@@ -24,8 +24,7 @@ from ..errors import IllegalMoveError
 from ..moves import Move
 from ..rules import Rules
 from ..state import Game, GameState
-from ..view import make_view
-from .observation import Vector, encode, observation_size
+from .observation import Vector, encode_state, observation_size
 from .rewards import REWARDS, margins, win_loss
 
 EPISODES = ("round", "match")
@@ -134,11 +133,12 @@ class Episode:
         mask = np.zeros(self.action_size, dtype=np.int8)
         s = self.state
         if s.current == seat:
-            mask[s.legal_actions()] = 1
+            mask.put(s.legal_actions(), 1)  # ``put`` skips fancy indexing's checks
         return mask
 
     def vector(self, seat: int, out: Vector | None = None) -> Vector:
-        return encode(make_view(self.state, seat), out)
+        """The seat's encoded view, straight from the state (no view is built)."""
+        return encode_state(self.state, seat, out)
 
     def observe(self, seat: int) -> Observation:
         """The seat's observation: the encoded view and the action mask, both new arrays."""

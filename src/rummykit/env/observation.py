@@ -27,16 +27,20 @@ and meaning; ``docs/env.md`` prints that table.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import struct
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from ..cards import FACES_PER_DECK, JOKER, NUM_FACES
+from ..melds import Shape
 from ..rules import Rules
-from ..state import Game, Phase
+from ..state import Game, GameState, Phase
+from ..table import TableMeld
 from ..view import PlayerView
 
 Vector = npt.NDArray[np.float32]
@@ -221,21 +225,87 @@ def observation_size(rules: RulesLike, players: int | None = None) -> int:
 
 
 class _Plan:
-    """What :func:`encode` needs per game, looked up by the :class:`Game` object.
+    """What the encoder needs per game, looked up by the :class:`Game` object.
 
     A game is hashed by identity, which is much cheaper than hashing its
-    :class:`Rules` (a dataclass of some fifty fields) on every call."""
+    :class:`Rules` (a dataclass of some fifty fields) on every call.  Offsets are kept
+    as attributes, not a dict, since every encoding reads a dozen of them."""
 
-    __slots__ = ("layout", "offsets", "seats", "single")
+    __slots__ = (
+        "current",
+        "dealer",
+        "discard_pile",
+        "discard_top",
+        "hand",
+        "knocker",
+        "known",
+        "laid",
+        "layout",
+        "melded",
+        "nbytes",
+        "opened",
+        "pack_scalars",
+        "pending",
+        "pending_kind",
+        "phase",
+        "planes",
+        "scalars",
+        "seats",
+        "shapes",
+        "single",
+        "table_by_owner",
+        "table_melds",
+        "taken",
+    )  # fmt: skip
+
+    # Where each section the encoder writes starts (set from the layout by name).
+    hand: int
+    discard_top: int
+    discard_pile: int
+    table_by_owner: int
+    table_melds: int
+    known: int
+    taken: int
+    pending: int
+    phase: int
+    current: int
+    dealer: int
+    opened: int
+    melded: int
+    laid: int
+    pending_kind: int
+    knocker: int
+    pack_scalars: Callable[..., None]
 
     def __init__(self, game: Game) -> None:
         n = game.num_players
-        self.layout = _layout(game.rules, n)
-        self.offsets = {s.name: s.start for s in self.layout}
+        lay = self.layout = _layout(game.rules, n)
+        for sec in lay:
+            if sec.name in self.__slots__:
+                setattr(self, sec.name, sec.start)
+        self.scalars = lay["hand_sizes"].start
+        """Everything before this offset is a count of cards or a 0/1 flag, built as
+        bits of one integer; the scalars follow it."""
+        self.nbytes = (self.scalars + 7) // 8
+        self.pack_scalars = struct.Struct(f"={lay.size - self.scalars}f").pack_into
+        """Writes the scalar block into the vector's buffer: cheaper than numpy
+        converting a list."""
         self.seats = tuple(tuple((v + r) % n for r in range(n)) for v in range(n))
         """``seats[viewer][r]``: the absolute seat at relative seat ``r``."""
         self.single = game.one_copy
-        """One deck, no jokers: no position is counted twice, so setting ones is enough."""
+        """One deck, no jokers: a card's id is its face and no face is counted twice,
+        so the card channels are plain bits."""
+        self.shapes: dict[int, tuple[int, tuple[int, ...]]] = {}
+        """Per meld shape number, what :meth:`shape` returns."""
+
+    def shape(self, index: int, shape: Shape) -> tuple[int, tuple[int, ...]]:
+        """A meld shape's faces, jokers in channel 52: as a mask (exact when no face
+        repeats, as with one deck and no jokers) and as a list."""
+        cells = self.shapes.get(index)
+        if cells is None:
+            faces = (*shape.cells, *[JOKER] * shape.njokers)
+            cells = self.shapes[index] = (sum({1 << f for f in faces}), faces)
+        return cells
 
 
 _PLANS: dict[Game, _Plan] = {}
@@ -248,120 +318,257 @@ def _plan(game: Game) -> _Plan:
     return plan
 
 
+_BIT = tuple(1 << c for c in range(2 * FACES_PER_DECK))
+"""``_BIT[c] == 1 << c``: summing these over distinct cards gives their mask in C."""
+
+
+class _Source(Protocol):
+    """The fields the encoder reads, named as both :class:`PlayerView` and
+    :class:`GameState` name them, each public in both (the viewer's own hand, hand
+    sizes and stock size are passed separately: only there do the two differ)."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def known(self) -> Sequence[int]: ...
+    @property
+    def discard(self) -> Sequence[int]: ...
+    @property
+    def table(self) -> Sequence[TableMeld]: ...
+    @property
+    def scores(self) -> Sequence[int]: ...
+    @property
+    def melded(self) -> Sequence[bool]: ...
+    @property
+    def opened(self) -> Sequence[bool]: ...
+    @property
+    def laid(self) -> Sequence[bool]: ...
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def current(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def round_no(self) -> int: ...
+    @property
+    def taken(self) -> int: ...
+    @property
+    def pending(self) -> int: ...
+    @property
+    def pending_kind(self) -> int: ...
+    @property
+    def melds_this_turn(self) -> int: ...
+    @property
+    def open_points(self) -> int: ...
+    @property
+    def open_pure(self) -> bool: ...
+    @property
+    def turn_start_laid(self) -> bool: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def restocks(self) -> int: ...
+    @property
+    def knocker(self) -> int: ...
+    @property
+    def knock_stage(self) -> int: ...
+    @property
+    def knock_limit(self) -> int: ...
+    @property
+    def upcard_passes(self) -> int: ...
+    @property
+    def upcard_draws(self) -> int: ...
+    @property
+    def repeated(self) -> bool: ...
+
+
 def encode(view: PlayerView, out: Vector | None = None) -> Vector:
     """``view`` as a float32 vector laid out as :func:`layout` says.
 
-    Card channels and flags are gathered as a list of positions and counted in one
-    ``np.bincount`` (a hand is a bitmask, walked lowest bit first; with one deck and
-    no jokers no position repeats, and setting them is cheaper still), then the scalar
-    block at the end is written in one assignment; that keeps the cost to a few
-    microseconds with no per-card numpy call.  Pass ``out`` (a float32 vector of the
-    right length) to fill it in place instead of allocating.
+    Pass ``out`` (a float32 vector of the right length) to fill it in place instead of
+    allocating.  :func:`encode_state` gives the same vector straight from a state.
     """
-    game = view.game
-    plan = _PLANS.get(game) or _plan(game)
-    o = plan.offsets
-    n = game.num_players
-    me = view.player
-    seats = plan.seats[me]
-    face = _FACE
-    idx: list[int] = []
-    push = idx.append
+    return _encode(view, view.player, view.hand, view.hand_sizes, view.stock_size, out)
 
-    base = o["hand"]
-    mask = view.hand
-    while mask:
-        low = mask & -mask
-        push(base + face[low.bit_length() - 1])
-        mask ^= low
-    pile = view.discard
+
+def encode_state(state: GameState, player: int, out: Vector | None = None) -> Vector:
+    """``encode(make_view(state, player))`` without building the view.
+
+    An environment encodes once per step, and a view costs more than the encoding
+    itself (it copies every list of the state and lists the legal moves).  This reads
+    the state through the same code as :func:`encode`, and only fields a view of
+    ``player`` holds: the other hands only by their size, never the stock's order.
+    """
+    hands = state.hands
+    sizes = [h.bit_count() for h in hands]
+    return _encode(state, player, hands[player], sizes, len(state.stock), out)
+
+
+def _encode(
+    src: _Source, me: int, hand: int, sizes: Sequence[int], stock_size: int, out: Vector | None
+) -> Vector:
+    """The encoding both entry points share.
+
+    Every 0/1 entry before the scalar block becomes a bit of one Python integer (a
+    hand is already a bitmask: shifting it puts it in place), turned into floats by
+    numpy in one call.  With two decks or jokers a face can be counted more than once,
+    so the card channels and the flags' bits are listed as positions and counted
+    with ``np.bincount`` instead.  Then the scalars are packed into place in
+    one call.  That is a few numpy calls per observation and no per-card numpy work.
+    """
+    game = src.game
+    plan = _PLANS.get(game) or _plan(game)
+    n = game.num_players
+    seats = plan.seats[me]
+    single = plan.single
+    bit = _BIT
+    face = _FACE
+    cards: list[tuple[int, int]] = []
+    """Without ``single``: card masks and where their faces go, to be counted."""
+    idx: list[int] = []
+    """Without ``single``: positions to count, one entry per card."""
+
+    if single:
+        flags = hand << plan.hand
+    else:
+        flags = 0
+        cards.append((hand, plan.hand))
+    pile = src.discard
     if pile:
-        push(o["discard_top"] + face[pile[-1]])
-        base = o["discard_pile"]
-        idx += [base + face[c] for c in pile]
-    table = view.table
+        top = pile[-1]
+        flags |= 1 << plan.discard_top + face[top]
+        if single:
+            flags |= sum(map(bit.__getitem__, pile)) << plan.discard_pile
+        else:
+            at = plan.discard_pile
+            idx += [at + face[c] for c in pile]
+    table = src.table
     if table:
         shapes = game.melds.shapes
-        owner_base = o["table_by_owner"]
-        melds_base = o["table_melds"]
+        owner_base = plan.table_by_owner
+        melds_base = plan.table_melds
         for k, tm in enumerate(table):
-            base = owner_base + (tm.owner - me) % n * NUM_FACES
-            idx += [base + face[c] for c in tm.cards]
-            shape = shapes[tm.shape]
-            base = melds_base + k * NUM_FACES
-            idx += [base + fc for fc in shape.cells]
-            if shape.njokers:
-                idx += [base + JOKER] * shape.njokers
-    known = view.known
-    base = o["known"] - NUM_FACES
+            at = owner_base + (tm.owner - me) % n * NUM_FACES
+            cells, faces = plan.shape(tm.shape, shapes[tm.shape])
+            if single:
+                flags |= sum(map(bit.__getitem__, tm.cards)) << at
+                flags |= cells << melds_base + k * NUM_FACES
+            else:
+                idx += [at + face[c] for c in tm.cards]
+                at = melds_base + k * NUM_FACES
+                idx += [at + f for f in faces]
+    known = src.known
+    at = plan.known
     for r in range(1, n):
         mask = known[seats[r]]
-        at = base + r * NUM_FACES
-        while mask:
-            low = mask & -mask
-            push(at + face[low.bit_length() - 1])
-            mask ^= low
-    if view.taken >= 0:
-        push(o["taken"] + face[view.taken])
-    if view.pending >= 0:
-        push(o["pending"] + face[view.pending])
-        if view.pending_kind:
-            push(o["pending_kind"] + view.pending_kind - 1)
-    push(o["phase"] + view.phase)
-    if view.current >= 0:
-        push(o["current"] + (view.current - me) % n)
-    push(o["dealer"] + (view.dealer - me) % n)
-    opened, melded, laid = view.opened, view.melded, view.laid
+        if mask:
+            if single:
+                flags |= mask << at
+            else:
+                cards.append((mask, at))
+        at += NUM_FACES
+    if src.taken >= 0:
+        flags |= 1 << plan.taken + _FACE[src.taken]
+    if src.pending >= 0:
+        flags |= 1 << plan.pending + _FACE[src.pending]
+        if src.pending_kind:
+            flags |= 1 << plan.pending_kind + src.pending_kind - 1
+    flags |= 1 << plan.phase + src.phase
+    if src.current >= 0:
+        flags |= 1 << plan.current + (src.current - me) % n
+    flags |= 1 << plan.dealer + (src.dealer - me) % n
+    opened, melded, laid = src.opened, src.melded, src.laid
     for r in range(n):
         p = seats[r]
         if opened[p]:
-            push(o["opened"] + r)
+            flags |= 1 << plan.opened + r
         if melded[p]:
-            push(o["melded"] + r)
+            flags |= 1 << plan.melded + r
         if laid[p]:
-            push(o["laid"] + r)
-    if view.knocker >= 0:
-        push(o["knocker"] + (view.knocker - me) % n)
+            flags |= 1 << plan.laid + r
+    if src.knocker >= 0:
+        flags |= 1 << plan.knocker + (src.knocker - me) % n
 
     lay = plan.layout
-    if plan.single:
-        if out is None:
-            out = np.zeros(lay.size, dtype=np.float32)
-        else:
-            out.fill(0.0)
-        out[idx] = 1.0
+    split = plan.scalars
+    if out is None:
+        out = np.empty(lay.size, dtype=np.float32)
+    elif not out.flags.c_contiguous or out.dtype != np.float32 or out.shape != (lay.size,):
+        # The fast writes below need one contiguous float32 buffer.
+        np.copyto(out, _encode(src, me, hand, sizes, stock_size, None))
+        return out
+    nbytes = plan.nbytes
+    if single:
+        # Whole bytes: the last one spills into the scalars, written just after.
+        _BYTE_FLOATS.take(
+            np.frombuffer(flags.to_bytes(nbytes, "little"), np.uint8),
+            axis=0,
+            out=out[: nbytes * 8].reshape(nbytes, 8),
+        )
     else:
-        counts = np.bincount(idx, minlength=lay.size)
-        if out is None:
-            out = counts.astype(np.float32)
-        else:
-            np.copyto(out, counts, casting="unsafe")
+        push = idx.append
+        for mask, at in cards:
+            while mask:
+                low = mask & -mask
+                push(at + face[low.bit_length() - 1])
+                mask ^= low
+        while flags:  # a dozen bits: cheaper than adding an unpacked array
+            low = flags & -flags
+            push(low.bit_length() - 1)
+            flags ^= low
+        out[:split] = np.bincount(idx, minlength=split)
 
     rules = game.rules
     dealt = lay.dealt
     scale = lay.score_scale
-    sizes = view.hand_sizes
-    scores = view.scores
+    scores = src.scores
     minimum = rules.opening_minimum
     limit = rules.max_upcard_draws
-    out[o["hand_sizes"] :] = [
+    plan.pack_scalars(
+        out,
+        split * 4,
         *[sizes[p] / dealt for p in seats],
         *[scores[p] / scale for p in seats],
-        view.stock_size / lay.deck_size,
-        view.melds_this_turn,
-        view.open_points / minimum if minimum else 0.0,
-        view.open_pure,
-        view.turn_start_laid,
-        view.knock_stage,
-        view.knock_limit / 10,
-        view.upcard_passes / n,
-        view.upcard_draws / limit if limit else 0.0,
-        view.repeated,
-        view.round_no / 100,
-        view.turn / rules.max_turns,
-        view.restocks / 10,
-    ]
+        stock_size / lay.deck_size,
+        src.melds_this_turn,
+        src.open_points / minimum if minimum else 0.0,
+        src.open_pure,
+        src.turn_start_laid,
+        src.knock_stage,
+        src.knock_limit / 10,
+        src.upcard_passes / n,
+        src.upcard_draws / limit if limit else 0.0,
+        src.repeated,
+        src.round_no / 100,
+        src.turn / rules.max_turns,
+        src.restocks / 10,
+    )
     return out
 
 
-__all__ = ["Layout", "Section", "Vector", "encode", "layout", "observation_size"]
+_BYTE_FLOATS = np.unpackbits(
+    np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
+).astype(np.float32)
+"""Row ``b``: the bits of byte ``b``, lowest first, as floats; one ``take`` of these
+rows turns a mask's bytes into the vector, cheaper than unpacking and then converting."""
+
+
+_BYTE_FLOATS = np.unpackbits(
+    np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
+).astype(np.float32)
+"""Row ``b``: the bits of byte ``b``, lowest first, as floats; one ``take`` of these
+rows turns a mask's bytes into the vector, cheaper than unpacking and then converting."""
+
+
+def _unpack(bits: int, nbytes: int, count: int) -> npt.NDArray[np.uint8]:
+    """The low ``count`` bits of ``bits``, lowest first, as 0/1 bytes."""
+    return np.unpackbits(
+        np.frombuffer(bits.to_bytes(nbytes, "little"), np.uint8), count=count, bitorder="little"
+    )
+
+
+__all__ = [
+    "Layout", "Section", "Vector", "encode", "encode_state", "layout", "observation_size",
+]  # fmt: skip
