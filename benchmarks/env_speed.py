@@ -15,8 +15,10 @@ fixed wall-clock budget, several times, and the median rate is reported:
 * **PettingZoo** ``gin_rummy_v4`` (RLCard-backed), when the installed PettingZoo still
   ships it.
 
-Then the cost of one observation vector (:func:`rummykit.env.observation.encode`) and
-of the view it is built from, in microseconds, over positions sampled from random play.
+Then the cost of one observation vector in microseconds, over positions sampled from
+random play: building the view and encoding it (:func:`rummykit.env.observation.encode`),
+and encoding straight from the state (:func:`~rummykit.env.observation.encode_state`,
+what the envs do).
 
     .venv-bench/bin/python benchmarks/env_speed.py           # full run (about 2 minutes)
     .venv-bench/bin/python benchmarks/env_speed.py --quick   # smoke run
@@ -40,7 +42,7 @@ from rich.table import Table
 
 from rummykit import new_game
 from rummykit.env import env, raw_env
-from rummykit.env.observation import encode
+from rummykit.env.observation import encode, encode_state
 from rummykit.rules import PRESETS
 from rummykit.state import GameState
 
@@ -160,8 +162,9 @@ def sampled_states(spec: str, players: int, count: int, seed: int) -> list[tuple
     return out
 
 
-def encode_cost(spec: str, players: int, quick: bool) -> tuple[float, float]:
-    """Mean µs to build a view and to encode it, over sampled positions."""
+def encode_cost(spec: str, players: int, quick: bool) -> tuple[float, float, float]:
+    """Mean µs to build a view, to encode it, and to encode the same seat straight
+    from the state, over sampled positions."""
     states = sampled_states(spec, players, 50 if quick else 400, seed=1)
     views = [s.view(p) for s, p in states]  # also warms the rules' caches (Gin's solver)
     for v in views:
@@ -177,7 +180,12 @@ def encode_cost(spec: str, players: int, quick: bool) -> tuple[float, float]:
         for v in views:
             encode(v)
     enc_us = (time.perf_counter() - t) / (loops * len(views)) * 1e6
-    return view_us, enc_us
+    t = time.perf_counter()
+    for _ in range(loops):
+        for s, p in states:
+            encode_state(s, p)
+    state_us = (time.perf_counter() - t) / (loops * len(states)) * 1e6
+    return view_us, enc_us, state_us
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -221,8 +229,16 @@ def main(argv: list[str] | None = None) -> int:
         for n in (2, 4):
             if rules.min_players <= n <= rules.max_players:
                 with console.status(f"encode {name} {n}p"):
-                    view_us, enc_us = encode_cost(name, n, args.quick)
-                costs.append({"rules": name, "players": n, "view_us": view_us, "encode_us": enc_us})
+                    view_us, enc_us, state_us = encode_cost(name, n, args.quick)
+                costs.append(
+                    {
+                        "rules": name,
+                        "players": n,
+                        "view_us": view_us,
+                        "encode_us": enc_us,
+                        "encode_state_us": state_us,
+                    }
+                )
 
     by_name = {r["env"]: r["steps_per_s"] for r in rows}
     rlcard_rate = by_name.get("RLCard gin-rummy")
@@ -241,12 +257,18 @@ def main(argv: list[str] | None = None) -> int:
             rel = f"{rate / rlcard_rate:.2f}x" if rlcard_rate else "-"
             table.add_row(r["env"], f"{rate:,.0f}", rel)
     console.print(table)
-    cost_table = Table(title="One observation: building the view and encoding it (µs, mean)")
-    for col in ("rules", "players", "view µs", "encode µs"):
+    cost_table = Table(
+        title="One observation (µs, mean): the view and its encoding, or straight from the state"
+    )
+    for col in ("rules", "players", "view µs", "encode µs", "encode_state µs"):
         cost_table.add_column(col, justify="right" if "µs" in col else "left")
     for c in costs:
         cost_table.add_row(
-            c["rules"], str(c["players"]), f"{c['view_us']:.1f}", f"{c['encode_us']:.1f}"
+            c["rules"],
+            str(c["players"]),
+            f"{c['view_us']:.1f}",
+            f"{c['encode_us']:.1f}",
+            f"{c['encode_state_us']:.1f}",
         )
     console.print(cost_table)
     if ratio is not None:

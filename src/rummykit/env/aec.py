@@ -136,6 +136,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # (untyped 
         else:
             for i, a in enumerate(agents):
                 rewards[a] = gained[i]
+            self._accumulate_rewards()  # (all-zero rewards would add nothing)
         if ep.over:
             for a in self.agents:
                 self.terminations[a] = True
@@ -143,8 +144,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # (untyped 
             for a in self.agents:
                 self.truncations[a] = True
         else:
-            self.agent_selection = agents[ep.current]
-        self._accumulate_rewards()
+            self.agent_selection = agents[ep.state.current]
         if self.render_mode == "human":
             self.render()
 

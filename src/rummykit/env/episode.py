@@ -95,12 +95,17 @@ class Episode:
         An illegal or malformed action raises :class:`IllegalMoveError` (a
         ``ValueError`` naming the rule it breaks) and changes nothing.
         """
-        if isinstance(action, (bool, np.bool_)):
+        if type(action) is int:  # the usual case, which needs none of the checks below
+            number = action
+        elif isinstance(action, (bool, np.bool_)):
             raise IllegalMoveError("unknown_action", f"not an action number: {action!r}")
-        try:
-            number = operator.index(action)  # type: ignore[arg-type]
-        except TypeError:
-            raise IllegalMoveError("unknown_action", f"not an action number: {action!r}") from None
+        else:
+            try:
+                number = operator.index(action)  # type: ignore[arg-type]
+            except TypeError:
+                raise IllegalMoveError(
+                    "unknown_action", f"not an action number: {action!r}"
+                ) from None
         seat = self.state.current
         self.state.apply_action(number)
         return self._after(seat)

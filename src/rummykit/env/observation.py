@@ -37,7 +37,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import FACES_PER_DECK, JOKER, NUM_FACES
-from ..melds import Shape
 from ..rules import Rules
 from ..state import Game, GameState, Phase
 from ..table import TableMeld
@@ -236,12 +235,14 @@ class _Plan:
         "dealer",
         "discard_pile",
         "discard_top",
+        "game",
         "hand",
         "knocker",
         "known",
         "laid",
         "layout",
         "melded",
+        "melds",
         "nbytes",
         "opened",
         "pack_scalars",
@@ -251,7 +252,6 @@ class _Plan:
         "planes",
         "scalars",
         "seats",
-        "shapes",
         "single",
         "table_by_owner",
         "table_melds",
@@ -295,17 +295,29 @@ class _Plan:
         self.single = game.one_copy
         """One deck, no jokers: a card's id is its face and no face is counted twice,
         so the card channels are plain bits."""
-        self.shapes: dict[int, tuple[int, tuple[int, ...]]] = {}
-        """Per meld shape number, what :meth:`shape` returns."""
+        self.game = game
+        self.melds: dict[TableMeld, tuple[int, int, tuple[int, ...]]] = {}
+        """What :meth:`meld` returns, by meld."""
 
-    def shape(self, index: int, shape: Shape) -> tuple[int, tuple[int, ...]]:
-        """A meld shape's faces, jokers in channel 52: as a mask (exact when no face
-        repeats, as with one deck and no jokers) and as a list."""
-        cells = self.shapes.get(index)
-        if cells is None:
+    def meld(self, tm: TableMeld) -> tuple[int, int, tuple[int, ...]]:
+        """A table meld's cards as a mask, and the faces its cells stand for (jokers
+        in channel 52) as a mask and as a list; the masks are exact when no face
+        repeats, as with one deck and no jokers.
+
+        Kept per meld (a table changes by one meld or one card at a time, so the
+        same melds are encoded again and again), up to ``MELD_CACHE`` of them."""
+        found = self.melds.get(tm)
+        if found is None:
+            shape = self.game.melds.shapes[tm.shape]
             faces = (*shape.cells, *[JOKER] * shape.njokers)
-            cells = self.shapes[index] = (sum({1 << f for f in faces}), faces)
-        return cells
+            found = (sum({1 << c for c in tm.cards}), sum({1 << f for f in faces}), faces)
+            if len(self.melds) >= MELD_CACHE:
+                self.melds.clear()
+            self.melds[tm] = found
+        return found
+
+
+MELD_CACHE = 50_000
 
 
 _PLANS: dict[Game, _Plan] = {}
@@ -446,15 +458,14 @@ def _encode(
             idx += [at + face[c] for c in pile]
     table = src.table
     if table:
-        shapes = game.melds.shapes
         owner_base = plan.table_by_owner
         melds_base = plan.table_melds
+        melds = plan.melds
         for k, tm in enumerate(table):
             at = owner_base + (tm.owner - me) % n * NUM_FACES
-            cells, faces = plan.shape(tm.shape, shapes[tm.shape])
+            held, cells, faces = melds.get(tm) or plan.meld(tm)
             if single:
-                flags |= sum(map(bit.__getitem__, tm.cards)) << at
-                flags |= cells << melds_base + k * NUM_FACES
+                flags |= held << at | cells << melds_base + k * NUM_FACES
             else:
                 idx += [at + face[c] for c in tm.cards]
                 at = melds_base + k * NUM_FACES
@@ -479,15 +490,11 @@ def _encode(
     if src.current >= 0:
         flags |= 1 << plan.current + (src.current - me) % n
     flags |= 1 << plan.dealer + (src.dealer - me) % n
-    opened, melded, laid = src.opened, src.melded, src.laid
-    for r in range(n):
-        p = seats[r]
-        if opened[p]:
-            flags |= 1 << plan.opened + r
-        if melded[p]:
-            flags |= 1 << plan.melded + r
-        if laid[p]:
-            flags |= 1 << plan.laid + r
+    for flag, at in (src.opened, plan.opened), (src.melded, plan.melded), (src.laid, plan.laid):
+        if any(flag):  # (never, in knock games)
+            for r in range(n):
+                if flag[seats[r]]:
+                    flags |= 1 << at + r
     if src.knocker >= 0:
         flags |= 1 << plan.knocker + (src.knocker - me) % n
 
