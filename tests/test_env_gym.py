@@ -37,6 +37,7 @@ def run(e: Any, seed: int, policy_seed: int) -> tuple[list[bytes], list[float], 
     rewards: list[float] = []
     for steps in range(1, 100_000):  # noqa: B007 - returned
         assert np.array_equal(obs["action_mask"], info["action_mask"])
+        assert info["action_mask"] is not obs["action_mask"]  # two arrays, not one shared
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         obs, reward, terminated, truncated, info = e.step(action)
         seen.append(obs["observation"].tobytes())

@@ -296,21 +296,19 @@ class _Plan:
         """One deck, no jokers: a card's id is its face and no face is counted twice,
         so the card channels are plain bits."""
         self.game = game
-        self.melds: dict[TableMeld, tuple[int, int, tuple[int, ...]]] = {}
+        self.melds: dict[TableMeld, tuple[int, int]] = {}
         """What :meth:`meld` returns, by meld."""
 
-    def meld(self, tm: TableMeld) -> tuple[int, int, tuple[int, ...]]:
-        """A table meld's cards as a mask, and the faces its cells stand for (jokers
-        in channel 52) as a mask and as a list; the masks are exact when no face
-        repeats, as with one deck and no jokers.
+    def meld(self, tm: TableMeld) -> tuple[int, int]:
+        """With one deck and no jokers: a table meld's cards and the faces its cells
+        stand for, each as a mask (no face repeats, so a mask is exact).
 
         Kept per meld (a table changes by one meld or one card at a time, so the
         same melds are encoded again and again), up to ``MELD_CACHE`` of them."""
         found = self.melds.get(tm)
         if found is None:
-            shape = self.game.melds.shapes[tm.shape]
-            faces = (*shape.cells, *[JOKER] * shape.njokers)
-            found = (sum({1 << c for c in tm.cards}), sum({1 << f for f in faces}), faces)
+            cells = self.game.melds.shapes[tm.shape].cells
+            found = (sum(1 << c for c in tm.cards), sum(1 << f for f in cells))
             if len(self.melds) >= MELD_CACHE:
                 self.melds.clear()
             self.melds[tm] = found
@@ -449,27 +447,33 @@ def _encode(
         cards.append((hand, plan.hand))
     pile = src.discard
     if pile:
-        top = pile[-1]
-        flags |= 1 << plan.discard_top + face[top]
         if single:
+            flags |= 1 << plan.discard_top + pile[-1]
             flags |= sum(map(bit.__getitem__, pile)) << plan.discard_pile
         else:
+            idx.append(plan.discard_top + face[pile[-1]])
             at = plan.discard_pile
             idx += [at + face[c] for c in pile]
     table = src.table
     if table:
         owner_base = plan.table_by_owner
         melds_base = plan.table_melds
-        melds = plan.melds
-        for k, tm in enumerate(table):
-            at = owner_base + (tm.owner - me) % n * NUM_FACES
-            held, cells, faces = melds.get(tm) or plan.meld(tm)
-            if single:
-                flags |= held << at | cells << melds_base + k * NUM_FACES
-            else:
+        if single:
+            melds = plan.melds
+            for k, tm in enumerate(table):
+                held, cells = melds.get(tm) or plan.meld(tm)
+                flags |= held << owner_base + (tm.owner - me) % n * NUM_FACES
+                flags |= cells << melds_base + k * NUM_FACES
+        else:
+            shapes = game.melds.shapes
+            for k, tm in enumerate(table):
+                at = owner_base + (tm.owner - me) % n * NUM_FACES
                 idx += [at + face[c] for c in tm.cards]
+                shape = shapes[tm.shape]
                 at = melds_base + k * NUM_FACES
-                idx += [at + f for f in faces]
+                idx += [at + f for f in shape.cells]
+                if shape.njokers:
+                    idx += [at + JOKER] * shape.njokers
     known = src.known
     at = plan.known
     for r in range(1, n):
@@ -521,9 +525,13 @@ def _encode(
                 low = mask & -mask
                 push(at + face[low.bit_length() - 1])
                 mask ^= low
-        while flags:  # a dozen bits: cheaper than adding an unpacked array
+        # Here only the flags from ``taken`` on are bits: shifted down they make a small
+        # integer, whose dozen bits are cheaper to list than a long one's.
+        at = plan.taken
+        flags >>= at
+        while flags:
             low = flags & -flags
-            push(low.bit_length() - 1)
+            push(at + low.bit_length() - 1)
             flags ^= low
         out[:split] = np.bincount(idx, minlength=split)
 

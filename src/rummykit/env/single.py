@@ -114,7 +114,8 @@ class RummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
             # once) teaches nothing and has no legal action to offer: deal again.
             if not self._episode.over:
                 break
-        return self._observe(), self._info()
+        obs = self._observe()
+        return obs, self._info(obs)
 
     def _play_bots(self) -> float:
         """Let the bots move until the learner is to act or the episode ends; the
@@ -150,16 +151,19 @@ class RummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
         truncated = not terminated and (ep.truncated or self._steps >= self.max_cycles)
         if self.render_mode == "human":
             self.render()
-        out_info = self._info()
+        obs = self._observe()
+        out_info = self._info(obs)
         if info:
             out_info.update(info)
-        return self._observe(), reward, terminated, truncated, out_info
+        return obs, reward, terminated, truncated, out_info
 
     def _observe(self) -> Observation:
         return self._episode.observe(self.seat)
 
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._episode.mask(self.seat), "seat": self.seat}
+    def _info(self, obs: Observation) -> dict[str, Any]:
+        """The info dict, its mask a copy of the observation's (copying is cheaper
+        than listing the legal actions again; each is still its own array)."""
+        return {"action_mask": obs["action_mask"].copy(), "seat": self.seat}
 
     def render(self) -> str | None:
         """The public table as text (never a hand): returned for ``"ansi"``, printed
