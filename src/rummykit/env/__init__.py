@@ -9,8 +9,8 @@ dependency-light.  Importing it without them fails with a message naming the ext
 * :class:`RummyEnv`: a Gymnasium environment for one learner against bots, registered
   as ``rummykit/Gin-v0``, ``rummykit/Rami51-v0``, ``rummykit/Basic-v0`` and one id per
   preset (:data:`IDS`);
-* :func:`encode`, :func:`layout`, :func:`observation_size`: one player's view as a
-  fixed-shape vector (:mod:`rummykit.env.observation`).
+* :func:`encode`, :func:`encode_state`, :func:`layout`, :func:`observation_size`: one
+  player's view as a fixed-shape vector (:mod:`rummykit.env.observation`).
 
 ``docs/env.md`` documents observations, actions, rewards and seeding.
 """
@@ -28,13 +28,13 @@ except ImportError as exc:  # pragma: no cover - the rl extra is installed for t
     ) from exc
 
 from .aec import env, raw_env
-from .observation import Layout, Section, encode, layout, observation_size
+from .observation import Layout, Section, encode, encode_state, layout, observation_size
 from .registration import IDS, register
 from .single import RummyEnv
 
 register()
 
 __all__ = [
-    "IDS", "Layout", "RummyEnv", "Section", "encode", "env", "layout", "observation_size",
-    "raw_env",
+    "IDS", "Layout", "RummyEnv", "Section", "encode", "encode_state", "env", "layout",
+    "observation_size", "raw_env",
 ]  # fmt: skip

@@ -5,6 +5,9 @@ holds exactly what that player may know: two states that differ only in cards th
 player cannot see (other hands, the stock order) encode to the same vector.  Its
 length depends only on the rules and the number of players (:func:`observation_size`),
 never on the position, so it fits a ``Box`` space and a network's input layer.
+:func:`encode_state` gives the same vector from a state and a seat without building
+the view (the environments use it); it runs the same code and reads only what the
+view would hold.
 
 Seats are *relative*: section entries indexed by seat start with the viewer (0), then
 the player to their left (1), and so on.  A policy trained in one seat then plays any
@@ -249,7 +252,6 @@ class _Plan:
         "pending",
         "pending_kind",
         "phase",
-        "planes",
         "scalars",
         "seats",
         "single",
