@@ -110,6 +110,13 @@ def test_layout_is_contiguous_and_fills_in_place() -> None:
     assert np.array_equal(batch[:, 1], encode(g.view(1))) and (batch[:, 0] == 7.0).all()
 
 
+def test_encode_state_rejects_a_seat_the_game_does_not_have() -> None:
+    g = new_game("gin", seed=1)
+    for seat in (-1, 2):
+        with pytest.raises(ValueError, match="no player"):
+            encode_state(g, seat)
+
+
 def test_layout_needs_players_without_a_game() -> None:
     with pytest.raises(ValueError, match="players"):
         layout("gin")

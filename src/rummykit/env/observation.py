@@ -414,6 +414,8 @@ def encode_state(state: GameState, player: int, out: Vector | None = None) -> Ve
     ``player`` holds: the other hands only by their size, never the stock's order.
     """
     hands = state.hands
+    if not 0 <= player < len(hands):  # as make_view: a negative seat would index from the end
+        raise ValueError(f"no player {player}")
     sizes = [h.bit_count() for h in hands]
     return _encode(state, player, hands[player], sizes, len(state.stock), out)
 
