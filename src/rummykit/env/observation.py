@@ -238,6 +238,7 @@ class _Plan:
         "dealer",
         "discard_pile",
         "discard_top",
+        "flags_at",
         "game",
         "hand",
         "knocker",
@@ -260,7 +261,8 @@ class _Plan:
         "taken",
     )  # fmt: skip
 
-    # Where each section the encoder writes starts (set from the layout by name).
+    # Where each section the encoder writes starts (set from the layout by name; those
+    # of FLAG_SECTIONS counted from ``flags_at``).
     hand: int
     discard_top: int
     discard_pile: int
@@ -285,6 +287,11 @@ class _Plan:
         for sec in lay:
             if sec.name in self.__slots__:
                 setattr(self, sec.name, sec.start)
+        self.flags_at = lay["taken"].start
+        for name in FLAG_SECTIONS:
+            start = getattr(self, name)
+            assert self.flags_at <= start < lay["hand_sizes"].start, name
+            setattr(self, name, start - self.flags_at)
         self.scalars = lay["hand_sizes"].start
         """Everything before this offset is a count of cards or a 0/1 flag, built as
         bits of one integer; the scalars follow it."""
@@ -318,6 +325,12 @@ class _Plan:
 
 
 MELD_CACHE = 50_000
+
+FLAG_SECTIONS = (
+    "taken", "pending", "phase", "current", "dealer", "opened", "melded", "laid",
+    "pending_kind", "knocker",
+)  # fmt: skip
+"""The one-hot and 0/1 sections after the card channels, from ``taken`` on."""
 
 
 _PLANS: dict[Game, _Plan] = {}
@@ -427,10 +440,12 @@ def _encode(
 
     Every 0/1 entry before the scalar block becomes a bit of one Python integer (a
     hand is already a bitmask: shifting it puts it in place), turned into floats by
-    numpy in one call.  With two decks or jokers a face can be counted more than once,
-    so the card channels and the flags' bits are listed as positions and counted
-    with ``np.bincount`` instead.  Then the scalars are packed into place in
-    one call.  That is a few numpy calls per observation and no per-card numpy work.
+    numpy in one call; the flags after the card channels are built apart, as a small
+    integer, and shifted in at the end.  With two decks or jokers a face can be
+    counted more than once, so the card channels and the flags' bits are listed as
+    positions and counted with ``np.bincount`` instead.  Then the scalars are packed
+    into place in one call.  That is a few numpy calls per observation and no
+    per-card numpy work.
     """
     game = src.game
     plan = _PLANS.get(game) or _plan(game)
@@ -445,15 +460,15 @@ def _encode(
     """Without ``single``: positions to count, one entry per card."""
 
     if single:
-        flags = hand << plan.hand
+        bits = hand << plan.hand
     else:
-        flags = 0
+        bits = 0
         cards.append((hand, plan.hand))
     pile = src.discard
     if pile:
         if single:
-            flags |= 1 << plan.discard_top + pile[-1]
-            flags |= sum(map(bit.__getitem__, pile)) << plan.discard_pile
+            bits |= 1 << plan.discard_top + pile[-1]
+            bits |= sum(map(bit.__getitem__, pile)) << plan.discard_pile
         else:
             idx.append(plan.discard_top + face[pile[-1]])
             at = plan.discard_pile
@@ -466,8 +481,8 @@ def _encode(
             melds = plan.melds
             for k, tm in enumerate(table):
                 held, cells = melds.get(tm) or plan.meld(tm)
-                flags |= held << owner_base + (tm.owner - me) % n * NUM_FACES
-                flags |= cells << melds_base + k * NUM_FACES
+                bits |= held << owner_base + (tm.owner - me) % n * NUM_FACES
+                bits |= cells << melds_base + k * NUM_FACES
         else:
             shapes = game.melds.shapes
             for k, tm in enumerate(table):
@@ -484,10 +499,13 @@ def _encode(
         mask = known[seats[r]]
         if mask:
             if single:
-                flags |= mask << at
+                bits |= mask << at
             else:
                 cards.append((mask, at))
         at += NUM_FACES
+    # The flags from ``taken`` on, as bits counted from there: a small integer is
+    # cheaper to build (and, with two decks, to list) than a long one.
+    flags = 0
     if src.taken >= 0:
         flags |= 1 << plan.taken + _FACE[src.taken]
     if src.pending >= 0:
@@ -518,7 +536,7 @@ def _encode(
     if single:
         # Whole bytes: the last one spills into the scalars, written just after.
         _BYTE_FLOATS.take(
-            np.frombuffer(flags.to_bytes(nbytes, "little"), np.uint8),
+            np.frombuffer((bits | flags << plan.flags_at).to_bytes(nbytes, "little"), np.uint8),
             axis=0,
             out=out[: nbytes * 8].reshape(nbytes, 8),
         )
@@ -529,10 +547,7 @@ def _encode(
                 low = mask & -mask
                 push(at + face[low.bit_length() - 1])
                 mask ^= low
-        # Here only the flags from ``taken`` on are bits: shifted down they make a small
-        # integer, whose dozen bits are cheaper to list than a long one's.
-        at = plan.taken
-        flags >>= at
+        at = plan.flags_at
         while flags:
             low = flags & -flags
             push(at + low.bit_length() - 1)
