@@ -68,7 +68,7 @@ from .moves import DRAW_STOCK
 from .notation import move_to_text
 from .position import position_to_text
 from .rules import PRESETS, Rules, RummyBonus, Scoring
-from .scoring import card_value
+from .scoring import card_value, margins
 from .serialize import state_from_json, state_to_json
 from .state import Game, GameState, Phase, new_game
 from .view import PlayerView, determinize
@@ -156,11 +156,7 @@ def utilities(state: GameState) -> list[float]:
     n = state.num_players
     if not state.results:
         return [0.0] * n
-    deltas = state.results[0].deltas
-    sign = -1 if state.rules.scoring is Scoring.PENALTY else 1
-    score = [sign * d for d in deltas]
-    total = sum(score)
-    return [float(score[p] - (total - score[p]) / (n - 1)) for p in range(n)]
+    return margins(state.rules, state.results[0].deltas)
 
 
 class Episode:

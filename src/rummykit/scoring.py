@@ -152,6 +152,27 @@ def match_winners(rules: Rules, scores: list[int]) -> tuple[int, ...]:
     return tuple(p for p, s in enumerate(scores) if s == best)
 
 
+def margins(rules: Rules, points: Sequence[int]) -> list[float]:
+    """Per seat, its points minus the mean of the others', signed so that more is better
+    under either scoring (a penalty round charges a player their own hand).
+
+    The one definition of "how well a seat did" that the search bot's playouts, the
+    learning environments and the OpenSpiel games all score by: it sums to zero over
+    the table, so nobody gains when everyone scores, and for two players it is the
+    difference of the two scores.
+
+    >>> from rummykit.rules import Rules
+    >>> margins(Rules.parse("gin"), [25, 0])
+    [25.0, -25.0]
+    >>> margins(Rules.parse("rami51"), [0, 40, 140, 60])   # penalty: the 0 is best
+    [80.0, 26.66..., -106.66..., -0.0]
+    """
+    n = len(points)
+    sign = 1.0 if rules.scoring is Scoring.WINNER_COLLECTS else -1.0
+    total = sum(points)
+    return [sign * (p - (total - p) / (n - 1)) for p in points]
+
+
 def standings(rules: Rules, scores: list[int]) -> tuple[int, ...]:
     """Seats from first place to last."""
     sign = -1 if rules.scoring is Scoring.WINNER_COLLECTS else 1

@@ -52,7 +52,7 @@ from ..cards import bits
 from ..knock import deadwood_shown
 from ..moves import DISCARD, KNOCK, PASS, Move
 from ..rules import Scoring
-from ..scoring import hand_value
+from ..scoring import hand_value, margins
 from ..solver import Solver
 from ..state import GameState, Phase
 from ..view import CardWeights, PlayerView, determinize
@@ -438,11 +438,4 @@ def rewards(s: GameState, deltas: list[int]) -> list[float]:
     >>> rewards(new_game("rami51", players=4, seed=1), [0, 40, 140, 60])  # penalty: bad
     [0.8, 0.2...]
     """
-    n = len(deltas)
-    sign = 1.0 if s.rules.scoring is Scoring.WINNER_COLLECTS else -1.0
-    total = sum(deltas)
-    out = []
-    for p in range(n):
-        others = (total - deltas[p]) / (n - 1)
-        out.append(sign * (deltas[p] - others) / REWARD_SCALE)
-    return out
+    return [m / REWARD_SCALE for m in margins(s.rules, deltas)]

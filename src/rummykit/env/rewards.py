@@ -3,12 +3,12 @@
 Rummy scores two ways: under ``winner_collects`` a higher total is better, under
 ``penalty`` a lower one (a player adds their own hand).  Every reward here is signed
 so that *higher is better* for the learner whatever the scoring, the same convention
-as the search bot's playout rewards (:func:`rummykit.bots.ismcts.rewards`), written
-again here so that the environments do not import the bots.
+as the search bot's playout rewards: both take the core's
+:func:`rummykit.scoring.margins`.
 
 A *margin* is a player's points minus the mean of the others' points: it sums to zero
 over the table, so a seat cannot gain by everyone scoring, and in two-player games it
-is half the difference of the two scores.  Margins are divided by
+is the difference of the two scores.  Margins are divided by
 :data:`REWARD_SCALE` to keep typical rewards near -1..1.
 
 >>> from rummykit.rules import Rules
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .. import scoring
 from ..rules import Rules, Scoring
 
 REWARD_SCALE = 100.0
@@ -40,10 +41,7 @@ def sign(rules: Rules) -> float:
 
 def margins(rules: Rules, points: Sequence[int]) -> list[float]:
     """Per seat: its points minus the others' mean, signed and scaled."""
-    n = len(points)
-    s = sign(rules) / REWARD_SCALE
-    total = sum(points)
-    return [s * (p - (total - p) / (n - 1)) for p in points]
+    return [m / REWARD_SCALE for m in scoring.margins(rules, points)]
 
 
 def win_loss(rules: Rules, points: Sequence[int]) -> list[float]:
