@@ -26,7 +26,6 @@ undercut).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -45,6 +44,7 @@ from gin_crosscheck import (
     draw_like,
     face_to_os,
 )
+from paired import share_interval
 from results_file import write_results
 from rich.console import Console
 from rich.table import Table
@@ -229,8 +229,8 @@ def ending(h: HandResult) -> str:
 
 
 def summarise(pairs: list[tuple[HandResult, HandResult]]) -> Summary:
-    """Totals, and the points share's 95% interval over paired deals (delta method:
-    the share is a ratio of means, x per pair our points, t all points)."""
+    """Totals, and the points share's 95% interval over paired deals
+    (:func:`paired.share_interval`)."""
     s = Summary()
     xs: list[float] = []
     ts: list[float] = []
@@ -253,12 +253,7 @@ def summarise(pairs: list[tuple[HandResult, HandResult]]) -> Summary:
     s.points_ours = sum(xs)
     s.points_theirs = sum(ts) - s.points_ours
     if n > 1 and sum(ts) > 0:
-        mean_t = sum(ts) / n
-        r = s.share
-        resid = [x - r * t for x, t in zip(xs, ts, strict=True)]
-        var = sum(e * e for e in resid) / (n - 1)
-        half = 1.96 * math.sqrt(var / n) / mean_t
-        s.share_low, s.share_high = r - half, r + half
+        _share, s.share_low, s.share_high = share_interval(xs, ts)
     return s
 
 
