@@ -36,7 +36,7 @@ from pettingzoo.utils import wrappers
 from ..rules import Rules
 from .episode import Episode, Observation
 from .observation import layout
-from .render import render_public
+from .render import render
 
 DEFAULT_RULES = "rami51(opening_minimum=40)"
 DEFAULT_MAX_CYCLES = 10_000
@@ -151,13 +151,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # (untyped 
     def render(self) -> str | None:
         """The public table as text (never a hand): returned for ``"ansi"``, printed
         for ``"human"``."""
-        if self.render_mode is None:
-            return None
-        text = render_public(self._episode.state, self.possible_agents)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self._episode.state, self.possible_agents)
 
     def close(self) -> None:
         """Nothing to release: the env holds no files, windows or processes."""

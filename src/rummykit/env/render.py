@@ -40,4 +40,16 @@ def render_public(s: GameState, agents: list[str]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["render_public"]
+def render(mode: str | None, s: GameState, agents: list[str]) -> str | None:
+    """Both environments' ``render()``: the public table returned for ``"ansi"``,
+    printed for ``"human"``, nothing without a render mode."""
+    if mode is None:
+        return None
+    text = render_public(s, agents)
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
+__all__ = ["render", "render_public"]

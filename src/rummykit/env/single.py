@@ -42,7 +42,7 @@ from ..rules import Rules
 from ..view import make_view
 from .aec import DEFAULT_MAX_CYCLES, RENDER_MODES, observation_space
 from .episode import Episode, Observation
-from .render import render_public
+from .render import render
 
 ILLEGAL = ("penalty", "raise")
 
@@ -168,13 +168,7 @@ class RummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def render(self) -> str | None:
         """The public table as text (never a hand): returned for ``"ansi"``, printed
         for ``"human"``."""
-        if self.render_mode is None:
-            return None
-        text = render_public(self._episode.state, self._agents)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self._episode.state, self._agents)
 
     def close(self) -> None:
         """Nothing to release: the env holds no files, windows or processes."""
