@@ -27,19 +27,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import bits, face_of
+from .cards import bits, display_face, face_of
+from .errors import IllegalMoveError
 from .moves import (
     DISCARD,
     DISCARD_MOVES,
     DRAW_DISCARD,
     DRAW_STOCK,
     KNOCK,
+    LAYOFF,
     MELD,
     PASS,
     LegalMoves,
     Move,
 )
 from .scoring import card_value, hand_value
+from .table import layoff_cells
 
 if TYPE_CHECKING:
     from .state import Game, GameState
@@ -201,6 +204,130 @@ def wall_moves(state: GameState) -> list[Move]:
     if best_ten_deadwood(state, state.hands[state.current] | 1 << upcard) <= state.knock_limit:
         out.append(Move(KNOCK))
     return out
+
+
+# -- diagnosing illegal moves (issue #20) ------------------------------------------------
+# Only called on the error path, after :meth:`GameState._diagnose` ruled out a bad move
+# object and the match being over; the draw phases are the state's own.
+def phase_error(state: GameState, kind: int) -> IllegalMoveError | None:
+    """The error for a move of ``kind`` that the current knock-game phase (play after
+    the draw, knock, lay-off or wall) never allows, else None."""
+    from .state import Phase
+
+    phase = state.phase
+    if phase is Phase.PLAY:
+        if kind in (DISCARD, KNOCK):
+            return None
+        return IllegalMoveError(
+            "discard_or_knock",
+            "after the draw, discard a card or knock (k); melds are laid only when the hand ends",
+        )
+    if phase is Phase.KNOCK:
+        if state.hands[state.current].bit_count() > state.game.dealt:
+            if kind == DISCARD:
+                return None
+            return IllegalMoveError(
+                "knocker_discards", "you knocked: discard a card first, then lay your melds"
+            )
+        if kind in (MELD, PASS):
+            return None
+        return IllegalMoveError(
+            "knocker_lays_melds", "you knocked: lay your melds (m), then pass (n)"
+        )
+    if phase is Phase.LAYOFF:
+        if kind == PASS:
+            return None
+        if state.knock_stage == 0:
+            if kind == LAYOFF:
+                return None
+            return IllegalMoveError(
+                "defender_lays_off",
+                "your opponent knocked: lay off onto the knocker's melds, then pass (n); "
+                "your own melds come after that",
+            )
+        if kind == MELD:
+            return None
+        return IllegalMoveError(
+            "defender_lays_melds", "your lay-offs are done: lay your own melds, then pass (n)"
+        )
+    if kind in (PASS, KNOCK):  # the wall
+        return None
+    return IllegalMoveError(
+        "wall_knock_or_pass",
+        f"only {state.rules.wall} cards are left in the stock: knock (k) with the upcard, "
+        "or pass (n), which ends the hand with no score",
+    )
+
+
+def diagnose(state: GameState, move: Move) -> IllegalMoveError:
+    """Why ``move``, of a kind the current knock-game phase allows (see
+    :func:`phase_error`), is not legal: which card, meld or deadwood is wrong."""
+    from .state import Phase
+
+    kind = move.kind
+    hand = state.hands[state.current]
+    limit = state.knock_limit
+    deadwood = state.game.solver.deadwood
+    if state.phase is Phase.WALL:  # a knock at the wall, which takes the upcard
+        return _knock_limit(deadwood_shown(state.game, hand | 1 << state.discard[-1]), limit)
+    if kind == KNOCK:
+        return _knock_limit(deadwood_shown(state.game, hand), limit)
+    if kind == DISCARD:
+        face = move.a
+        if face >= 52 or not hand >> face & 1:
+            return IllegalMoveError("card_not_in_hand", "you do not hold that card")
+        if state.phase is Phase.PLAY:
+            return IllegalMoveError(
+                "no_discard_of_taken_card",
+                "you may not discard the card you took from the discard pile this turn "
+                "(seed 000, 001, 002)",
+            )
+        left = deadwood(hand & ~(1 << face))
+        return IllegalMoveError(
+            "knock_limit",
+            f"discarding {display_face(face)} leaves deadwood {left}, above the knock "
+            f"limit {limit}",
+        )
+    if kind == LAYOFF:
+        return _layoff_error(state, move, hand)
+    if kind == PASS:  # the knocker's, with too much left (a defender may always pass)
+        return IllegalMoveError(
+            "knock_limit",
+            f"the cards left count {hand_points(state, hand)}, above the knock limit "
+            f"{limit}: lay your melds first",
+        )
+    if move.a not in state.game.melds.shapes_in_mask(hand):
+        return IllegalMoveError("card_not_in_hand", "you do not hold the cards of that meld")
+    # The knocker's meld (a defender may lay any meld it holds).
+    return IllegalMoveError(
+        "knock_limit",
+        f"that meld is in no arrangement of your cards within the knock limit {limit}",
+    )
+
+
+def _knock_limit(deadwood: int, limit: int) -> IllegalMoveError:
+    gin_only = " (gin only)" if limit == 0 else ""
+    return IllegalMoveError(
+        "knock_limit",
+        f"you cannot knock now: your deadwood is {deadwood} and the knock limit is "
+        f"{limit}{gin_only}",
+    )
+
+
+def _layoff_error(state: GameState, move: Move, hand: int) -> IllegalMoveError:
+    """A defender's lay-off that is not legal (one deck, no jokers in knock games)."""
+    if move.a >= len(state.table):
+        return IllegalMoveError(
+            "no_such_meld",
+            f"there is no table meld number {move.a} (the table has {len(state.table)})",
+        )
+    cells = {code: face for code, face, _idx in layoff_cells(state.game.melds, state.table[move.a])}
+    face = cells.get(move.b, -1)
+    if face >= 0 and (move.c or not hand >> face & 1):
+        return IllegalMoveError("card_not_in_hand", "you do not hold that card")
+    # A held card on a cell the meld has makes a legal lay-off: one deck, no jokers,
+    # and lay-offs may grow a run past ``max_meld_size``.
+    return IllegalMoveError("invalid_layoff", "that card does not extend this meld")
 
 
 class _SuitDiscards(dict[int, dict[int, Move]]):

@@ -1042,6 +1042,59 @@ class GameState:
         self.events.append(("bonus", winner, tuple(won)))
 
     # -- diagnosing illegal moves -------------------------------------------------------
+    def phase_error(self, kind: int) -> IllegalMoveError | None:
+        """The error for a move of ``kind`` when the current phase never allows that kind
+        (whatever its cards), else None: the first thing :meth:`_diagnose` asks, so a
+        knock before the draw is told "draw first", not which meld or card is wrong
+        (issue #20).  A front end may ask it before checking a selection of cards."""
+        phase = self.phase
+        if phase is _OVER_PHASE:
+            return IllegalMoveError("match_over", "the match is over")
+        draw = kind in (DRAW_STOCK, DRAW_DISCARD)
+        if phase is _DRAW_PHASE:
+            if draw:
+                return None
+            return IllegalMoveError("draw_first", "a turn starts by drawing a card (seed 000, 001)")
+        if phase is _UPCARD_PHASE:
+            return self._upcard_phase_error(kind)
+        if phase is _PLAY_PHASE:
+            if draw:
+                return IllegalMoveError("one_draw_per_turn", "you have already drawn this turn")
+            if not self.rules.meld_in_play:
+                return knock.phase_error(self, kind)
+            if kind in (PASS, KNOCK):
+                return IllegalMoveError(
+                    "knock_games_only",
+                    "these rules have no passing or knocking: a turn ends with a discard, "
+                    "and a hand ends when someone goes out",
+                )
+            return None
+        return knock.phase_error(self, kind)
+
+    def _upcard_phase_error(self, kind: int) -> IllegalMoveError | None:
+        everyone = "both players" if self.num_players == 2 else "every player"
+        if self.upcard_passes >= self.num_players:
+            if kind == DRAW_STOCK:
+                return None
+            if kind in (DRAW_DISCARD, PASS):
+                return IllegalMoveError(
+                    "upcard_passed",
+                    f"the upcard was passed by {everyone}: draw from the stock",
+                )
+            return IllegalMoveError(
+                "draw_first", "the upcard was passed: draw from the stock first"
+            )
+        if kind in (DRAW_DISCARD, PASS):
+            return None
+        if kind == DRAW_STOCK:
+            return IllegalMoveError(
+                "first_upcard",
+                f"the first upcard is offered to {everyone} first: take it or pass (n)",
+            )
+        return IllegalMoveError(
+            "draw_first", "the hand starts with the first upcard: take it or pass first"
+        )
+
     def _diagnose(self, move: Any) -> IllegalMoveError:
         """Name the rule an illegal move breaks (only called on failure)."""
 
@@ -1050,16 +1103,16 @@ class GameState:
 
         if not _is_move(move, self.game.actions):
             return err("unknown_move", f"not a move: {move!r}")
-        if self.phase is _OVER_PHASE:
-            return err("match_over", "the match is over")
+        wrong_phase = self.phase_error(move.kind)
+        if wrong_phase is not None:
+            return wrong_phase
         kind = move.kind
         p = self.current
         hand = self.hands[p]
         r = self.rules
         t = self.game.melds
-        if self.phase is _DRAW_PHASE:
-            if kind not in (DRAW_STOCK, DRAW_DISCARD):
-                return err("draw_first", "a turn starts by drawing a card (seed 000, 001)")
+        phase = self.phase
+        if phase is _DRAW_PHASE or phase is _UPCARD_PHASE:
             if kind == DRAW_STOCK:
                 return err("stock_empty", "the stock is empty and cannot be restocked")
             if not self.discard:
@@ -1069,8 +1122,8 @@ class GameState:
                 "a card taken from the discard pile must be melded or laid off at once, "
                 "and this one cannot be (RULES-NOTES 7)",
             )
-        if kind in (DRAW_STOCK, DRAW_DISCARD):
-            return err("one_draw_per_turn", "you have already drawn this turn")
+        if phase is not _PLAY_PHASE or not r.meld_in_play:
+            return knock.diagnose(self, move)
         if self.pending != NO_CARD:
             return err(
                 "pending_card_must_be_used",
