@@ -557,12 +557,16 @@ def test_hint_reasons_name_the_card_and_why() -> None:
         return explain(v, move, v.game.solver)
 
     g = build("basic", hands=["7H 8H 2C KS QD", "3C 4C 5C 8D"], discard="9S 9H", phase=Phase.DRAW)
-    assert why(g, Move(DRAW_DISCARD)) == "take 9♥: it goes straight into a meld"
+    assert why(g, Move(DRAW_DISCARD)) == "take 9♥: it completes a meld (7♥ 8♥ 9♥)"
+    # 9♥ would help here, so the stock draw is not said to pass over a useless card
     assert why(g, Move(DRAW_STOCK)) == (
-        "draw from the stock: 9♥ on the discard pile does not help your hand"
+        "draw from the stock: 1 of the 45 unseen cards would meld with your hand"
     )
     g = build("basic", hands=["9D 2C KS QS 5H", "3C 4C 5C 8D"], discard="TD", phase=Phase.DRAW)
-    assert why(g, Move(DRAW_DISCARD)) == "take 10♦: it connects with cards you hold"
+    # issue #20: a draw names the connected card and its outs (8♦ or J♦), never "connects"
+    assert why(g, Move(DRAW_DISCARD)) == (
+        "take 10♦: it makes a run draw with 9♦ (2 cards can complete it)"
+    )
     g = build("basic", hands=["3C 4C 5C KS 2D", "3H 4H 5H 8D"], discard="9S 4D")
     (meld,) = [m for m in g.legal_moves() if m.kind == MELD]
     assert why(g, meld) == "meld 3♣ 4♣ 5♣: 12 points off your hand, 12 left in deadwood"
@@ -575,7 +579,7 @@ def test_hint_reasons_name_the_card_and_why() -> None:
     )
     g = build("basic", hands=["8H KS QD", "3C 4C 5C 8D"], table=[(1, "5H 6H 7H")])
     (lay,) = [m for m in g.legal_moves() if m.kind == LAYOFF]
-    assert why(g, lay) == "lay off 8♥ on meld 1: one card fewer to count against you"
+    assert why(g, lay) == "lay off 8♥ on meld 1: lowers your deadwood from 28 to 20"
     g = build("rami51", hands=["6H 9C 9D KS", "3C 4C 5C 8D"], table=[(1, "5H JK=6H 7H 8H")],
               opened=[True, True])  # fmt: skip
     swaps = [m for m in g.legal_moves() if m.kind == SWAP]
@@ -588,8 +592,9 @@ def test_hint_reasons_name_the_card_and_why() -> None:
     assert why(g, Move(DISCARD, parse_cards("KD")[0])) == "discard K♦: it completes nothing"
     g = new_game("gin", players=2, seed=3)
     assert g.phase is Phase.FIRST_UPCARD
-    top = display_face(face_of(g.discard[-1]))
-    assert why(g, Move(PASS)) == f"pass: {top} does not meld with your cards"
+    # A♦ would lower this hand's deadwood, so the pass is not said to skip a useless card
+    assert display_face(face_of(g.discard[-1])) == "A♦"
+    assert why(g, Move(PASS)) == "pass: 8 of the 41 unseen cards would meld with your hand"
 
 
 # -- issue #16: the search's samples, reward and Gin playouts ------------------------------
