@@ -120,11 +120,17 @@ class Residency:
         if self.m.tables.get(live.id) is live:
             del self.m.tables[live.id]
         await _stop(live)
+        if self.m.cluster is not None:  # another process may take it at once
+            await self.m.cluster.release(live)
         self.unloaded += 1
         await self.m.db(self.m.store.touch, live.id, wall_clock(live.last_seen))
 
     async def expire(self, live: LiveTable) -> None:
-        """Mark a table in memory expired in the store and unload it."""
+        """Mark a table in memory expired in the store and unload it (a replica of
+        another process's table is only unloaded: the owner decides)."""
+        if self.m.cluster is not None and live.lease is None:
+            await self.unload(live)
+            return
         await _stop(live)
         async with live.lock:
             seat = -1 if live.over else live.state.current
@@ -134,6 +140,8 @@ class Residency:
                 self.expired += 1
         if self.m.tables.get(live.id) is live:
             del self.m.tables[live.id]
+        if self.m.cluster is not None:
+            await self.m.cluster.release(live)
 
     async def sweep(self) -> None:
         """One pass: unload idle tables, expire abandoned ones (in memory and not)."""
@@ -173,10 +181,11 @@ class Residency:
             except Exception:  # a store error: try again at the next sweep
                 log.exception("sweeping the tables failed")
 
-    async def start(self) -> None:
-        """Load the tables that play by themselves, then sweep in the background."""
+    async def start(self, load: bool = True) -> None:
+        """Load the tables that play by themselves (``load``: with other processes the
+        cluster takes them, web/cluster.py), then sweep in the background."""
         s = self.m.settings
-        for table_id in await self.m.db(self.m.store.drivable, s.max_tables):
+        for table_id in await self.m.db(self.m.store.drivable, s.max_tables) if load else ():
             try:
                 await self.m.get(table_id)
             except Unavailable as exc:

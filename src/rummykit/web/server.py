@@ -43,6 +43,7 @@ from ..notation import export_record
 from ..rules import PRESET_SOURCES, PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
+from .cluster import Cluster, Presence
 from .commits import GroupCommit
 from .config import from_env
 from .limits import AddressLimiter, TokenBucket
@@ -217,6 +218,13 @@ class LiveTable:
     """When anything last happened or asked for the table (for unloading)."""
     last_seen: float = field(default_factory=time.monotonic)
     """When someone was last connected (for expiry)."""
+    lease: int | None = None
+    """With many processes (web/cluster.py): this process's lease token if it owns the
+    table and plays it; None for a replica that follows the owner."""
+    remote: dict[str, Presence] = field(default_factory=dict)
+    """Who is connected to the table through other processes, by node."""
+    stale: bool = False
+    """A replica with a newer version in the database than in memory."""
 
     @property
     def over(self) -> bool:
@@ -230,10 +238,14 @@ class LiveTable:
             self.turn_started = time.monotonic()
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.conns)
+        """Whether the seat has a connection here or through another process."""
+        return any(c.seat == seat for c in self.conns) or any(
+            seat in p.seats for p in self.remote.values()
+        )
 
     def spectators(self) -> int:
-        return sum(1 for c in self.conns if c.seat < 0)
+        here = sum(1 for c in self.conns if c.seat < 0)
+        return here + sum(p.spectators for p in self.remote.values())
 
     def info(self) -> dict[str, Any]:
         """The lobby-level facts about the table (no secrets, no cards).  One pass over
@@ -241,7 +253,7 @@ class LiveTable:
         deadline = None
         if self.timer and not self.over and self.seats[self.state.current]["kind"] == "human":
             deadline = max(0.0, self.turn_started + self.timer - time.monotonic())
-        seated = {c.seat for c in self.conns}
+        seated = {c.seat for c in self.conns}.union(*(p.seats for p in self.remote.values()))
         return {
             "id": self.id,
             "rules": rules_spec(self.state.rules),
@@ -288,14 +300,19 @@ class Manager:
         self.thinker = Thinker(workers, settings.bot_nice)
         self.reviewer = Reviewer.from_settings(self.thinker, settings)
         self.residency = Residency(self)
+        self.cluster = Cluster(self) if settings.cluster and not self.store.is_sqlite else None
+        """Set when tables are shared with other processes (PostgreSQL, web/cluster.py)."""
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, partial(fn, *args))
 
     async def start(self) -> None:
-        """Load the tables that play by themselves; the others load on demand."""
-        await self.residency.start()
+        """Load the tables that play by themselves; the others load on demand.  With
+        other processes, the ones nobody holds are taken by the cluster's sweep."""
+        if self.cluster is not None:
+            await self.cluster.start()
+        await self.residency.start(load=self.cluster is None)
 
     async def stop(self) -> None:
         await self.residency.stop()
@@ -308,6 +325,8 @@ class Manager:
                     await live.driver
         await self.thinker.close()
         await self.commits.drain()
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.db_pool.shutdown(wait=True)
         self.store.close()
 
@@ -362,10 +381,15 @@ class Manager:
             "table_failed", "this table's saved game cannot be read", 410, CLOSE_GONE
         )
 
-    async def get(self, table_id: str) -> LiveTable | None:
+    async def get(self, table_id: str, lease: int | None = None) -> LiveTable | None:
         """The table, loaded from the store if it is not in memory; None if there is no
         such table.  Raises :class:`~rummykit.web.residency.Unavailable` if it cannot be
         brought into memory: the server is full, it expired, or its state is unreadable.
+
+        With other processes the table is loaded as its owner if this process holds or
+        can take its lease (``lease``: already taken), else as a replica that follows
+        the owner; the lease is taken before the state is read, so an owner never
+        starts from a state older than the last one stored.
         """
         live = self.tables.get(table_id)
         if live is not None:
@@ -384,8 +408,16 @@ class Manager:
                     if stored.status == "expired":
                         raise expired()
                     await self.residency.make_room()
+                    if self.cluster is not None and lease is None and not stored.over:
+                        lease = await self.cluster.acquire(table_id)
+                    if lease is not None:
+                        stored = await self.db(self.store.load_table, table_id) or stored
                     live = await self._restore(stored)
-                    self._start_driver(live)
+                    live.lease = lease
+                    if self.cluster is None or lease is not None:
+                        self._start_driver(live)
+                    else:
+                        live.resting = True
             return live
         finally:
             self.loading.pop(table_id, None)
@@ -445,6 +477,8 @@ class Manager:
         await self.residency.make_room()  # before the row: a refused table leaves none
         await self.db(self.store.create_table, stored)
         live = self._live(stored)
+        if self.cluster is not None:
+            live.lease = await self.cluster.acquire(table_id)
         self._start_driver(live)
 
         def seat_link(i: int) -> dict[str, Any]:
@@ -461,7 +495,12 @@ class Manager:
         }
 
     async def join(self, live: LiveTable, name: str | None) -> dict[str, Any]:
-        """Give the first seat opened to the public to whoever asks."""
+        """Give the first seat opened to the public to whoever asks (the owner does,
+        so two processes never give the same seat away)."""
+        if self.cluster is not None and live.lease is None:
+            done = await self.cluster.call(live, "join", {"name": name})
+            if done is not None:
+                return done
         async with live.lock:
             for i, s in enumerate(live.seats):
                 if _joinable(s):
@@ -479,8 +518,79 @@ class Manager:
                     break
             else:
                 raise HTTPException(409, "no open seat at this table")
-        await self.presence(live)
+        await self._seats_changed(live)
         return {"seat": i, "secret": secret, "link": _link(live.id, i, secret)}
+
+    async def _seats_changed(self, live: LiveTable) -> None:
+        if self.cluster is not None:
+            await self.cluster.seats_changed(live)
+        await self.presence(live)
+
+    async def claim(self, live: LiveTable, seat: int, name: str) -> bool:
+        """Mark a seat whose link was used as claimed, with the name its holder gave
+        (until the first move); whether anything changed.  The owner stores it."""
+        info = live.seats[seat]
+        if info.get("claimed") and not (name and name != info["name"] and live.version == 0):
+            return False
+        if self.cluster is not None and live.lease is None:
+            done = await self.cluster.call(live, "claim", {"seat": seat, "name": name})
+            if done is not None:
+                return bool(done.get("changed"))
+        async with live.lock:
+            info["claimed"] = True
+            renamed = bool(name) and name != info["name"]
+            if renamed:
+                info["name"] = name
+                live.state.names[seat] = name
+                live.cache.clear()
+            await self.db(self.store.save_seats, live.id, live.seats, state_to_json(live.state))
+        if self.cluster is not None:
+            await self.cluster.seats_changed(live)
+        return renamed
+
+    def forwarded_handlers(self) -> dict[str, Callable[[LiveTable, dict[str, Any]], Any]]:
+        """What the owner does for a request another process forwarded (web/cluster.py);
+        the arguments come from that process, which checked the seat's secret."""
+
+        async def move(live: LiveTable, a: dict[str, Any]) -> dict[str, Any]:
+            intent = MoveIntent.model_validate(a["move"])
+            await self.play(live, int(a["seat"]), intent, a.get("version"))
+            return {}
+
+        async def rematch(live: LiveTable, a: dict[str, Any]) -> dict[str, Any]:
+            await self.rematch(live, int(a["seat"]), int(a["version"]))
+            return {}
+
+        async def join(live: LiveTable, a: dict[str, Any]) -> dict[str, Any]:
+            return await self.join(live, a.get("name"))
+
+        async def claim(live: LiveTable, a: dict[str, Any]) -> dict[str, Any]:
+            return {"changed": await self.claim(live, int(a["seat"]), str(a.get("name", "")))}
+
+        return {"move": move, "rematch": rematch, "join": join, "claim": claim}
+
+    async def follow(self, live: LiveTable, stored: StoredTable, rows: list[Any]) -> bool:
+        """Bring a replica up to the stored table (web/cluster.py): its state, seats,
+        the end of its log; whether anything changed."""
+        async with live.lock:
+            if stored.version < live.version:
+                return False
+            changed = stored.version > live.version or stored.seats != live.seats
+            if changed:
+                live.state = state_from_json(stored.state)
+                live.version = stored.version
+                live.seats = stored.seats
+                for row in rows:
+                    live.log.append(_log_entry(row.seq, row.seat, row.text, row.auto))
+                live.cache.clear()
+                live.touch_turn()
+            if stored.status == "failed" and live.failed is None:
+                live.failed = stored.note
+                live.cache.clear()
+                changed = True
+        if changed:
+            live.changed.set()
+        return changed
 
     # -- playing ------------------------------------------------------------------------------
     async def play(
@@ -496,8 +606,14 @@ class Manager:
 
         Raises :class:`ProtocolError` (stale version, not your turn, the table failed)
         or the engine's :class:`IllegalMoveError` / :class:`NotationError`; the state is
-        then unchanged.
+        then unchanged.  A replica (web/cluster.py) has the table's owner play it.
         """
+        if self.cluster is not None and live.lease is None:
+            if isinstance(intent, Move):  # a bot's move on a table this process lost
+                raise ProtocolError("stale", "this process no longer plays this table")
+            args = {"seat": seat, "move": intent.model_dump(exclude_none=True), "version": version}
+            if await self.cluster.call(live, "move", args) is not None:
+                return
         async with live.lock:
             if live.failed is not None:
                 raise ProtocolError("table_failed", live.failed)
@@ -522,7 +638,8 @@ class Manager:
                 raise ProtocolError("table_failed", live.failed or "") from None
             text = move_text(state, move)
             seq = live.version + 1
-            await self.commits.commit(
+            await self._commit(
+                live,
                 MoveCommit(
                     table_id=live.id,
                     seq=seq,
@@ -532,7 +649,8 @@ class Manager:
                     state=state_to_json(new),
                     over=new.is_over(),
                     auto=auto,
-                )
+                    lease=live.lease,
+                ),
             )
             live.state = new
             live.version = seq
@@ -542,7 +660,22 @@ class Manager:
         live.changed.set()
         await self.broadcast(live)
 
+    async def _commit(self, live: LiveTable, commit: MoveCommit) -> None:
+        """Store one move; with many processes, a write refused for a lost lease turns
+        the table into a replica and tells the client to try again on the new state."""
+        try:
+            await self.commits.commit(commit)
+        except StaleWriteError:
+            if self.cluster is None or commit.lease is None:
+                raise
+            self.cluster.spawn(self.cluster.demote(live))  # it waits for the lock
+            raise ProtocolError("stale", "the table moved on; try again") from None
+
     async def rematch(self, live: LiveTable, seat: int, version: int) -> None:
+        if self.cluster is not None and live.lease is None:
+            args = {"seat": seat, "version": version}
+            if await self.cluster.call(live, "rematch", args) is not None:
+                return
         async with live.lock:
             if version != live.version:
                 raise ProtocolError("stale", f"the game is at version {live.version}")
@@ -551,7 +684,8 @@ class Manager:
             old = live.state
             new = new_game(old.rules, list(old.names), seed=secrets.randbits(63))
             seq = live.version + 1
-            await self.commits.commit(
+            await self._commit(
+                live,
                 MoveCommit(
                     table_id=live.id,
                     seq=seq,
@@ -560,7 +694,8 @@ class Manager:
                     text="rematch",
                     state=state_to_json(new),
                     over=False,
-                )
+                    lease=live.lease,
+                ),
             )
             live.state = new
             live.version = seq
@@ -694,6 +829,9 @@ class Manager:
         live.failed = note
         live.cache.clear()
         live.changed.set()
+        if marked and self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.moved(live)
         await self.broadcast(live)
         await asyncio.gather(*(self.error(c, "table_failed", note) for c in list(live.conns)))
 
@@ -803,6 +941,8 @@ class Manager:
                 conn.review.cancel()  # withdraws its requests from the thinkers' queue
             if conn in live.conns:
                 live.conns.discard(conn)
+                if self.cluster is not None:
+                    await self.cluster.announce(live)
                 if conn.seat >= 0 and not live.connected(conn.seat):
                     live.away_since[conn.seat] = time.monotonic()
                     live.changed.set()
@@ -834,14 +974,8 @@ class Manager:
             await self._make_room(live, seat)
             conn.seat = seat
             name = clean_text(msg.name or "", MAX_NAME)
-            if not info.get("claimed") or (name and name != info["name"] and live.version == 0):
-                info["claimed"] = True
-                if name and name != info["name"]:
-                    info["name"] = name
-                    live.state.names[seat] = name
-                    live.cache.clear()
-                    announce = True
-                await self.db(self.store.save_seats, live.id, live.seats, state_to_json(live.state))
+            if await self.claim(live, seat, name):
+                announce = True
             live.away_since.pop(seat, None)
             live.changed.set()
         elif live.spectators() >= self.settings.max_spectators:
@@ -853,6 +987,8 @@ class Manager:
             )
             return CLOSE_SPECTATORS_FULL
         live.conns.add(conn)
+        if self.cluster is not None:
+            await self.cluster.announce(live)
         await self.send_json(
             conn, {"type": "welcome", "protocol": PROTOCOL, "seat": conn.seat, "table": live.id}
         )
@@ -920,6 +1056,8 @@ class Manager:
         entry = _chat_entry(conn.seat, name, text)
         live.chat.append(entry)
         await self.db(self.store.add_chat, live.id, conn.seat, name, text)
+        if self.cluster is not None:
+            await self.cluster.chat(live, entry)
         data = json.dumps(entry, separators=(",", ":"))
         await asyncio.gather(*(self.send(c, data) for c in list(live.conns)))
 

@@ -67,6 +67,15 @@ class Settings:
     """Seconds a finished or failed table with nobody connected lasts."""
     sweep_every: float = 30.0
     """Seconds between two passes that unload idle tables and expire abandoned ones."""
+    # -- many processes on one PostgreSQL database (issue 18; web/cluster.py, docs/deploy.md)
+    cluster: bool = True
+    """With PostgreSQL, share the tables with other processes on the same database
+    (leases, notices, forwarding, failover); with SQLite there is one process."""
+    node_id: str = ""
+    """This process's name among them; empty: ``host-pid-random``."""
+    lease_seconds: float = 3.0
+    """How long a table's lease lasts without renewal (renewed every third of it): a
+    dead process's tables are taken over by another within about this plus a second."""
     # -- round reviews (issue 16; web/reviews.py, docs/protocol.md, "Limits") -----------
     review_burst: float = 3.0
     """Round reviews a connection may ask for at once (one from the cache counts too) ..."""

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Float,
     Integer,
@@ -34,6 +35,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
     insert,
     inspect,
     or_,
@@ -103,6 +105,20 @@ class ChatRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class LeaseRow(Base):
+    """Which server process owns a table (web/leases.py; PostgreSQL only, issue #18)."""
+
+    __tablename__ = "leases"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    node: Mapped[str] = mapped_column(String(64))
+    """The owning process's node id (``Settings.node_id``)."""
+    token: Mapped[int] = mapped_column(BigInteger)
+    """The fencing token: one more at every change of owner."""
+    until: Mapped[float] = mapped_column(Float)
+    """When the lease runs out, in seconds since the epoch by the database's clock."""
+
+
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
 
@@ -167,6 +183,9 @@ class MoveCommit:
     """:func:`~rummykit.serialize.state_to_json` of the new state."""
     over: bool
     auto: bool = False
+    lease: int | None = None
+    """The writer's lease token when tables are shared by processes (web/leases.py):
+    the write fails, as a stale one does, unless the writer still holds the table."""
 
 
 class Store:
@@ -186,6 +205,10 @@ class Store:
         Base.metadata.create_all(self.engine)
         _add_options_column(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
+        self.notify_moves: str | None = None
+        """Set by web/cluster.py to the process's node id: each stored move then sends
+        a notice (PostgreSQL ``NOTIFY``) in its own transaction, so other processes hear
+        of it exactly when it is committed, never before."""
 
     def close(self) -> None:
         self.engine.dispose()
@@ -259,6 +282,8 @@ class Store:
                         and_(TableRow.over.is_(True), TableRow.updated < over_before),
                     ),
                     or_(MoveRow.action.is_(None), MoveRow.action != EXPIRED),
+                    # A table some process holds is in use there (web/leases.py).
+                    ~exists().where(LeaseRow.table_id == TableRow.id, LeaseRow.until > time.time()),
                 )
                 .limit(limit)
             )
@@ -351,7 +376,7 @@ class Store:
             )
             for c in commits:
                 res = conn.execute(
-                    _BUMP,
+                    _BUMP if c.lease is None else _BUMP_LEASED,
                     {
                         "t_id": c.table_id,
                         "t_prev": c.seq - 1,
@@ -359,10 +384,31 @@ class Store:
                         "t_state": c.state,
                         "t_over": c.over,
                         "t_at": now,
+                        "t_lease": c.lease,
                     },
                 )
                 if res.rowcount != 1:
-                    raise StaleWriteError(f"table {c.table_id} is not at version {c.seq - 1}")
+                    raise StaleWriteError(
+                        f"table {c.table_id} is not at version {c.seq - 1}"
+                        + ("" if c.lease is None else f" or lease {c.lease} was lost")
+                    )
+            if self.notify_moves is not None:
+                notices = {c.table_id: c.seq for c in commits}
+                conn.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    [
+                        {"channel": MOVES_CHANNEL, "payload": f"m {self.notify_moves} {t} {v}"}
+                        for t, v in notices.items()
+                    ],
+                )
+
+    def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The stored version of each table (a replica checks it has missed nothing)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(TableRow.id, TableRow.version).where(TableRow.id.in_(list(table_ids)))
+            )
+            return {table_id: version for table_id, version in rows}
 
     def moves(self, table_id: str, after: int = 0) -> list[MoveRow]:
         with self.session() as s:
@@ -419,6 +465,12 @@ _BUMP = (
     )
 )
 """Move a table from version ``t_prev`` to ``t_seq``; no row matches for a stale writer."""
+_BUMP_LEASED = _BUMP.where(
+    exists().where(LeaseRow.table_id == TableRow.id, LeaseRow.token == bindparam("t_lease"))
+)
+"""The same, only while the writer holds the table's lease with that token (fencing)."""
+MOVES_CHANNEL = "rummykit_tables"
+"""The PostgreSQL notification channel on which processes hear of each other's moves."""
 
 
 def _stored(row: TableRow) -> StoredTable:
