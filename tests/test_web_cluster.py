@@ -271,3 +271,31 @@ def test_sigkill_of_the_owner_hands_its_tables_over(pg: str) -> None:
             if p.poll() is None:
                 p.terminate()
                 p.wait(timeout=10)
+
+
+def test_a_people_only_table_outlives_its_owner(pg: str) -> None:
+    """No bot seat, no timer: the cluster's sweep does not adopt such a table, but the
+    process following it for a connected player takes it once the dead owner's lease
+    runs out, plays on for the player who was connected to the dead process (after the
+    grace period), and the connected player's moves go on being accepted."""
+    a, a_base = _server(pg, "owner")
+    try:
+        with ServerThread(settings(pg, "follower", disconnect_grace=0.5)) as b:
+            body = {"rules": "basic(deals=1)", "seats": [{"name": "Ann"}, {"name": "Bob"}]}
+            t = httpx.post(a_base + "/api/tables", json=body).json()
+            ann = hello(b.base, t["id"], 0, t["seats"][0]["secret"])
+            bob = hello(a_base, t["id"], 1, t["seats"][1]["secret"])
+            assert owner(pg, t["id"]) == "owner"
+            a.send_signal(signal.SIGKILL)
+            a.wait(timeout=10)
+            bob.close()
+            made = play_own_turns(ann, 4, random.Random(8))  # Bob's turns played for him
+            assert len(made) == 4
+            assert owner(pg, t["id"]) == "follower"
+            seqs = log_seqs(pg, t["id"])
+            assert seqs == list(range(1, len(seqs) + 1)) and set(made) <= set(seqs)
+            ann.close()
+    finally:
+        if a.poll() is None:
+            a.terminate()
+            a.wait(timeout=10)

@@ -269,9 +269,15 @@ class Cluster:
                         await self._presence_changed(live)
         followed = [t for t in self.m.tables.values() if t.lease is None and t.conns]
         if followed:
-            versions = await self.m.db(self.m.store.versions, [t.id for t in followed])
+            ids = [t.id for t in followed]
+            versions = await self.m.db(self.m.store.versions, ids)
+            unheld = await self.m.db(self.leases.unheld, ids)
             for live in followed:
-                if versions.get(live.id, live.version) > live.version:
+                if live.id in unheld and not live.over:
+                    # Its owner died and nobody drives it: a human-only table still
+                    # needs an owner to play for an absent player or a timer.
+                    await self.promote(live)
+                elif versions.get(live.id, live.version) > live.version:
                     self.sync(live)
 
     async def adopt(self, table_id: str) -> None:

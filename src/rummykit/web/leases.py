@@ -48,6 +48,9 @@ _RENEW = text(
 _RELEASE = text("DELETE FROM leases WHERE table_id = :t AND node = :node AND token = :token")
 _RELEASE_ALL = text("DELETE FROM leases WHERE node = :node")
 _OWNER = text(f"SELECT node, token, until < {NOW} FROM leases WHERE table_id = :t")
+_HELD = text(f"SELECT table_id FROM leases WHERE table_id IN :ids AND until >= {NOW}").bindparams(
+    bindparam("ids", expanding=True)
+)
 _ORPHANS = text(
     f"""
     SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id
@@ -110,6 +113,14 @@ class Leases:
         with self.engine.connect() as conn:
             row = conn.execute(_OWNER, {"t": table_id}).first()
         return None if row is None else Owner(str(row[0]), int(row[1]), bool(row[2]))
+
+    def unheld(self, table_ids: Sequence[str]) -> set[str]:
+        """Those of ``table_ids`` that no process holds a live lease on."""
+        if not table_ids:
+            return set()
+        with self.engine.connect() as conn:
+            held = {str(r[0]) for r in conn.execute(_HELD, {"ids": list(table_ids)})}
+        return set(table_ids) - held
 
     def orphans(self, limit: int) -> Sequence[str]:
         """Unfinished tables that play by themselves (a bot seat or a turn timer) and
