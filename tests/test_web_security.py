@@ -532,3 +532,50 @@ def test_the_lobby_opens_a_seat_to_anyone_and_a_stranger_takes_that_one(
     assert not state(a)["table"]["seats"][1]["open"]
     for p in (a, b):
         p.context.close()
+
+
+@pytest.mark.web_slow
+def test_a_spectator_that_stops_reading_cannot_freeze_the_table(tmp_path: Path) -> None:
+    """A broadcast waits for every send: a socket that never reads filled its buffers
+    and then froze a 4-bot table for good (found after issue 15: version 1,480 for 25
+    s).  Now the client is disconnected after ``send_timeout`` and the table plays
+    on to the end while a reading spectator follows it."""
+    import contextlib
+    import socket
+    import time
+
+    import httpx
+    from websockets.sync.client import connect
+
+    from rummykit.web import Settings
+    from web_helpers import Client, ServerThread
+
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'slow.db'}",
+        bot_delay=0.0,
+        bot_workers=0,
+        send_timeout=1.0,
+    )
+    with ServerThread(settings) as srv:
+        body = {"rules": "rami51(deals=200)", "seats": [{"kind": "bot"}] * 4}
+        t = httpx.post(srv.base + "/api/tables", json=body).json()
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # before connecting
+        sock.connect(("127.0.0.1", srv.port))
+        stalled = connect(f"ws://127.0.0.1:{srv.port}/ws/{t['id']}", sock=sock, legacy=True)
+        stalled.send(json.dumps({"type": "hello"}))  # and never reads again
+        watcher = Client(srv.base, t["id"])
+        watcher.send({"type": "hello"})
+        end = time.monotonic() + 90
+        while httpx.get(srv.base + f"/api/tables/{t['id']}").json()["spectators"] > 1:
+            assert time.monotonic() < end, "the stalled client was never dropped"
+            with contextlib.suppress(TimeoutError):
+                while True:  # the watcher keeps reading, as a page does
+                    watcher.recv(0.2)
+        # Dropped (its buffers were full, so the table had been waiting on it): the
+        # table plays on, and the reading spectator sees it.
+        assert watcher.state is not None
+        v = watcher.state["version"]
+        watcher.until(lambda m: m["type"] == "state" and m["version"] > v + 50, timeout=30)
+        watcher.close()
+        stalled.close()

@@ -101,6 +101,8 @@ CLOSE_BAD_SECRET = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_REPLACED = 4409
 """A newer connection took this seat's place (``Settings.max_seat_sockets``)."""
+CLOSE_TOO_SLOW = 4408
+"""The client did not read what it was sent within ``Settings.send_timeout``."""
 CLOSE_TOO_MANY_SOCKETS = 4429
 """The client's address opened more sockets than ``Settings.sockets_per_minute``."""
 CLOSE_SPECTATORS_FULL = 4503
@@ -169,6 +171,10 @@ class Conn:
     """The connection's allowance of round reviews (web/reviews.py), made on first use."""
     review: asyncio.Task[None] | None = None
     """The review being worked out for this connection, if any."""
+    dropped: bool = False
+    """The client stopped reading; nothing more is sent to it (:meth:`Manager.send`)."""
+    table: LiveTable | None = None
+    """The table the connection said hello to."""
 
     @classmethod
     def new(cls, ws: WebSocket, s: Settings) -> Conn:
@@ -300,6 +306,8 @@ class Manager:
         self.thinker = Thinker(workers, settings.bot_nice)
         self.reviewer = Reviewer.from_settings(self.thinker, settings)
         self.residency = Residency(self)
+        self.closing: set[asyncio.Task[None]] = set()
+        """Sockets being closed for reading too slowly (:meth:`send`)."""
         self.cluster = Cluster(self) if settings.cluster and not self.store.is_sqlite else None
         """Set when tables are shared with other processes (PostgreSQL, web/cluster.py)."""
 
@@ -871,11 +879,33 @@ class Manager:
         await asyncio.gather(*(self.send(c, text) for c in list(live.conns) if c is not skip))
 
     async def send(self, conn: Conn, text: str) -> None:
+        """Send one message, waiting at most ``Settings.send_timeout`` for the client
+        to take it.  A broadcast waits for every send, so a socket that stops reading
+        (its buffers full) would otherwise hold its whole table back for good: one
+        spectator could freeze a public table.  Such a client is dropped instead."""
+        if conn.dropped:
+            return
         try:
             if conn.ws.client_state is WebSocketState.CONNECTED:
-                await conn.ws.send_text(text)
+                async with asyncio.timeout(self.settings.send_timeout):
+                    await conn.ws.send_text(text)
+        except TimeoutError:
+            conn.dropped = True
+            log.info("a client read too slowly and was disconnected")
+            task = asyncio.get_running_loop().create_task(self._drop(conn))
+            self.closing.add(task)
+            task.add_done_callback(self.closing.discard)
         except Exception:  # the client went away; its handler cleans up
             pass
+
+    async def _drop(self, conn: Conn) -> None:
+        """Off its table at once, then close the socket: the closing handshake cannot
+        get through a full buffer, so the server gives up on it after its close
+        timeout and drops the connection; the session's loop then ends."""
+        if conn.table is not None:
+            await self._leave(conn.table, conn)
+        with contextlib.suppress(Exception):
+            await conn.ws.close(CLOSE_TOO_SLOW)
 
     async def send_json(self, conn: Conn, msg: dict[str, Any]) -> None:
         await self.send(conn, json.dumps(msg, separators=(",", ":")))
@@ -939,14 +969,20 @@ class Manager:
             live.sockets -= 1
             if conn.review is not None:
                 conn.review.cancel()  # withdraws its requests from the thinkers' queue
-            if conn in live.conns:
-                live.conns.discard(conn)
-                if self.cluster is not None:
-                    await self.cluster.announce(live)
-                if conn.seat >= 0 and not live.connected(conn.seat):
-                    live.away_since[conn.seat] = time.monotonic()
-                    live.changed.set()
-                    await self.presence(live)
+            await self._leave(live, conn)
+
+    async def _leave(self, live: LiveTable, conn: Conn) -> None:
+        """Take a connection off its table (it closed, or was dropped for reading too
+        slowly); a seat nobody holds any more counts as away from now on."""
+        if conn not in live.conns:
+            return
+        live.conns.discard(conn)
+        if self.cluster is not None:
+            await self.cluster.announce(live)
+        if conn.seat >= 0 and not live.connected(conn.seat):
+            live.away_since[conn.seat] = time.monotonic()
+            live.changed.set()
+            await self.presence(live)
 
     async def _hello(self, live: LiveTable, conn: Conn, msg: Hello) -> int | None:
         """Seat the connection (or let it watch); None, or the close code refusing it.
@@ -987,6 +1023,7 @@ class Manager:
             )
             return CLOSE_SPECTATORS_FULL
         live.conns.add(conn)
+        conn.table = live
         if self.cluster is not None:
             await self.cluster.announce(live)
         await self.send_json(

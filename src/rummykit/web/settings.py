@@ -27,6 +27,9 @@ class Settings:
     """... with bursts up to this many."""
     flood_close: int = 400
     """A client that sends this many messages over the limit is disconnected."""
+    send_timeout: float = 10.0
+    """Seconds a message may wait for a client to read it; a client that takes longer
+    is disconnected (close code 4408), so it cannot hold its table's broadcasts back."""
     # -- limits per client address (issue 15; docs/protocol.md, "Limits") ---------------
     tables_per_minute: float = 10.0
     """Tables one client address may create a minute (bursts as large); 0: no limit."""
