@@ -288,10 +288,22 @@ def test_serve_refuses_a_bad_setting_variable(
 
 def test_the_command_line_does_not_import_the_server() -> None:
     """Building ``serve``'s flags reads the settings dataclass only: other commands do
-    not pay for importing FastAPI."""
+    not pay for importing FastAPI, nor ``rummy db``'s SQLAlchemy and Alembic."""
     import subprocess
     import sys
 
-    code = "import sys, rummykit.cli; rummykit.cli._parser(); print('fastapi' in sys.modules)"
+    code = (
+        "import sys, rummykit.cli; rummykit.cli._parser(); "
+        "print(sorted(m for m in ('fastapi', 'sqlalchemy', 'alembic') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"
+
+
+def test_db_has_upgrade_and_current(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = run(capsys, "db", "--help")
+    assert code == 0 and "upgrade" in out and "current" in out
+    code, _out, err = run(capsys, "db")
+    assert code == 2 and "ACTION" in err
+    code, out, _err = run(capsys, "serve", "--help")
+    assert "--no-migrate" in out and "--migrate " not in out

@@ -7,10 +7,12 @@
     rummy simulate --rules rami51 --players 4 --games 10 --bots random --seed 1 [--json]
     rummy tournament --bots expert,greedy --games 20 [--records DIR] [--json]
     rummy review RECORD [--player NAME] [--round N] [--seed S] [--json]
+    rummy db upgrade|current [--database URL]
 
 This module is outside the pure core: it prints, reads the clock and reads the
 source of :mod:`rummykit.rules` for the option docs.  Nothing in the core imports it.
-Exit codes: 0 success, 1 some simulated games raised an error, 2 bad command line.
+Exit codes: 0 success, 1 some simulated games raised an error (or, for ``rummy db
+current``, the database is not up to date), 2 bad command line or unusable database.
 """
 
 from __future__ import annotations
@@ -336,6 +338,20 @@ def _parser() -> _Parser:
     add_serve_arguments(
         sub.add_parser("serve", help="serve the game in the browser (lobby, bots, friends)")
     )
+    p_db = sub.add_parser(
+        "db", help="the web server's database: upgrade its schema or show its revision"
+    )
+    db_sub = p_db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    for name, text in (
+        ("upgrade", "bring the schema to this release's (what `rummy serve` does at start)"),
+        ("current", "print the schema's revision and whether it is up to date (exit 1 if not)"),
+    ):
+        db_sub.add_parser(name, help=text, description=text).add_argument(
+            "--database",
+            default=None,
+            help="SQLAlchemy URL (default: as `rummy serve`, $RUMMYKIT_DATABASE_URL or "
+            "SQLite in the user data directory)",
+        )
     p_tour = sub.add_parser(
         "tournament", help="duplicate-deal tournament between bots, with CIs and Elo"
     )
@@ -387,6 +403,35 @@ def _parser() -> _Parser:
     p_rev.add_argument("--workers", type=int, default=2, help="worker processes (default: 2)")
     p_rev.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
+
+
+def _cmd_db(args: argparse.Namespace) -> int:
+    """``rummy db upgrade|current``: the schema of the database ``rummy serve`` would
+    use.  SQLAlchemy and Alembic load only here, not for every ``rummy`` command."""
+    from .web.schema import LEGACY, SchemaError, shown_url, status, upgrade
+    from .web.store import default_database_url, make_engine
+
+    url = args.database or default_database_url()
+    try:
+        engine = make_engine(url)
+        try:
+            if args.db_command == "current":
+                rev = status(engine)
+                print(f"{shown_url(url)}: {rev.describe()}")
+                return 0 if rev.up_to_date else 1
+            before, after = upgrade(engine)
+        finally:
+            engine.dispose()
+    except SchemaError as exc:
+        raise UsageError(str(exc)) from None
+    if before.up_to_date:
+        print(f"{shown_url(url)}: already at revision {after.current} (up to date)")
+    else:
+        start = {None: "an empty database", LEGACY: "a database made before migrations"}.get(
+            before.current, f"revision {before.current}"
+        )
+        print(f"{shown_url(url)}: upgraded from {start} to revision {after.current}")
+    return 0
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -582,6 +627,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_tournament(args, out)
         if args.command == "serve":
             return _cmd_serve(args)
+        if args.command == "db":
+            return _cmd_db(args)
         if args.command == "review":
             return _cmd_review(args, out)
         if args.command == "play":

@@ -122,18 +122,31 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="proxies trusted to name the client in X-Forwarded-For (uvicorn's option; "
         "default $FORWARDED_ALLOW_IPS or 127.0.0.1)",
     )
-    add_flags(parser, Settings, skip={"database_url"})
+    parser.add_argument(
+        "--no-migrate",
+        dest="migrate",
+        action="store_const",
+        const=False,
+        default=None,
+        help="do not upgrade the database's schema at start; refuse one that is behind "
+        "(run `rummy db upgrade` first); environment RUMMYKIT_MIGRATE=0",
+    )
+    add_flags(parser, Settings, skip={"database_url", "migrate"})
 
 
 def serve(args: argparse.Namespace, environ: Mapping[str, str]) -> None:
     """Run the server that ``args`` (from :func:`add_serve_arguments`) describe, until
     interrupted.  Bad settings, from the flags or the ``RUMMYKIT_*`` variables, raise
-    ValueError naming the bad one before anything starts."""
+    ValueError naming the bad one before anything starts; so does a database that
+    cannot be used (unreachable, or behind with ``--no-migrate``: web/schema.py), which
+    is opened, and upgraded unless told not to, before the server listens."""
     from .server import serve_main, server_settings
     from .settings import Settings
+    from .store import Store
 
     options = given_flags(args, Settings)
-    server_settings(args.database, environ, **options)
+    settings = server_settings(args.database, environ, **options)
+    Store(settings.database_url, migrate=settings.migrate).close()
     serve_main(  # pragma: no cover - runs a server until interrupted
         args.host,
         args.port,

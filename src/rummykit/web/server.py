@@ -294,7 +294,9 @@ class Manager:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.store = Store(settings.database_url or default_database_url())
+        self.store = Store(
+            settings.database_url or default_database_url(), migrate=settings.migrate
+        )
         # SQLite has one writer: a single thread keeps writes in order without lock waits.
         self.db_pool = ThreadPoolExecutor(
             max_workers=1 if self.store.is_sqlite else 4, thread_name_prefix="rummy-db"

@@ -16,6 +16,10 @@ from ..bots import Bot
 @dataclass
 class Settings:
     database_url: str = ""
+    migrate: bool = True
+    """Bring the database's schema to this release's at start (web/schema.py); off
+    (``--no-migrate``), a database not already there is refused, naming
+    ``rummy db upgrade``: for deployments that migrate as a separate step."""
     bot_delay: float = 0.6
     """Seconds a bot waits before each action, so people can follow the play."""
     disconnect_grace: float = 60.0

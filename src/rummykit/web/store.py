@@ -1,6 +1,6 @@
 """Storage for the web server: SQLAlchemy 2, SQLite by default, PostgreSQL unchanged.
 
-Three tables.  ``tables`` holds one row per card table: its settings, the seats, the
+Four tables.  ``tables`` holds one row per card table: its settings, the seats, the
 current :mod:`~rummykit.serialize` state and its version.  ``moves`` is the append-only
 log: every accepted move is inserted there *in the same transaction* that writes the
 new state and bumps the version, so after a crash (even SIGKILL) the state on disk is
@@ -8,6 +8,9 @@ exactly the state after the last accepted move.  Moves of many tables can share 
 transaction (:meth:`Store.commit_moves`, the server's group commit): each still
 lands with its state, and none is acknowledged before the transaction commits.
 ``chat`` keeps the table chat: the last :data:`CHAT_KEEP` lines of each table.
+``leases`` says which server process owns a table when several share a PostgreSQL
+database (web/leases.py).  The models below describe the schema; the database gets it
+from the migrations (web/schema.py), which a test holds to the same shape.
 
 Seat secrets are stored only as SHA-256 digests.
 """
@@ -37,14 +40,16 @@ from sqlalchemy import (
     event,
     exists,
     insert,
-    inspect,
     or_,
     select,
     text,
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+from .schema import SchemaError, check, shown_url, upgrade
 
 DATABASE_ENV = "RUMMYKIT_DATABASE_URL"
 CHAT_KEEP = 50
@@ -143,6 +148,28 @@ def normalize_url(url: str) -> str:
     return url
 
 
+def make_engine(url: str) -> Engine:
+    """The engine for ``url`` as the server uses it (SQLite in WAL mode, PostgreSQL
+    connections checked before use); a URL that names no usable database (a typo, a
+    driver not installed) raises :class:`~rummykit.web.schema.SchemaError`."""
+    url = normalize_url(url)
+    kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    else:
+        kwargs["pool_pre_ping"] = True
+    try:
+        engine = create_engine(url, **kwargs)
+    except ArgumentError as exc:  # also a dialect that does not exist
+        raise SchemaError(f"bad database URL {shown_url(url)}: {exc}") from None
+    except ImportError as exc:  # the dialect's driver is not installed
+        hint = "; install rummykit[postgres]" if url.startswith("postgresql") else ""
+        raise SchemaError(f"database {shown_url(url)}: driver missing ({exc}){hint}") from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
 @dataclass
 class StoredTable:
     id: str
@@ -191,19 +218,22 @@ class MoveCommit:
 class Store:
     """Synchronous storage; the server calls it from worker threads."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, migrate: bool = True) -> None:
+        """Open the database at ``url`` and bring its schema to this release's
+        (web/schema.py); with ``migrate`` False only check that it is there already.
+        Either way a database that cannot be used raises
+        :class:`~rummykit.web.schema.SchemaError` before anything is written."""
         self.url = normalize_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
-        kwargs: dict[str, Any] = {}
-        if self.is_sqlite:
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        else:
-            kwargs["pool_pre_ping"] = True
-        self.engine: Engine = create_engine(self.url, **kwargs)
-        if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
-        _add_options_column(self.engine)
+        self.engine: Engine = make_engine(self.url)
+        try:
+            if migrate:
+                upgrade(self.engine)
+            else:
+                check(self.engine)
+        except SchemaError:
+            self.engine.dispose()
+            raise
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         self.notify_moves: str | None = None
         """Set by web/cluster.py to the process's node id: each stored move then sends
@@ -486,14 +516,6 @@ def _stored(row: TableRow) -> StoredTable:
         options=json.loads(row.options or "{}"),
         updated=row.updated,
     )
-
-
-def _add_options_column(engine: Engine) -> None:
-    """Give a database made before ``tables.options`` existed that column
-    (``create_all`` creates missing tables, never missing columns)."""
-    if "options" not in {c["name"] for c in inspect(engine).get_columns("tables")}:
-        with engine.begin() as conn:
-            conn.execute(text("ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

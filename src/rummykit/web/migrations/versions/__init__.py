@@ -1,0 +1,1 @@
+"""One module per schema revision, oldest first: ``v0001_baseline``, ``v0002_leases``."""
