@@ -9,6 +9,7 @@ table it played, so these tests do not depend on the code they test.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import subprocess
@@ -328,12 +329,18 @@ def test_bad_and_unreachable_databases_are_one_line(
         (closed, "Connection refused"),
         (f"sqlite:///{tmp_path}/missing/dir/x.db", "unable to open database file"),
     ]
+    if importlib.util.find_spec("MySQLdb") is None:  # a dialect whose driver is missing
+        cases.append(("mysql://u@127.0.0.1/x", "driver missing (No module named 'MySQLdb')"))
     for bad, says in cases:
         for action in ("upgrade", "current"):
             code, out, err = db(capsys, action, "--database", bad)
             assert code == 2 and out == "", (bad, out)
             assert err.startswith("rummy: error: ") and err.count("\n") == 1, err
             assert says in err and "hunter2" not in err and "Traceback" not in err, err
+    # the server opens its database before it listens: the same line, no traceback
+    code = main(["serve", "--database", closed, "--port", str(free_port())])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "Connection refused" in err, err
     # the default database is the server's: $RUMMYKIT_DATABASE_URL
     monkeypatch.setenv("RUMMYKIT_DATABASE_URL", f"sqlite:///{tmp_path / 'env.db'}")
     code, out, _ = db(capsys, "upgrade")
