@@ -52,7 +52,8 @@ def test_runtime_dependencies_hold_no_dev_tool() -> None:
 def test_the_wheel_carries_the_migrations_and_runs_them(tmp_path: Path) -> None:
     """The server migrates its database at start from revisions inside the package
     (web/migrations, with Alembic's template): a wheel without them could not start.
-    Built as a user's pip builds it, then imported from the unpacked wheel."""
+    Built as a user's pip builds it (with the dev set's setuptools, so the test needs
+    no package index), then imported from the unpacked wheel."""
     # From a clean copy: a build in the tree leaves build/ and an egg-info behind,
     # whose file list would bring in files the package data no longer names.
     source = tmp_path / "source"
@@ -61,8 +62,8 @@ def test_the_wheel_carries_the_migrations_and_runs_them(tmp_path: Path) -> None:
     for name in ("pyproject.toml", "README.md", *(p.name for p in ROOT.glob("LICEN[CS]E*"))):
         shutil.copy(ROOT / name, source / name)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path),
-         str(source)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+         "--no-index", "-w", str(tmp_path), str(source)],
         check=True, capture_output=True,
     )  # fmt: skip
     (wheel,) = tmp_path.glob("rummykit-*.whl")
