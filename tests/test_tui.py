@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Sparkline, Static
 
@@ -188,7 +189,7 @@ async def test_whole_gin_hand_by_keys(seed: int, lay_best: bool, knocks: bool) -
     or b for the best), each ended with n; seed 0: the person knocks, seed 1: the bot."""
     app = start("gin", seed=seed)
     async with app.run_test(size=SIZE) as pilot:
-        assert "Knock" in _footer_text(app) and "Pass/done" in _footer_text(app)
+        assert "Knock" in _footer_text(app) and "Pass" in _footer_text(app)
         played = await play_round(pilot, app, lay_best)
         assert (KNOCK in played) is knocks and PASS in played
         assert app.match is not None
@@ -748,3 +749,92 @@ def test_snapshot_selection(snap_compare: Any) -> None:
         await pilot.press("s", "1", "3")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=ready)
+
+
+# -- 80x24: nothing is cut off (issue #20, finding 3) -------------------------------------
+def region_text(app: RummyApp, r: Region) -> str:
+    """The text drawn in region ``r`` of the terminal, rows joined by spaces and runs
+    of spaces squeezed: what a person can read there."""
+    rows = app.screen._compositor.render_strips()[r.y : r.bottom]
+    return " ".join(" ".join(row.crop(r.x, r.right).text.split()) for row in rows).strip()
+
+
+def check_shown_whole(app: RummyApp) -> None:
+    """The message, the status line, every key of the footer and the box titles are on
+    the screen in full."""
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    for selector in ("#message", "#status"):
+        widget = screen.query_one(selector, Static)
+        text = " ".join(str(widget.render()).split())
+        assert region_text(app, widget.region) == text, (selector, text)
+        assert widget.region.bottom <= SIZE[1]
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    footer = screen.query_one(Footer)
+    shown = region_text(app, footer.region)
+    for key in footer.query(FooterKey):
+        assert f"{key.key_display} {key.description}" in shown, (key.description, shown)
+    for selector in ("#hand-box", "#players-box", "#table-box"):
+        box = screen.query_one(selector)
+        title = str(box.border_title)
+        assert title in region_text(app, box.region._replace(height=1)), title
+
+
+@pytest.mark.parametrize(("spec", "seed"), [("gin", 0), ("rami51(deals=1)", 1)])
+@sync
+async def test_every_message_is_shown_whole_at_80x24(
+    spec: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scripted round at 80x24, with a refused move and hints on the way: after each
+    key press the message, status, key bar and titles are whole, and at the end every
+    message the round showed is shown again and read back whole (they were cut at the
+    width: rule errors lost their [rule: ...] tail, hints their "(press ...)")."""
+    app = start(spec, seed=seed)
+    messages: list[str] = []
+    real = TableScreen.set_message
+
+    def spy(screen: TableScreen, text: str, kind: str = "") -> None:
+        messages.append(text)
+        real(screen, text, kind)
+
+    policy = GreedyBot()
+    rng = random.Random(0)
+    monkeypatch.setattr(TableScreen, "set_message", spy)
+    async with app.run_test(size=SIZE) as pilot:
+        turns = 0
+        while True:
+            await wait_until(
+                pilot, lambda: isinstance(app.screen, RoundSummaryScreen) or my_turn(app)
+            )
+            if isinstance(app.screen, RoundSummaryScreen):
+                break
+            assert app.match is not None and turns < 300
+            s = app.match.state
+            check_shown_whole(app)
+            if turns == 0:  # a card is not a move before the draw
+                await pilot.press(CARD_KEYS[0], "d", "c")
+                check_shown_whole(app)
+            if turns in (1, 4):
+                await pilot.press("h")
+                await wait_until(pilot, lambda: table(app).message.startswith("Hint:"), 30)
+                check_shown_whole(app)
+            await play_move(pilot, app, policy.choose(s.view(app.match.human), rng))
+            await pilot.pause()
+            if my_turn(app):
+                check_shown_whole(app)
+            turns += 1
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        await pilot.press("escape")
+    monkeypatch.undo()
+    assert any("[rule: " in m for m in messages) and any("(press " in m for m in messages)
+    assert any(len(m) > SIZE[0] - 2 for m in messages)  # some would not fit one line
+    app = start(spec, seed=seed)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        for text in dict.fromkeys(messages):
+            table(app).set_message(text, "hint")
+            await pilot.pause()
+            check_shown_whole(app)

@@ -55,17 +55,18 @@ from .session import (
     choice_text,
     deadwood_text,
     discard_save,
-    goal_text,
     layoff_attempt,
     load_saved,
     meld_attempt,
     move_clause,
+    round_title,
     save_match,
     save_path,
     sort_cards,
     swap_attempt,
     table_cells,
     take_attempt,
+    winner_text,
 )
 from .widgets import HandView, LogView, MeldInfo, PilesBar, PlayersView, SeatInfo, TableView
 
@@ -89,7 +90,7 @@ class TableScreen(Screen[None]):
     """The game: your hand, the table, the piles, the players and the log."""
 
     DEFAULT_CSS = """
-    TableScreen #status { height: 1; background: $boost; padding: 0 1; }
+    TableScreen #status { height: auto; background: $boost; padding: 0 1; }
     TableScreen #main { height: 1fr; }
     TableScreen #table-box {
         width: 1fr; border: round $primary 60%; padding: 0 1;
@@ -106,7 +107,7 @@ class TableScreen(Screen[None]):
         height: auto; border: round $accent 70%; padding: 0 1;
         border-title-color: $text-accent;
     }
-    TableScreen #message { height: 1; padding: 0 1; color: $text-muted; }
+    TableScreen #message { height: auto; min-height: 1; padding: 0 1; color: $text-muted; }
     TableScreen #message.error { color: $text-error; text-style: bold; }
     TableScreen #message.hint { color: $text-accent; }
     TableScreen #message.info { color: $text-success; }
@@ -121,7 +122,7 @@ class TableScreen(Screen[None]):
         Binding("j", "swap", "Swap joker", show=False),
         Binding("t", "take", "Take", show=False),
         Binding("k", "knock", "Knock"),
-        Binding("n", "pass_turn", "Pass/done"),
+        Binding("n", "pass_turn", "Pass"),
         Binding("b", "lay_best", "Best melds", show=False),
         Binding("c,escape", "clear", "Clear", show=False),
         Binding("h", "hint", "Hint"),
@@ -169,7 +170,7 @@ class TableScreen(Screen[None]):
             hand.border_title = "Your hand"
             yield HandView(id="hand")
         yield Static(id="message")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.refresh_all()
@@ -222,7 +223,9 @@ class TableScreen(Screen[None]):
             for p in range(s.num_players)
         ]
         self.query_one(PlayersView).show(seats, s.rules.opening_minimum > 0)
-        self.query_one("#players-box").border_title = f"Round {s.round_no} · {goal_text(s.rules)}"
+        players_box = self.query_one("#players-box")
+        players_box.border_title = round_title(s.rules, s.round_no)
+        players_box.border_subtitle = winner_text(s.rules)
         self.query_one(LogView).show(self.match.log.lines(), me)
         self.update_status()
 
@@ -235,7 +238,7 @@ class TableScreen(Screen[None]):
 
     def update_status(self) -> None:
         s = self.state
-        out = Text(no_wrap=True, overflow="ellipsis")
+        out = Text()
         out.append(f"{s.rules.name} ", Style(bold=True))
         if s.phase is Phase.OVER:
             out.append("· the match is over")
@@ -247,7 +250,7 @@ class TableScreen(Screen[None]):
             who = s.names[s.current]
             label = self.match.seat_labels()[s.current]
             out.append(f"· {who} ({label}) is playing…")
-        self.query_one("#status", Static).update(out, layout=False)
+        self.query_one("#status", Static).update(out)
 
     def _turn_advice(self) -> str:
         s = self.state
@@ -301,7 +304,7 @@ class TableScreen(Screen[None]):
     def set_message(self, text: str, kind: str = "") -> None:
         msg = self.query_one("#message", Static)
         msg.set_classes(kind)
-        msg.update(Text(text, no_wrap=True, overflow="ellipsis"), layout=False)
+        msg.update(Text(text), layout=True)
 
     @property
     def message(self) -> str:

@@ -109,6 +109,15 @@ face_text = display_face
 """A face for people: ``7♥``, ``10♥``, ``A♠``, or the joker glyph."""
 
 
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is one (a new player read "1 cards").
+
+    >>> count(1, "card"), count(0, "meld"), count(12, "deal")
+    ('1 card', '0 melds', '12 deals')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def card_text(card: int) -> str:
     return face_text(face_of(card))
 
@@ -685,8 +694,25 @@ def goal_text(rules: Rules) -> str:
     """How the match ends and who wins, briefly: ``to 100, high wins``."""
     best = "high" if rules.scoring is Scoring.WINNER_COLLECTS else "low"
     if rules.deals is not None:
-        return f"{rules.deals} deal(s), {best} wins"
+        return f"{count(rules.deals, 'deal')}, {best} wins"
     return f"to {rules.target_score}, {best} wins"
+
+
+def round_title(rules: Rules, round_no: int) -> str:
+    """The round and how far the match goes, short enough for the players' box title
+    at 80 columns: ``Round 2 of 3`` or ``Round 2 · to 100``.
+
+    >>> round_title(Rules.preset("gin"), 1), round_title(Rules.preset("basic"), 4)
+    ('Round 1 of 1', 'Round 4 · to 100')
+    """
+    if rules.deals is not None:
+        return f"Round {round_no} of {rules.deals}"
+    return f"Round {round_no} · to {rules.target_score}"
+
+
+def winner_text(rules: Rules) -> str:
+    """Which total wins the match: ``highest score wins`` or ``lowest score wins``."""
+    return "highest score wins" if rules.scoring is Scoring.WINNER_COLLECTS else "lowest score wins"
 
 
 # -- saving ----------------------------------------------------------------------------------------
