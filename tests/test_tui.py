@@ -70,6 +70,7 @@ from rummykit.tui.session import (
     layoff_attempt,
     load_saved,
     meld_attempt,
+    rebuilt_log,
     replay_steps,
     rules_summary,
     save_path,
@@ -498,6 +499,7 @@ async def test_save_then_resume_gives_the_same_state() -> None:
         assert app.match is not None
         await play_move(pilot, app, Move(DRAW_STOCK))
         saved = app.match.state
+        log = app.match.log.lines()
         await pilot.press("q")
     assert app.return_code == 0
     assert save_path().exists()
@@ -515,6 +517,11 @@ async def test_save_then_resume_gives_the_same_state() -> None:
         assert (s.current, s.phase, s.turn) == (saved.current, saved.phase, saved.turn)
         assert m.seats == [None, "easy", "medium"]
         assert isinstance(resumed.screen, TableScreen)
+        # issue #20, finding 6: the log was empty after --resume; it is rebuilt from
+        # the saved history, word for word, the person's drawn card included
+        assert len(log) > 2 and any(text.startswith("Ann drew ") for _p, text in log)
+        assert m.log.lines()[:-1] == log
+        assert m.log.lines()[-1][1].startswith("Resumed: round 1")
     # without --resume the new-game screen offers the saved game
     app = RummyApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -522,6 +529,20 @@ async def test_save_then_resume_gives_the_same_state() -> None:
         await pilot.click("#resume")
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.match is not None and app.match.state.history == saved.history
+
+
+def test_resumed_log_has_every_round() -> None:
+    """The rebuilt log of a saved match spans its rounds: each deal, each turn and each
+    round's result, as the game wrote them; a state with no seed has nothing to replay."""
+    final, _ = play_match("basic(deals=2)", ["Ann", "Bob"], [GreedyBot(), GreedyBot()], seed=3)
+    lines = [text for _p, text in Match.from_record(export_record(final)).log.lines()]
+    assert lines[0] == f"Round 1: {final.names[match_start(final).dealer]} deals."
+    assert sum(t.startswith("Round 1: ") for t in lines) == 2  # the deal and the result
+    assert any(t.startswith("Round 2: ") and t.endswith(" deals.") for t in lines)
+    assert any(t.startswith("Ann ") for t in lines) and any(t.startswith("Bob ") for t in lines)
+    assert lines[-1].startswith("Resumed: ")
+    g = build("basic", hands=["2C 5D 9H KS", "3C 4C 5C 8D"])
+    assert rebuilt_log(g, 0).lines() == []
 
 
 @sync

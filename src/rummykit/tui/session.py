@@ -300,7 +300,7 @@ class Match:
         seed = settings.seed if settings.seed is not None else random.randrange(1 << 31)
         state = GameState.new(settings.rules, settings.names(), seed)
         m = cls(state, [None, *settings.bots])
-        m.log.note(f"Round 1: {state.names[state.dealer]} deals.")
+        m.log.note(deal_note(state))
         return m
 
     def settings(self) -> GameSettings:
@@ -318,22 +318,7 @@ class Match:
 
     def apply(self, move: Move) -> None:
         """Apply a move for the player to act, logging it; IllegalMoveError changes nothing."""
-        s = self.state
-        p = s.current
-        clause = move_clause(s, move)
-        before = s.hands[p] if p >= 0 else 0
-        rounds = len(s.results)
-        turn = (s.round_no, s.turn)
-        s.apply(move)  # raises IllegalMoveError and changes nothing if illegal
-        if move.kind == DRAW_STOCK and p == self.human:
-            new = s.hands[p] & ~before
-            if new:
-                clause = f"drew {card_text(new.bit_length() - 1)} from the stock"
-        self.log.record(p, turn, clause)
-        for r in s.results[rounds:]:
-            self.log.note(f"Round {r.round_no}: {describe_round(r, s.names)}.")
-        if len(s.results) > rounds and s.phase is not Phase.OVER:
-            self.log.note(f"Round {s.round_no}: {s.names[s.dealer]} deals.")
+        apply_logged(self.state, move, self.log, self.human)
 
     def lay_best(self) -> list[Move]:
         """In a knock game's end of hand, lay the person's melds (and lay-offs, as the
@@ -374,8 +359,51 @@ class Match:
             seats = [None if p == "-" else (p if p in DIFFICULTIES else "medium") for p in parts]
         human = seats.index(None)
         m = cls(state, seats, human)
+        m.log = rebuilt_log(state, human)
         m.log.note(f"Resumed: round {state.round_no}, turn {state.turn}.")
         return m
+
+
+def deal_note(state: GameState) -> str:
+    """The log's line for a new deal: ``Round 2: Bob deals.``"""
+    return f"Round {state.round_no}: {state.names[state.dealer]} deals."
+
+
+def apply_logged(state: GameState, move: Move, log: MoveLog, human: int) -> None:
+    """Apply ``move`` for the player to act and write it to ``log`` (the card a stock
+    draw gave only for ``human``, who saw it); IllegalMoveError changes nothing.  The
+    game and a resumed game's rebuilt log go through here, so they read the same."""
+    p = state.current
+    clause = move_clause(state, move)
+    before = state.hands[p] if p >= 0 else 0
+    rounds = len(state.results)
+    turn = (state.round_no, state.turn)
+    state.apply(move)  # raises IllegalMoveError and changes nothing if illegal
+    if move.kind == DRAW_STOCK and p == human:
+        new = state.hands[p] & ~before
+        if new:
+            clause = f"drew {card_text(new.bit_length() - 1)} from the stock"
+    log.record(p, turn, clause)
+    for r in state.results[rounds:]:
+        log.note(f"Round {r.round_no}: {describe_round(r, state.names)}.")
+    if len(state.results) > rounds and state.phase is not Phase.OVER:
+        log.note(deal_note(state))
+
+
+def rebuilt_log(final: GameState, human: int) -> MoveLog:
+    """The move log of a saved match, replayed from its seed and history, so that
+    ``rummy play --resume`` shows what happened before the save (it showed nothing).
+    A state without a seed to replay from gets an empty log."""
+    log = MoveLog(final.names)
+    try:
+        s = match_start(final)
+    except ValueError:
+        return log
+    log.note(deal_note(s))
+    actions = s.game.actions
+    for action in final.history:
+        apply_logged(s, actions.decode(action), log, human)
+    return log
 
 
 def record_seats(text: str, players: int) -> list[str] | None:
@@ -780,7 +808,7 @@ class ReplayStep:
 def replay_steps(final: GameState) -> list[ReplayStep]:
     """Every state of a match, rebuilt from its seed and history."""
     s = match_start(final)
-    first = f"Round 1: {s.names[s.dealer]} deals."
+    first = deal_note(s)
     steps = [ReplayStep(_frozen_copy(s), first)]
     actions = s.game.actions
     for action in final.history:
