@@ -196,7 +196,6 @@ def test_simulate_counts_errors_and_goes_on(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        ((), "required: COMMAND"),
         (("deal",), "invalid choice: 'deal'"),
         (("rules",), "give a rules spec"),
         (("rules", "basic", "--list"), "not both"),
@@ -235,6 +234,50 @@ def test_bad_input_is_one_line_and_exit_2(
     assert err.count("\n") == 1, err
     assert message in err
     assert "Traceback" not in err
+
+
+def test_no_command_starts_the_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #20: ``rummy`` alone starts the terminal game, as ``make play`` does."""
+    import rummykit.tui
+
+    calls: list[Any] = []
+    monkeypatch.setattr(rummykit.tui, "play_main", lambda args: calls.append(args) or 0)
+    assert run(
+        capsys,
+    ) == (0, "", "")
+    assert len(calls) == 1 and calls[0].command is None
+    assert rummykit.tui.settings_from_options(calls[0]) is None  # the new-game screen
+    assert run(capsys, "play", "--rules", "gin")[0] == 0
+    assert calls[1].command == "play" and calls[1].rules == "gin"
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    code, out, err = run(capsys, "--version")
+    assert code == 0 and err == ""
+    assert out == f"rummy {version('rummykit')}\n" and re.fullmatch(r"rummy \d+\.\d+\S*\n", out)
+
+
+def test_help_gives_an_example_of_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #20: ``rummy --help`` lists the commands with one example each, and every
+    example is a command line the parser accepts."""
+    import argparse
+    import shlex
+
+    code, out, _err = run(capsys, "--help")
+    assert code == 0 and "[COMMAND]" in out
+    parser = cli._parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert sorted(cmd for cmd, _e, _w in cli.EXAMPLES) == sorted(sub.choices)
+    examples = out[out.index("examples:") :]
+    for cmd, example, what in cli.EXAMPLES:
+        assert re.search(rf"^  {re.escape(example)} +{re.escape(what)}$", examples, re.M)
+        argv = shlex.split(example)
+        assert argv[0] == "rummy" and parser.parse_args(argv[1:]).command == cmd
+    assert re.search(r"^  rummy +start a game in the terminal", examples, re.M)
 
 
 def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:

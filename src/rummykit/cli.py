@@ -1,7 +1,10 @@
-"""The ``rummy`` command line: inspect rules and simulate matches between bots.
+"""The ``rummy`` command line: play, replay and serve the game, inspect rules, simulate
+matches between bots, run tournaments and review rounds.
 
 ::
 
+    rummy                      # the terminal game, as `rummy play`
+    rummy --version
     rummy rules --list
     rummy rules "basic(multiple_melds=true)" [--json]
     rummy simulate --rules rami51 --players 4 --games 10 --bots random --seed 1 [--json]
@@ -44,6 +47,37 @@ from .tui import add_play_arguments, add_replay_arguments
 from .web.config import add_serve_arguments
 
 PROG = "rummy"
+
+EXAMPLES: tuple[tuple[str, str, str], ...] = (
+    ("play", "rummy play --rules gin --bots medium", "Gin Rummy against the medium bot"),
+    ("replay", "rummy replay game.rummy", "step through a game record"),
+    ("serve", "rummy serve --port 8000", "the game in the browser at localhost:8000"),
+    ("db", "rummy db current", "the web server's database schema revision"),
+    ("review", "rummy review game.rummy --round 2", "grade your decisions in round 2"),
+    ("rules", "rummy rules rami51", "every option of Rami 51"),
+    ("simulate", "rummy simulate --rules rami51 --games 100", "100 random-bot matches"),
+    ("tournament", "rummy tournament --bots expert,greedy", "bots against each other"),
+)
+"""One example per command for ``rummy --help``: (command, example, what it does); a
+test checks every command has one and that each parses."""
+
+
+def _epilog() -> str:
+    rows = [("rummy", "start a game in the terminal (as rummy play)")]
+    rows += [(example, what) for _cmd, example, what in EXAMPLES]
+    width = max(len(example) for example, _what in rows)
+    lines = [f"  {example:<{width}}  {what}" for example, what in rows]
+    return "examples:\n" + "\n".join(lines) + "\n\nrummy COMMAND --help lists a command's options."
+
+
+def _version() -> str:
+    """The installed distribution's version (as pip shows it)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rummykit")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree not installed
+        return "unknown"
 
 
 class UsageError(Exception):
@@ -314,8 +348,16 @@ def _print_simulation(out: Console, d: dict[str, Any]) -> None:
 
 
 def _parser() -> _Parser:
-    parser = _Parser(prog=PROG, description="rummykit: a rummy rules engine.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser = _Parser(
+        prog=PROG,
+        usage="%(prog)s [-h] [--version] [COMMAND] [options]",
+        description="rummykit: rummy in the terminal and the browser, its rules engine and\n"
+        "bots.  With no command, rummy starts a game in the terminal.",
+        epilog=_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p_rules = sub.add_parser("rules", help="list presets or show every option of a rule set")
     p_rules.add_argument(
         "spec", nargs="?", help="a preset name or a spec such as 'basic(multiple_melds=true)'"
@@ -631,7 +673,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_db(args)
         if args.command == "review":
             return _cmd_review(args, out)
-        if args.command == "play":
+        if args.command in ("play", None):  # no command: play, as `make play` does
             from .tui import play_main
 
             try:
