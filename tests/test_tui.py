@@ -59,6 +59,7 @@ from rummykit.tui.screens import (
     PileScreen,
     ReplayScreen,
     RoundSummaryScreen,
+    state_text,
 )
 from rummykit.tui.session import (
     ENV_DATA_DIR,
@@ -859,3 +860,43 @@ async def test_every_message_is_shown_whole_at_80x24(
             table(app).set_message(text, "hint")
             await pilot.pause()
             check_shown_whole(app)
+
+
+# -- wording (issue #20, findings 5 and 7) ---------------------------------------------------
+@sync
+async def test_counts_are_singular_and_the_level_is_named_once() -> None:
+    """ "1 cards" and "1 meld(s)" read as "1 card" and "1 meld"; a bot playing is named
+    with its level once."""
+    g = build(
+        "basic",
+        hands=["5H", "3C 4C 5C 8D"],
+        table=[(1, "9S 9D 9C")],
+        melded=[False, True],
+        stock="KD 2C",
+        phase=Phase.DRAW,
+    )
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        assert str(screen.query_one("#hand-box").border_title).startswith("Your hand · 1 card ·")
+        assert screen.query_one("#table-box").border_title == "Table · 1 meld"
+        assert "(1 card)" in str(state_text(g))
+        app.pace = 5.0  # the bot waits, so its turn shows
+        await pilot.press("s")
+        await pilot.press(CARD_KEYS[screen.order.index(_cards(g, 0, "KD")[0])], "d")
+        assert str(screen.query_one("#hand-box").border_title).startswith("Your hand · 1 card ·")
+        status = str(screen.query_one("#status").render())
+        assert "Player 2 (easy) is playing" in status and status.count("easy") == 1
+    assert rules_summary(Rules.parse("basic(deals=1)"))[-1] == "The match lasts 1 deal."
+
+
+def test_the_default_bot_is_easy_everywhere() -> None:
+    """Issue #20, finding 7: the terminal's default difficulty is the web game's, easy."""
+    s = settings_from_options(rules="basic")
+    assert s is not None and s.bots == ("easy",) and GameSettings(Rules()).bots == ("easy",)
+    s = settings_from_options(rules="rami51", players=4)
+    assert s is not None and s.bots == ("easy", "easy", "easy")
+    final, _ = play_match("basic(deals=1)", ["Ann", "Bob"], [GreedyBot(), GreedyBot()], seed=3)
+    assert "[Bots " not in export_record(final)  # a record from elsewhere: easy bots
+    assert Match.from_record(export_record(final)).seats == [None, "easy"]

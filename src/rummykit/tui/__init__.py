@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules import Rules
-from .session import DIFFICULTIES, GameSettings
+from .session import DEFAULT_BOT, DIFFICULTIES, GameSettings, count
 
 __all__ = [
     "GameSettings",
@@ -50,7 +50,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", help="rules spec, e.g. rami51 or 'basic(multiple_melds=true)'")
     parser.add_argument("--players", type=int, help="number of players, you included (2-6)")
     parser.add_argument(
-        "--bots", help="difficulty of each computer player, e.g. hard,medium,easy (or one for all)"
+        "--bots",
+        help="difficulty of each computer player, e.g. hard,medium,easy (or one for all; "
+        f"default: {DEFAULT_BOT})",
     )
     parser.add_argument("--name", help="your name")
     parser.add_argument("--target", type=int, help="play to this score")
@@ -94,7 +96,7 @@ def settings_from_options(
         rules = rules.with_options(target_score=o.target)
     if o.deals is not None:
         rules = rules.with_options(deals=o.deals)
-    bots = [b.strip().lower() for b in o.bots.split(",")] if o.bots else ["medium"]
+    bots = [b.strip().lower() for b in o.bots.split(",")] if o.bots else [DEFAULT_BOT]
     bots = [_BOT_ALIASES.get(b, b) for b in bots]
     for b in bots:
         if b not in DIFFICULTIES:
@@ -103,7 +105,9 @@ def settings_from_options(
     if len(bots) == 1:
         bots = bots * max(1, players - 1)
     if len(bots) != players - 1:
-        raise ValueError(f"--bots gives {len(bots)} bot(s) for {players} players (you + bots)")
+        raise ValueError(
+            f"--bots gives {count(len(bots), 'bot')} for {players} players (you + bots)"
+        )
     settings = GameSettings(rules, name=o.name or "You", bots=tuple(bots), seed=o.seed)
     settings.check()
     return settings

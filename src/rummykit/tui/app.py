@@ -53,8 +53,10 @@ from .session import (
     card_text,
     cards_for_move,
     choice_text,
+    count,
     deadwood_text,
     discard_save,
+    laid_text,
     layoff_attempt,
     load_saved,
     meld_attempt,
@@ -202,13 +204,13 @@ class TableScreen(Screen[None]):
         self.query_one(HandView).show(self.order, labels, self.selected, self.new_card, self.cursor)
         box = self.query_one("#hand-box")
         sort = "rank" if self.by_rank else "suit"
-        box.border_title = f"Your hand · {len(self.order)} cards · by {sort} (r)"
+        box.border_title = f"Your hand · {count(len(self.order), 'card')} · by {sort} (r)"
         if s.rules.knock_card is not None:
             box.border_title += f" · {deadwood_text(s, hand)}"
         box.border_subtitle = f"{len(self.selected)} selected" if self.selected else ""
         melds = [MeldInfo(slot, tm.owner, table_cells(s, tm)) for slot, tm in enumerate(s.table)]
         self.query_one(TableView).show(s.names, melds, self._layoff_slots())
-        self.query_one("#table-box").border_title = f"Table · {len(s.table)} meld(s)"
+        self.query_one("#table-box").border_title = f"Table · {count(len(s.table), 'meld')}"
         self.query_one(PilesBar).show(len(s.stock), s.discard)
         seats = [
             SeatInfo(
@@ -558,7 +560,7 @@ class TableScreen(Screen[None]):
             return
         self.after_move()
         if len(self.state.history) == before + len(moves) and self.match.my_turn:
-            self.set_message(f"You laid {len(moves)} meld(s) or lay-off(s); n when done.", "info")
+            self.set_message(f"You laid {laid_text(moves)}; n when done.", "info")
 
     def action_clear(self) -> None:
         self.selected.clear()

@@ -31,12 +31,14 @@ from ..rules import PRESET_SOURCES, Ace, Rules, RummyBonus, Scoring
 from ..scoring import RoundResult, describe_round
 from ..state import GameState, Phase
 from .session import (
+    DEFAULT_BOT,
     DIFFICULTIES,
     HOUSE_RULE_TOGGLES,
     TUI_PRESETS,
     GameSettings,
     ReplayStep,
     cells_text,
+    count,
     face_text,
     goal_text,
     rules_summary,
@@ -196,7 +198,8 @@ class PileScreen(ModalScreen[None]):
                 body.append(" ")
             body.append(face_text(face_of(c)), Style(bold=k == 0))
         with Vertical(id="dialog"):
-            yield Label(f"Discard pile, top first ({len(self.pile)} cards)", id="dialog-title")
+            title = f"Discard pile, top first ({count(len(self.pile), 'card')})"
+            yield Label(title, id="dialog-title")
             yield Static(body if self.pile else Text("empty"))
             yield Label("Esc: close", classes="hint")
 
@@ -322,7 +325,9 @@ class MatchEndScreen(ModalScreen[str]):
             else "lowest score wins"
         )
         with Vertical(id="dialog"):
-            yield Label(f"Match over after {res.rounds} round(s). {verdict}", id="dialog-title")
+            yield Label(
+                f"Match over after {count(res.rounds, 'round')}. {verdict}", id="dialog-title"
+            )
             yield Static(Text(rule, style=Style(italic=True)))
             yield Static(t)
             with Horizontal():
@@ -418,7 +423,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
             with Horizontal(classes="row", id="bots"):
                 yield Label("Bots")
                 for k in range(5):
-                    value = init.bots[k] if k < len(init.bots) else "medium"
+                    value = init.bots[k] if k < len(init.bots) else DEFAULT_BOT
                     yield Select(
                         [(d, d) for d in DIFFICULTIES],
                         value=value,
@@ -705,7 +710,7 @@ def state_text(s: GameState) -> Text:
     for p, name in enumerate(s.names):
         mark = "▶ " if p == s.current else "  "
         out.append(f"{mark}{name}", bold)
-        out.append(f"  score {s.scores[p]}  ({s.hand_size(p)} cards)\n")
+        out.append(f"  score {s.scores[p]}  ({count(s.hand_size(p), 'card')})\n")
         out.append("    ")
         out.append_text(_cards_text(list(bits(s.hands[p]))))
         out.append("\n")

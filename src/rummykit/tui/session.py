@@ -63,6 +63,16 @@ from ..table import TableMeld, joker_cells, layoff_cells
 
 JOKER_GLYPH = UNICODE_JOKER
 DIFFICULTIES = ("easy", "medium", "hard")
+DEFAULT_BOT = "easy"
+"""The computer players' difficulty unless chosen, as in the web game (issue #20).
+
+A first game should be winnable but not trivial.  ``easy`` (the greedy bot) is a real
+opponent: it takes the upcard when it melds, melds and lays off at once, throws the
+card that costs least and knocks as soon as Gin allows.  ``medium`` (the expert) adds
+card counting and defence and wins 66% of Basic Rummy matches against ``easy``
+(docs/bots.md), so a newcomer who plays about as well as ``easy`` would lose two first
+games in three.  The level is shown by each bot's name and is one choice away.
+"""
 TUI_PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "gin_match")
 """The presets the new-game screen offers."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus")
@@ -205,6 +215,19 @@ def join_clauses(clauses: Sequence[str]) -> str:
     return ", ".join(clauses[:-1]) + " and " + clauses[-1]
 
 
+def laid_text(moves: Sequence[Move]) -> str:
+    """How many melds and lay-offs ``moves`` are, in words.
+
+    >>> laid_text([Move(MELD, 3), Move(MELD, 5), Move(LAYOFF, 0, 1)])
+    '2 melds and 1 lay-off'
+    >>> laid_text([Move(MELD, 3)])
+    '1 meld'
+    """
+    melds = sum(m.kind == MELD for m in moves)
+    parts = [(melds, "meld"), (len(moves) - melds, "lay-off")]
+    return join_clauses([count(n, noun) for n, noun in parts if n])
+
+
 @dataclass
 class LogEntry:
     player: int
@@ -259,7 +282,7 @@ class GameSettings:
 
     rules: Rules
     name: str = "You"
-    bots: tuple[str, ...] = ("medium",)
+    bots: tuple[str, ...] = (DEFAULT_BOT,)
     """One difficulty per computer player (seats 1, 2, ...)."""
     seed: int | None = None
 
@@ -353,10 +376,10 @@ class Match:
         """Continue the match of a record (NotationError if it is not one)."""
         state = import_record(text)
         n = state.num_players
-        seats: list[str | None] = [None] + ["medium"] * (n - 1)
+        seats: list[str | None] = [None] + [DEFAULT_BOT] * (n - 1)
         parts = record_seats(text, n)
         if parts is not None:
-            seats = [None if p == "-" else (p if p in DIFFICULTIES else "medium") for p in parts]
+            seats = [None if p == "-" else (p if p in DIFFICULTIES else DEFAULT_BOT) for p in parts]
         human = seats.index(None)
         m = cls(state, seats, human)
         m.log = rebuilt_log(state, human)
@@ -459,7 +482,8 @@ def meld_attempt(state: GameState, selected: Sequence[int]) -> Attempt:
         return Attempt(error=f"{shown} is not a meld: a meld has at least three cards")
     if jokers > t.k:
         return Attempt(
-            error=f"{shown} is not a meld: at most {t.k} joker(s) per meld [rule: jokers_per_meld]"
+            error=f"{shown} is not a meld: at most {count(t.k, 'joker')} per meld "
+            "[rule: jokers_per_meld]"
         )
     return Attempt(
         error=f"{shown} is not a meld: a set is one rank in different suits, a run "
@@ -583,7 +607,7 @@ def rules_summary(rules: Rules) -> list[str]:
         out.append(f"{rules.name}: {source}.")
     decks = "one 52-card deck" if rules.decks == 1 else "two 52-card decks"
     if rules.jokers:
-        decks += f" with {rules.jokers} joker(s) each"
+        decks += f" with {count(rules.jokers, 'joker')} each"
     size = (
         f"{rules.hand_size} cards each"
         if rules.hand_size is not None
@@ -643,7 +667,7 @@ def rules_summary(rules: Rules) -> list[str]:
     }[rules.restock]
     out.append(f"When the stock runs out {restock}.")
     if rules.max_restocks is not None:
-        out.append(f"The round ends blocked after {rules.max_restocks} restock(s).")
+        out.append(f"The round ends blocked after {count(rules.max_restocks, 'restock')}.")
     ace_pts = f"aces {rules.ace_points}"
     joker_pts = f", jokers {rules.joker_points}" if rules.jokers else ""
     if rules.scoring is Scoring.WINNER_COLLECTS:
@@ -667,7 +691,7 @@ def rules_summary(rules: Rules) -> list[str]:
             f"Going out in one turn before anyone melded scores {rules.one_turn_out_bonus:+d}."
         )
     if rules.deals is not None:
-        out.append(f"The match lasts {rules.deals} deal(s).")
+        out.append(f"The match lasts {count(rules.deals, 'deal')}.")
     else:
         out.append(f"The match ends when a score reaches {rules.target_score}.")
     return out
@@ -694,7 +718,7 @@ def _knock_summary(rules: Rules) -> list[str]:
     if rules.wall:
         out.append(f"The hand is void when a discard leaves {rules.wall} cards in the stock.")
     if rules.deals is not None:
-        out.append(f"The match lasts {rules.deals} deal(s).")
+        out.append(f"The match lasts {count(rules.deals, 'deal')}.")
     else:
         out.append(f"The match ends when a score reaches {rules.target_score}.")
     extras = []
