@@ -50,6 +50,7 @@ from rummykit.tui import (
     settings_from_options,
 )
 from rummykit.tui.app import CARD_KEYS, RummyApp, TableScreen
+from rummykit.tui.hand import arrange_hand
 from rummykit.tui.review_screen import ReviewScreen
 from rummykit.tui.screens import (
     ChoiceScreen,
@@ -65,6 +66,7 @@ from rummykit.tui.session import (
     ENV_DATA_DIR,
     GameSettings,
     Match,
+    card_text,
     cards_for_move,
     choice_text,
     deadwood_text,
@@ -802,6 +804,8 @@ def check_shown_whole(app: RummyApp) -> None:
         box = screen.query_one(selector)
         title = str(box.border_title)
         assert title in region_text(app, box.region._replace(height=1)), title
+        bottom = box.region._replace(y=box.region.bottom - 1, height=1)
+        assert str(box.border_subtitle or "") in region_text(app, bottom), box.border_subtitle
 
 
 @pytest.mark.parametrize(("spec", "seed"), [("gin", 0), ("rami51(deals=1)", 1)])
@@ -900,3 +904,64 @@ def test_the_default_bot_is_easy_everywhere() -> None:
     final, _ = play_match("basic(deals=1)", ["Ann", "Bob"], [GreedyBot(), GreedyBot()], seed=3)
     assert "[Bots " not in export_record(final)  # a record from elsewhere: easy bots
     assert Match.from_record(export_record(final)).seats == [None, "easy"]
+
+
+# -- the hand's order and arrangement (issue #20) --------------------------------------------
+@sync
+async def test_hand_by_suit_then_rank_then_arranged_into_melds() -> None:
+    """By suit first; r shows it by rank, then arranged into the solver's melds with
+    the deadwood apart and, before the Rami opening, the points the melds count
+    toward the 51; keys and clicks follow the cards as shown."""
+    g = build(
+        "rami51", hands=["9D QS 4C QH 6C 2S QD 5C", "3C 4C 5C 8D"], stock="2H 3H", phase=Phase.DRAW
+    )
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        box = screen.query_one("#hand-box")
+        faces = lambda: " ".join(card_text(c) for c in screen.order)  # noqa: E731
+        assert faces() == "4♣ 5♣ 6♣ 9♦ Q♦ Q♥ 2♠ Q♠" and "by suit (r)" in str(box.border_title)
+        await pilot.press("r")
+        assert faces() == "2♠ 4♣ 5♣ 6♣ 9♦ Q♦ Q♥ Q♠"
+        assert "by rank (r)" in str(box.border_title)
+        await pilot.press("r")
+        assert faces() == "4♣ 5♣ 6♣ Q♦ Q♥ Q♠ 9♦ 2♠"
+        assert screen.order == arrange_hand(g, g.hands[0]).order
+        assert "by melds (r)" in str(box.border_title)
+        # Q♦ Q♥ Q♠ (30) and 4-5-6♣ (15) cannot be laid before the opening's 51
+        assert box.border_subtitle == "2 melds (45 of 51 points to open), deadwood 11"
+        check_shown_whole(app)
+        hand = screen.query_one(HandView)
+        await pilot.click(HandView, offset=(3 * 4 + 2 + 1, 1))  # Q♦, after the gap
+        assert screen.selected == {screen.order[3]}
+        await pilot.click(HandView, offset=(3 * 4 + 1, 1))  # the gap itself: nothing
+        assert screen.selected == {screen.order[3]}
+        await pilot.press("c", CARD_KEYS[6])
+        assert screen.selected == {screen.order[6]} and card_text(screen.order[6]) == "9♦"
+        assert hand.starts == {3, 6}
+        await pilot.press("c", "s")  # the drawn 2♥ joins the deadwood, the melds stay
+        assert faces() == "4♣ 5♣ 6♣ Q♦ Q♥ Q♠ 9♦ 2♥ 2♠"
+        assert str(box.border_subtitle).endswith("deadwood 13")
+        # the order is the app's: a new match (play again) keeps it
+        final, _ = play_match("basic(deals=1)", ["Ann", "Bob"], [GreedyBot(), GreedyBot()], 3)
+        app.begin(Match(match_start(final), [None, "easy"]))
+        await pilot.pause()
+        assert "by melds (r)" in str(table(app).query_one("#hand-box").border_title)
+        await pilot.press("r")
+        assert app.hand_order == "suit"
+
+
+@sync
+async def test_arranged_gin_hand_names_the_deadwood_once() -> None:
+    g = build("gin", hands=["2C 3C 4C 7D 7H 7S 9H 9S KD QC", "5C 6C 7C 8D 8H 8S TH TS JD 4H"],
+              discard="AS", stock="5D 6D", phase=Phase.DRAW)  # fmt: skip
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        await pilot.press("r", "r")
+        screen = table(app)
+        box = screen.query_one("#hand-box")
+        assert str(box.border_title).endswith("by melds (r) · deadwood 38")
+        assert box.border_subtitle == "2 melds"
+        assert [len(group) for group in arrange_hand(g, g.hands[0]).groups] == [3, 3, 4]

@@ -34,6 +34,7 @@ from ..moves import (
     Move,
 )
 from ..state import GameState, Phase
+from .hand import HAND_ORDERS, ordered_hand
 from .review_screen import ReviewScreen
 from .screens import (
     ChoiceScreen,
@@ -64,7 +65,6 @@ from .session import (
     round_title,
     save_match,
     save_path,
-    sort_cards,
     swap_attempt,
     table_cells,
     take_attempt,
@@ -128,7 +128,7 @@ class TableScreen(Screen[None]):
         Binding("b", "lay_best", "Best melds", show=False),
         Binding("c,escape", "clear", "Clear", show=False),
         Binding("h", "hint", "Hint"),
-        Binding("r", "sort", "Sort", show=False),
+        Binding("r", "sort", "Order", show=False),
         Binding("v", "view_pile", "Pile", show=False),
         Binding("i", "instant", "Instant", show=False),
         Binding("question_mark,f1", "help", "Help"),
@@ -142,7 +142,6 @@ class TableScreen(Screen[None]):
         super().__init__()
         self.match = match
         self.selected: set[int] = set()
-        self.by_rank = False
         self.cursor = -1
         self.new_card = -1
         self.rounds_seen = len(match.state.results)
@@ -150,6 +149,7 @@ class TableScreen(Screen[None]):
         self.bot_job: str | None = None
         self.bot_started = 0.0
         self.hint_job: str | None = None
+        self._hand_memo: tuple[tuple[int, str, bool], tuple[list[int], set[int], str]] | None = None
         self.order: list[int] = []
         """The hand as shown, left to right (card ids); keys follow this order."""
 
@@ -197,17 +197,20 @@ class TableScreen(Screen[None]):
         self.selected &= {c for c in self.selected if hand >> c & 1}
         if self.new_card >= 0 and not hand >> self.new_card & 1:
             self.new_card = -1
-        self.order = sort_cards(hand, self.by_rank)
+        order = self.app_.hand_order
+        self.order, starts, note = self._ordered(hand, order)
         if self.cursor >= len(self.order):
             self.cursor = len(self.order) - 1
         labels = [CARD_KEYS[i] if i < len(CARD_KEYS) else " " for i in range(len(self.order))]
-        self.query_one(HandView).show(self.order, labels, self.selected, self.new_card, self.cursor)
+        self.query_one(HandView).show(
+            self.order, labels, self.selected, self.new_card, self.cursor, starts=starts
+        )
         box = self.query_one("#hand-box")
-        sort = "rank" if self.by_rank else "suit"
-        box.border_title = f"Your hand · {count(len(self.order), 'card')} · by {sort} (r)"
+        box.border_title = f"Your hand · {count(len(self.order), 'card')} · by {order} (r)"
         if s.rules.knock_card is not None:
             box.border_title += f" · {deadwood_text(s, hand)}"
-        box.border_subtitle = f"{len(self.selected)} selected" if self.selected else ""
+        selected = [f"{len(self.selected)} selected"] if self.selected else []
+        box.border_subtitle = " · ".join([note, *selected] if note else selected)
         melds = [MeldInfo(slot, tm.owner, table_cells(s, tm)) for slot, tm in enumerate(s.table)]
         self.query_one(TableView).show(s.names, melds, self._layoff_slots())
         self.query_one("#table-box").border_title = f"Table · {count(len(s.table), 'meld')}"
@@ -230,6 +233,16 @@ class TableScreen(Screen[None]):
         players_box.border_subtitle = winner_text(s.rules)
         self.query_one(LogView).show(self.match.log.lines(), me)
         self.update_status()
+
+    def _ordered(self, hand: int, order: str) -> tuple[list[int], set[int], str]:
+        """:func:`ordered_hand` for the person, kept while the hand and the opening
+        stay the same (arranging runs the solver, and the hand is redrawn on every
+        key press)."""
+        me = self.match.human
+        key = (hand, order, self.state.needs_opening(me))
+        if self._hand_memo is None or self._hand_memo[0] != key:
+            self._hand_memo = (key, ordered_hand(self.state, hand, order, me))
+        return self._hand_memo[1]
 
     def _layoff_slots(self) -> set[int]:
         """Melds the one selected card can be laid off on now (highlighted)."""
@@ -567,7 +580,10 @@ class TableScreen(Screen[None]):
         self.refresh_all()
 
     def action_sort(self) -> None:
-        self.by_rank = not self.by_rank
+        """Show the hand by suit, by rank, then arranged into melds, and round again;
+        the choice holds for the rest of the session."""
+        app = self.app_
+        app.hand_order = HAND_ORDERS[(HAND_ORDERS.index(app.hand_order) + 1) % len(HAND_ORDERS)]
         self.refresh_all()
 
     def action_cursor(self, delta: int) -> None:
@@ -711,6 +727,9 @@ class RummyApp(App[int]):
         self.review_budget: int | None = None
         """Samples per decision of a round's review (None: the review's default)."""
         self.review_workers = 2
+        self.hand_order = HAND_ORDERS[0]
+        """How the person's hand is shown (:data:`~.hand.HAND_ORDERS`), kept from
+        match to match while the app runs."""
         """Processes a round's review grades decisions in."""
         self.match: Match | None = None
         self.last_settings: GameSettings | None = settings

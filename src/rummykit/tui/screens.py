@@ -119,7 +119,7 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
     ("t", "take a card from a table meld (rami51)"),
     ("d", "discard the selected card (ends your turn)"),
     ("h", "hint: what the hard bot would play, and why"),
-    ("r", "sort the hand by suit or by rank"),
+    ("r", "show the hand by suit, by rank, or arranged into melds with the deadwood apart"),
     ("v", "show the whole discard pile"),
     ("i", "bots play instantly / at a readable pace"),
     ("? / F1", "this help"),

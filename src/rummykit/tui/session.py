@@ -558,28 +558,40 @@ def take_attempt(state: GameState) -> Attempt:
     return Attempt(error="there is no meld on the table to take from")
 
 
+def shape_faces(state: GameState, shape: int) -> list[int]:
+    """The faces a meld shape takes from a hand, cell by cell (``JOKER`` for a joker)."""
+    sh = state.game.melds.shapes[shape]
+    return [JOKER if sh.joker_cells >> i & 1 else f for i, f in enumerate(sh.cells)]
+
+
+def cards_of_faces(hand: int, faces: Sequence[int], avoid: int = -1) -> list[int]:
+    """A card of ``hand`` for each face, no card twice; a face the hand lacks is
+    skipped.  ``avoid`` is taken only when its face has no other copy."""
+    out: list[int] = []
+    used = 0
+    for f in faces:
+        options = [c for c in bits(hand & ~used) if face_of(c) == f]
+        if len(options) > 1 and avoid in options:
+            options.remove(avoid)
+        if options:
+            out.append(options[0])
+            used |= 1 << options[0]
+    return out
+
+
 def cards_for_move(state: GameState, hand: int, move: Move) -> list[int]:
     """The cards of ``hand`` a move would play (to pre-select them for a hint)."""
     faces: list[int] = []
     if move.kind == MELD:
-        sh = state.game.melds.shapes[move.a]
-        faces = [JOKER if sh.joker_cells >> i & 1 else f for i, f in enumerate(sh.cells)]
+        faces = shape_faces(state, move.a)
     elif move.kind == LAYOFF:
         faces = [JOKER if move.c else code_face(move.b)]
     elif move.kind == SWAP:
         faces = [move.b]
     elif move.kind == DISCARD:
         faces = [move.a]
-    out: list[int] = []
-    used = 0
-    for f in faces:
-        options = [c for c in bits(hand & ~used) if face_of(c) == f]
-        if move.kind == DISCARD and len(options) > 1 and state.taken in options:
-            options.remove(state.taken)
-        if options:
-            out.append(options[0])
-            used |= 1 << options[0]
-    return out
+    # the card just taken from the pile may not be thrown back: hint its twin
+    return cards_of_faces(hand, faces, state.taken if move.kind == DISCARD else -1)
 
 
 def choice_text(state: GameState, move: Move) -> str:

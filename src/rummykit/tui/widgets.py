@@ -80,8 +80,36 @@ def cells_width(cells: Sequence[tuple[int, bool]]) -> int:
     return max(0, width - 1)
 
 
+GROUP_GAP = 2
+"""Blank cells between the groups of an arranged hand (melds, then deadwood)."""
+
+
+def hand_positions(n: int, starts: set[int], width: int) -> list[tuple[int, int]]:
+    """``(row, x)`` of each of ``n`` cards laid left to right in rows of ``width``
+    cells, with a gap before each position in ``starts`` (a group of an arranged
+    hand); a row never begins with a gap.
+
+    >>> hand_positions(5, {3}, 16)
+    [(0, 0), (0, 4), (0, 8), (1, 0), (1, 4)]
+    >>> hand_positions(4, {2}, 40)
+    [(0, 0), (0, 4), (0, 10), (0, 14)]
+    """
+    out: list[tuple[int, int]] = []
+    row = x = 0
+    for i in range(n):
+        if i in starts and x:
+            x += GROUP_GAP
+        if x and x + CARD_WIDTH > width:
+            row += 1
+            x = 0
+        out.append((row, x))
+        x += CARD_WIDTH
+    return out
+
+
 class HandView(Widget):
-    """The player's hand: a key label over each card; click a card to select it."""
+    """The player's hand: a key label over each card; click a card to select it.  An
+    arranged hand shows its groups (melds, then deadwood) apart."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = set(CARD_CLASSES)
     DEFAULT_CSS = "HandView { height: auto; min-height: 2; }\nHandView {" + CARD_STYLES + "}"
@@ -99,6 +127,7 @@ class HandView(Widget):
         self.new_card = -1
         self.cursor = -1
         self.note = ""
+        self.starts: set[int] = set()
 
     def show(
         self,
@@ -108,38 +137,43 @@ class HandView(Widget):
         new_card: int = -1,
         cursor: int = -1,
         note: str = "",
+        starts: set[int] | None = None,
     ) -> None:
-        rows = self._rows(len(self.cards))
+        rows = self._rows()
         self.cards = list(cards)
         self.labels = list(labels)
         self.selected = set(selected)
         self.new_card = new_card
         self.cursor = cursor
         self.note = note
-        self.refresh(layout=rows != self._rows(len(self.cards)))
+        self.starts = set(starts or ())
+        self.refresh(layout=rows != self._rows())
 
-    def _rows(self, n: int) -> int:
-        return -(-n // self.per_row())
+    def _positions(self) -> list[tuple[int, int]]:
+        width = self.content_size.width or 20 * CARD_WIDTH
+        return hand_positions(len(self.cards), self.starts, max(CARD_WIDTH, width))
 
-    def per_row(self) -> int:
-        return max(1, self.content_size.width // CARD_WIDTH) if self.content_size.width else 20
+    def _rows(self) -> int:
+        positions = self._positions()
+        return positions[-1][0] + 1 if positions else 0
 
     def render(self) -> Text:
         p = CardPainter(self)
         if not self.cards:
             return Text(self.note or "(no cards)", p.muted)
-        per = self.per_row()
+        positions = self._positions()
         out = Text(no_wrap=True, overflow="crop")
-        for start in range(0, len(self.cards), per):
-            if start:
+        for row in range(positions[-1][0] + 1):
+            if row:
                 out.append("\n")
-            chunk = range(start, min(start + per, len(self.cards)))
+            chunk = [i for i, (r, _x) in enumerate(positions) if r == row]
+            x = 0
             for i in chunk:
+                out.append(" " * (positions[i][1] - x))
+                x = positions[i][1] + CARD_WIDTH
                 label = self.labels[i] if i < len(self.labels) else " "
                 card = self.cards[i]
-                style = p.muted
-                if card in self.selected:
-                    style = p.hot
+                style = p.hot if card in self.selected else p.muted
                 mark = "*" if card == self.new_card else " "
                 if i == self.cursor:
                     out.append("[", p.muted)
@@ -148,7 +182,10 @@ class HandView(Widget):
                 else:
                     out.append(f" {label}{mark} ", style)
             out.append("\n")
+            x = 0
             for i in chunk:
+                out.append(" " * (positions[i][1] - x))
+                x = positions[i][1] + CARD_WIDTH
                 card = self.cards[i]
                 face = face_of(card)
                 text = face_text(face)
@@ -163,9 +200,10 @@ class HandView(Widget):
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        index = (offset.y // 2) * self.per_row() + offset.x // CARD_WIDTH
-        if 0 <= index < len(self.cards):
-            self.post_message(self.CardClicked(index))
+        for index, (row, x) in enumerate(self._positions()):
+            if row == offset.y // 2 and x <= offset.x < x + CARD_WIDTH:
+                self.post_message(self.CardClicked(index))
+                return
 
 
 @dataclass

@@ -1,0 +1,94 @@
+"""The person's hand in order: by suit, by rank, or arranged into the melds the solver
+finds with the deadwood apart (issue #20).
+
+Arranging answers the question a new player keeps asking, "what do I have?": the
+melds that leave the least deadwood, and, in a game with an opening minimum (Rami 51)
+before the person has opened, how many points those melds count toward it, since
+they cannot be laid until they reach it.
+
+>>> from rummykit.cards import mask_of, parse_cards
+>>> from rummykit.state import GameState
+>>> from rummykit.tui.session import card_text
+>>> g = GameState.new("rami51", ["Ann", "Bob"], 1)
+>>> hand = mask_of(parse_cards("QH QD QS 4C 5C 6C 9D"))
+>>> lay = arrange_hand(g, hand)
+>>> [[card_text(c) for c in group] for group in lay.groups]
+[['4♣', '5♣', '6♣'], ['Q♦', 'Q♥', 'Q♠'], ['9♦']]
+>>> lay.melds, lay.deadwood, lay.meld_points
+(2, 9, 45)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..state import GameState
+from .session import cards_of_faces, count, shape_faces, sort_cards
+
+HAND_ORDERS = ("suit", "rank", "melds")
+"""The orders key ``r`` cycles through; the first is the default."""
+
+
+@dataclass(frozen=True)
+class HandLayout:
+    """A hand arranged: its melds, then its deadwood (card ids, as shown)."""
+
+    groups: tuple[tuple[int, ...], ...]
+    """The melds in the solver's order, each card where it sits in the meld, then the
+    deadwood sorted by suit (when there is any)."""
+    melds: int
+    """How many of ``groups`` are melds."""
+    deadwood: int
+    """The value of the cards left out of the melds."""
+    meld_points: int
+    """The melds' points toward an opening minimum (ace 1 low or 11, faces 10)."""
+
+    @property
+    def order(self) -> list[int]:
+        return [c for group in self.groups for c in group]
+
+    @property
+    def starts(self) -> set[int]:
+        """Positions in :attr:`order` where a group after the first begins."""
+        out: set[int] = set()
+        at = 0
+        for group in self.groups[:-1]:
+            at += len(group)
+            out.add(at)
+        return out
+
+
+def arrange_hand(state: GameState, hand: int) -> HandLayout:
+    """The solver's least-deadwood melds of ``hand`` (a card mask), as card ids."""
+    solver = state.game.solver
+    best = solver.arrange(hand)
+    groups: list[tuple[int, ...]] = []
+    left = hand
+    points = 0
+    for shape in best.shapes:
+        cards = cards_of_faces(left, shape_faces(state, shape))
+        for c in cards:
+            left &= ~(1 << c)
+        groups.append(tuple(cards))
+        points += solver.melds.shapes[shape].points
+    melds = len(groups)
+    if left:
+        groups.append(tuple(sort_cards(left)))
+    return HandLayout(tuple(groups), melds, best.deadwood, points)
+
+
+def ordered_hand(
+    state: GameState, hand: int, order: str, player: int
+) -> tuple[list[int], set[int], str]:
+    """``player``'s hand as shown in ``order`` (one of :data:`HAND_ORDERS`): the cards
+    left to right, the positions where a new group starts, and a note for the hand's
+    title on what the melds come to (knock games show their deadwood anyway)."""
+    if order != "melds":
+        return sort_cards(hand, by_rank=order == "rank"), set(), ""
+    lay = arrange_hand(state, hand)
+    note = count(lay.melds, "meld")
+    if state.rules.knock_card is not None:
+        return lay.order, lay.starts, note
+    if lay.melds and state.needs_opening(player):
+        note += f" ({lay.meld_points} of {state.rules.opening_minimum} points to open)"
+    return lay.order, lay.starts, f"{note}, deadwood {lay.deadwood}"
