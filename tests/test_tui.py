@@ -13,6 +13,7 @@ import asyncio
 import functools
 import io
 import random
+import re
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -41,6 +42,7 @@ from rummykit.moves import (
 )
 from rummykit.notation import export_record
 from rummykit.rules import Rules
+from rummykit.scoring import PlayerScore, RoundResult
 from rummykit.state import GameState, Phase
 from rummykit.tui import (
     add_play_arguments,
@@ -51,6 +53,7 @@ from rummykit.tui import (
 )
 from rummykit.tui.app import CARD_KEYS, RummyApp, TableScreen
 from rummykit.tui.hand import arrange_hand
+from rummykit.tui.results import card_rows, round_details, running_totals
 from rummykit.tui.review_screen import ReviewScreen
 from rummykit.tui.screens import (
     ChoiceScreen,
@@ -68,6 +71,7 @@ from rummykit.tui.session import (
     Match,
     card_text,
     cards_for_move,
+    cells_text,
     choice_text,
     deadwood_text,
     layoff_attempt,
@@ -78,6 +82,7 @@ from rummykit.tui.session import (
     rules_summary,
     save_path,
     swap_attempt,
+    table_cells,
     take_attempt,
 )
 from rummykit.tui.widgets import HandView, PilesBar, TableView
@@ -965,3 +970,72 @@ async def test_arranged_gin_hand_names_the_deadwood_once() -> None:
         assert str(box.border_title).endswith("by melds (r) · deadwood 38")
         assert box.border_subtitle == "2 melds"
         assert [len(group) for group in arrange_hand(g, g.hands[0]).groups] == [3, 3, 4]
+
+
+# -- the end of a round and of the match (issue #20) ---------------------------------------
+def rendered(renderable: Any, width: int = 76) -> str:
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+ASCII_CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+"""A card written as a record writes it (7H): people read faces (7♥) instead."""
+
+
+def test_cards_left_are_laid_out_with_their_points() -> None:
+    """A hand at the end of a round: the melds it still holds, then its deadwood, a
+    gap between, and under each card the points it counts."""
+    g = build("basic", hands=["KS 8H 7H 9H 2C", "3C 4C 5C 8D"])
+    text = card_rows(g, g.hand(0)).plain.splitlines()
+    assert text == ["7♥  8♥  9♥    2♣  K♠", " 7   8   9     2  10"]
+    result = RoundResult(1, 0, 1, True, "out", False, (
+        PlayerScore(tuple(g.hand(0)), 36, 0), PlayerScore((), 0, 36),
+    ))  # fmt: skip
+    body = rendered(round_details(g, result, ["Ann", "Bob"], [0, 36])).splitlines()
+    assert body[0] == "Ann  round +0 · total 0" and body[1] == "5 cards left, 36 points:"
+    assert body[2:4] == text and "Bob ★  round +36 · total 36" in body
+    assert "no cards left" in body
+
+
+@sync
+async def test_round_and_match_end_show_hands_history_and_chart() -> None:
+    """Gin to two deals: the first hand's summary shows each player's melds laid (the
+    next deal has cleared the table) and the cards left with their points, the score
+    of the round and the running totals; the match's end shows every round, the chart,
+    the winner and play again.  Cards are faces, in the log too."""
+    app = start("gin(deals=2)", seed=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_round(pilot, app, lay_best=True)
+        summary = app.screen
+        assert isinstance(summary, RoundSummaryScreen) and app.match is not None
+        s = app.match.state
+        assert s.round_no == 2 and not s.table  # the table of the hand is gone...
+        assert summary.laid and summary.laid == app.match.laid[1]  # ...but was kept
+        body = rendered(summary.query_one("#body").query(Static)[0].content)
+        for tm in summary.laid:
+            assert cells_text(table_cells(s, tm)) in body
+        for ps in summary.result.players:
+            assert f"{ps.hand_points} points" in body or not ps.cards
+        history = rendered(summary.query_one("#body").query(Static)[2].content)
+        assert "Score by round" in history and "Running totals" in history
+        assert not ASCII_CARD.search(body + history)
+        assert not ASCII_CARD.search(" ".join(t for _p, t in app.match.log.lines()))
+        await pilot.press("down", "pagedown")  # the body scrolls at 80x24
+        assert summary.query_one("#body").scroll_y > 0
+        await pilot.press("enter")
+        await play_round(pilot, app, lay_best=True)
+        await pilot.press("enter")
+        end = app.screen
+        assert isinstance(end, MatchEndScreen)
+        text = rendered(end.query_one("#body").query(Static)[3].content)
+        totals = running_totals(s.results, 2)
+        assert len(s.results) == 2 and len(totals[0]) == 3
+        for p, name in enumerate(s.names):
+            assert re.search(rf"^{name} +[▁-█]{{3}} +{totals[p][-1]}$", text, re.M), text
+        for r in s.results:
+            deltas = [f"{r.players[p].delta:+d} → " for p in range(2)]
+            assert all(d in text for d in deltas)
+        await pilot.press("a")  # the rematch
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.match.state is not s and app.match.state.round_no == 1

@@ -411,7 +411,14 @@ class TableScreen(Screen[None]):
             self.blocked = True
             review = partial(self.review_screen, s.results[-1].round_no)
             self.app.push_screen(
-                RoundSummaryScreen(s.results[-1], s.names, totals, s.phase is Phase.OVER, review),
+                RoundSummaryScreen(
+                    s,
+                    s.results[-1],
+                    totals,
+                    s.phase is Phase.OVER,
+                    review,
+                    self.match.laid.get(s.results[-1].round_no, ()),
+                ),
                 self._summary_closed,
             )
             return

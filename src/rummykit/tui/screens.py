@@ -4,7 +4,7 @@ and the replay viewer."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.table import Table
@@ -30,6 +30,8 @@ from ..errors import RummyError
 from ..rules import PRESET_SOURCES, Ace, Rules, RummyBonus, Scoring
 from ..scoring import RoundResult, describe_round
 from ..state import GameState, Phase
+from ..table import TableMeld
+from .results import history_block, round_details
 from .session import (
     DEFAULT_BOT,
     DIFFICULTIES,
@@ -207,67 +209,73 @@ class PileScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def round_table(result: RoundResult, names: Sequence[str], totals: Sequence[int]) -> Table:
-    """The scoring of one round, per player."""
-    t = Table(expand=False, padding=(0, 1))
-    t.add_column("player", no_wrap=True)
-    t.add_column("cards left", max_width=34)
-    t.add_column("value", justify="right")
-    t.add_column("round", justify="right")
-    t.add_column("total", justify="right")
-    t.add_column("notes", max_width=28)
-    for p, ps in enumerate(result.players):
-        name = names[p] + (" ★" if result.winner == p else "")
-        t.add_row(
-            name,
-            _cards_text(ps.cards) if ps.cards else Text("—"),
-            str(ps.hand_points),
-            f"{ps.delta:+d}",
-            str(totals[p]),
-            "; ".join(ps.notes),
-        )
-    return t
+SCROLL_BINDINGS: list[BindingType] = [
+    Binding("up", "scroll('up')", show=False),
+    Binding("down", "scroll('down')", show=False),
+    Binding("pageup", "scroll('page_up')", show=False),
+    Binding("pagedown", "scroll('page_down')", show=False),
+]
+"""Keys that scroll a result dialog's body (it may not fit 80x24)."""
+RESULT_CSS = """
+    & #body { max-height: 15; }
+    & Horizontal { height: auto; margin: 1 0 0 0; }
+    & Button { margin: 0 1 0 0; }
+"""
+"""A result dialog at 80x24: the body scrolls, one-line buttons stay in view."""
+
+
+def scroll_body(screen: Screen[Any], how: str) -> None:
+    """Scroll the ``#body`` of a result dialog: ``up``, ``down``, ``page_up``..."""
+    getattr(screen.query_one("#body", VerticalScroll), f"scroll_{how}")()
 
 
 class RoundSummaryScreen(ModalScreen[None]):
-    """A round's scoring; with ``review`` (a factory of the review screen), a Review
-    button and key ``r`` open the review of the round for the person (issue #16)."""
+    """A round's scoring: each hand laid out as melds and deadwood with every card's
+    points, the melds laid in a knock game, the score of every round so far and a
+    chart of the running totals.  With ``review`` (a factory of the review screen), a
+    Review button and key ``r`` open the review of the round for the person (issue #16).
+    """
 
-    DEFAULT_CSS = (
-        "RoundSummaryScreen {" + DIALOG_CSS + "} RoundSummaryScreen Horizontal { height: auto; }"
-        " RoundSummaryScreen Button { margin: 1 1 0 0; }"
-    )
+    DEFAULT_CSS = "RoundSummaryScreen {" + DIALOG_CSS + RESULT_CSS + "}"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "close", "Continue"),
         Binding("r", "review", "Review"),
+        *SCROLL_BINDINGS,
     ]
 
     def __init__(
         self,
+        state: GameState,
         result: RoundResult,
-        names: Sequence[str],
         totals: Sequence[int],
         last: bool,
         review: Callable[[], Screen[None]] | None = None,
+        laid: Sequence[TableMeld] = (),
     ) -> None:
         super().__init__()
+        self.state = state
         self.result = result
-        self.names = list(names)
+        self.names = list(state.names)
         self.totals = list(totals)
         self.last = last
         self.review = review
+        self.laid = list(laid)
+        """A knock game's melds on the table when the hand ended."""
 
     def compose(self) -> ComposeResult:
         r = self.result
+        done = [x for x in self.state.results if x.round_no <= r.round_no]
         with Vertical(id="dialog"):
             yield Label(f"Round {r.round_no}: {describe_round(r, self.names)}", id="dialog-title")
-            with VerticalScroll():
-                yield Static(round_table(r, self.names, self.totals))
+            with VerticalScroll(id="body"):
+                yield Static(round_details(self.state, r, self.names, self.totals, self.laid))
+                yield Static(Text(""))
+                yield Static(history_block(done, self.names))
             label = "Final standings" if self.last else "Next deal"
             with Horizontal():
-                yield Button(f"{label} (Enter)", id="continue", variant="primary")
+                yield Button(f"{label} (Enter)", id="continue", variant="primary", compact=True)
                 if self.review is not None:
-                    yield Button("Review (r)", id="review")
+                    yield Button("Review (r)", id="review", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "review":
@@ -279,6 +287,9 @@ class RoundSummaryScreen(ModalScreen[None]):
         if self.review is not None:
             self.app.push_screen(self.review())
 
+    def action_scroll(self, how: str) -> None:
+        scroll_body(self, how)
+
     def action_close(self) -> None:
         self.dismiss(None)
 
@@ -286,15 +297,12 @@ class RoundSummaryScreen(ModalScreen[None]):
 class MatchEndScreen(ModalScreen[str]):
     """Final standings; play again with the same or new settings, or quit."""
 
-    DEFAULT_CSS = (
-        "MatchEndScreen {"
-        + DIALOG_CSS
-        + "} MatchEndScreen Horizontal { height: auto; } MatchEndScreen Button { margin: 1 1 0 0; }"
-    )
+    DEFAULT_CSS = "MatchEndScreen {" + DIALOG_CSS + RESULT_CSS + "}"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a,enter", "choose('again')", "Play again"),
         Binding("n", "choose('new')", "New settings"),
         Binding("q,escape", "choose('quit')", "Quit"),
+        *SCROLL_BINDINGS,
     ]
 
     def __init__(self, state: GameState, me: int) -> None:
@@ -328,18 +336,24 @@ class MatchEndScreen(ModalScreen[str]):
             yield Label(
                 f"Match over after {count(res.rounds, 'round')}. {verdict}", id="dialog-title"
             )
-            yield Static(Text(rule, style=Style(italic=True)))
-            yield Static(t)
+            with VerticalScroll(id="body"):
+                yield Static(Text(rule, style=Style(italic=True)))
+                yield Static(t)
+                yield Static(Text(""))
+                yield Static(history_block(self.state.results, names, self.state.scores))
             with Horizontal():
-                yield Button("Play again (a)", id="again", variant="primary")
-                yield Button("New settings (n)", id="new")
-                yield Button("Quit (q)", id="quit")
+                yield Button("Play again (a)", id="again", variant="primary", compact=True)
+                yield Button("New settings (n)", id="new", compact=True)
+                yield Button("Quit (q)", id="quit", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "quit")
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)
+
+    def action_scroll(self, how: str) -> None:
+        scroll_body(self, how)
 
 
 # -- new game ----------------------------------------------------------------------------

@@ -316,6 +316,8 @@ class Match:
         self.bots: list[Bot | None] = [make_bot(d) if d else None for d in self.seats]
         self.rngs = [random.Random(master.getrandbits(64)) for _ in self.seats]
         self.log = MoveLog(state.names)
+        self.laid: dict[int, list[TableMeld]] = {}
+        """A knock game's melds at the end of each hand, by round number."""
 
     @classmethod
     def start(cls, settings: GameSettings) -> Match:
@@ -341,7 +343,14 @@ class Match:
 
     def apply(self, move: Move) -> None:
         """Apply a move for the player to act, logging it; IllegalMoveError changes nothing."""
-        apply_logged(self.state, move, self.log, self.human)
+        s = self.state
+        table = list(s.table)
+        rounds = len(s.results)
+        apply_logged(s, move, self.log, self.human)
+        if len(s.results) > rounds and s.rules.knock_card is not None:
+            # A knock game's hand ends with a pass once the melds are laid, so the
+            # table before that move is the table at the end (the next deal clears it).
+            self.laid[s.results[-1].round_no] = table
 
     def lay_best(self) -> list[Move]:
         """In a knock game's end of hand, lay the person's melds (and lay-offs, as the
