@@ -813,6 +813,20 @@ def check_shown_whole(app: RummyApp) -> None:
         assert str(box.border_subtitle or "") in region_text(app, bottom), box.border_subtitle
 
 
+def check_dialog_whole(app: RummyApp) -> None:
+    """A round's or the match's result dialog at 80x24: its title and every button
+    are on the screen in full (the body scrolls)."""
+    from textual.widgets import Button
+
+    dialog = app.screen.query_one("#dialog")
+    assert dialog.region.bottom <= SIZE[1] and dialog.region.right <= SIZE[0]
+    title = app.screen.query_one("#dialog-title")
+    assert region_text(app, title.region) == " ".join(str(title.render()).split())
+    for button in app.screen.query(Button):
+        assert str(button.label) in region_text(app, button.region), button.label
+        assert button.region.bottom <= dialog.region.bottom - 1  # inside the frame
+
+
 @pytest.mark.parametrize(("spec", "seed"), [("gin", 0), ("rami51(deals=1)", 1)])
 @sync
 async def test_every_message_is_shown_whole_at_80x24(
@@ -856,8 +870,11 @@ async def test_every_message_is_shown_whole_at_80x24(
             if my_turn(app):
                 check_shown_whole(app)
             turns += 1
+        check_dialog_whole(app)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        await pilot.pause()
+        check_dialog_whole(app)
         await pilot.press("escape")
     monkeypatch.undo()
     assert any("[rule: " in m for m in messages) and any("(press " in m for m in messages)
