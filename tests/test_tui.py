@@ -53,7 +53,7 @@ from rummykit.tui import (
 )
 from rummykit.tui.app import CARD_KEYS, RummyApp, TableScreen
 from rummykit.tui.hand import arrange_hand
-from rummykit.tui.results import card_rows, round_details, running_totals
+from rummykit.tui.results import card_rows, round_details, running_totals, score_history
 from rummykit.tui.review_screen import ReviewScreen
 from rummykit.tui.screens import (
     ChoiceScreen,
@@ -1013,6 +1013,19 @@ def test_cards_left_are_laid_out_with_their_points() -> None:
     assert body[0] == "Ann  round +0 · total 0" and body[1] == "5 cards left, 36 points:"
     assert body[2:4] == text and "Bob ★  round +36 · total 36" in body
     assert "no cards left" in body
+
+
+def test_score_history_shows_match_bonuses() -> None:
+    """Gin match bonuses come after the last hand: the history shows them as a row of
+    their own, so its totals are the match's."""
+    final, _ = play_match("gin_match(target_score=30)", 2, [GreedyBot(), GreedyBot()], seed=2)
+    sums = [s[-1] for s in running_totals(final.results, 2)]
+    assert sums != final.scores  # the game and line bonuses
+    text = rendered(score_history(final.results, final.names, final.scores))
+    bonus = next(line for line in text.splitlines() if "bonus" in line)
+    for p in range(2):
+        assert f"{final.scores[p] - sums[p]:+d} → {final.scores[p]}" in bonus
+    assert "bonus" not in rendered(score_history(final.results, final.names))
 
 
 @sync
