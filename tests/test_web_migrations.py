@@ -298,6 +298,41 @@ def test_a_database_made_by_create_all_with_leases_is_stamped_at_0002(tmp_path: 
     assert schema_differences(url) == []
 
 
+@pytest.mark.parametrize(
+    ("ddl", "foreign", "message"),
+    [
+        (None, "CREATE TABLE tables (id INTEGER PRIMARY KEY, name TEXT)",
+         "its table 'tables' lacks created, over, public, seats"),
+        ("db-release",
+         "CREATE TABLE leases (table_id VARCHAR(32) PRIMARY KEY, node TEXT, token BIGINT, "
+         "until FLOAT, owner TEXT)",
+         "its table 'leases' has owner"),
+        ("db-pre-options", "CREATE TABLE leases (table_id VARCHAR(32) PRIMARY KEY)",
+         "its table 'leases' lacks node, token, until"),
+        ("db-release", "DROP TABLE chat", "its table 'chat' lacks at, id, name"),
+    ],
+)  # fmt: skip
+def test_tables_rummykit_did_not_make_are_refused_untouched(
+    url: str, capsys: pytest.CaptureFixture[str], ddl: str | None, foreign: str, message: str
+) -> None:
+    """A database without a revision is adopted only if its tables are the ones the
+    releases before migrations made: another program's ``tables`` (or ``leases``) is
+    refused before anything is changed, not stamped as ours (nor given ``options``)."""
+    if ddl is not None:
+        make_release_db(url, ddl)
+    engine = _engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(foreign))
+    engine.dispose()
+    before = snapshot(url)
+    with pytest.raises(SchemaError, match=message):
+        Store(url)
+    code, out, err = db(capsys, "upgrade", "--database", url)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert message in err and "rummykit did not make it; nothing was changed" in err
+    assert snapshot(url) == before
+
+
 def test_a_new_revision_comes_from_the_shipped_template(tmp_path: Path) -> None:
     """docs/database.md's recipe for the next schema change: autogenerate against a
     database at the head, in a copy of the migrations (not to touch the package)."""

@@ -146,15 +146,45 @@ def _status(conn: Connection) -> Revision:
     return Revision(current=current, head=newest, known=known)
 
 
+_BEFORE_MIGRATIONS = {
+    "tables": {
+        "id", "spec", "seats", "public", "timer", "version", "state", "over", "created",
+        "updated", "options",
+    },
+    "moves": {"table_id", "seq", "seat", "action", "text", "auto", "at"},
+    "chat": {"id", "table_id", "seat", "name", "text", "at"},
+    "leases": {"table_id", "node", "token", "until"},
+}  # fmt: skip
+"""The columns ``create_all`` made before migrations (``leases`` only in development
+versions, ``tables.options`` not in the oldest releases).  History: it never changes,
+whatever later revisions do to the models."""
+
+
 def _adopt(conn: Connection, config: Config) -> None:
     """Stamp a database made before migrations with the revision it matches.
 
     The releases before migrations made their tables with ``create_all`` and added
     ``tables.options`` by hand when it was missing; this does the same, so the
     database is then exactly the baseline.  One made by a development version that
-    already had ``leases`` (the same ``create_all``) is at revision 0002."""
-    tables = set(inspect(conn).get_table_names())
-    columns = {c["name"] for c in inspect(conn).get_columns("tables")}
+    already had ``leases`` (the same ``create_all``) is at revision 0002.  Tables of
+    those names that lack those columns (or a ``leases`` with others) were not made by
+    rummykit: :class:`SchemaError` before anything is changed."""
+    insp = inspect(conn)
+    tables = set(insp.get_table_names())
+    for name, wanted in _BEFORE_MIGRATIONS.items():
+        if name not in tables and name == "leases":
+            continue
+        have = {c["name"] for c in insp.get_columns(name)} if name in tables else set()
+        missing = sorted(wanted - have - {"options"})  # options: added just below
+        extra = sorted(have - wanted) if name == "leases" else []
+        if missing or extra:
+            raise SchemaError(
+                f"the database has no revision and its table {name!r} "
+                + (f"lacks {', '.join(missing)}" if missing else f"has {', '.join(extra)}")
+                + ": rummykit did not make it; nothing was changed (give rummykit a "
+                "database of its own)"
+            )
+    columns = {c["name"] for c in insp.get_columns("tables")}
     if "options" not in columns:
         conn.execute(text("ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
     command.stamp(config, "0002" if "leases" in tables else BASELINE)
