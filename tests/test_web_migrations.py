@@ -28,6 +28,7 @@ from sqlalchemy.engine import Engine
 
 from rummykit.cli import main
 from rummykit.web import Settings
+from rummykit.web import schema as schema_module
 from rummykit.web.schema import (
     LEGACY,
     MIGRATIONS,
@@ -330,6 +331,43 @@ def test_tables_rummykit_did_not_make_are_refused_untouched(
     code, out, err = db(capsys, "upgrade", "--database", url)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert message in err and "rummykit did not make it; nothing was changed" in err
+    assert snapshot(url) == before
+
+
+FAILING_REVISION = """
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table("half", sa.Column("id", sa.Integer, primary_key=True))
+    op.add_column("tables", sa.Column("extra", sa.Text, nullable=True))
+    op.execute("INSERT INTO no_such_table VALUES (1)")
+"""
+
+
+@pytest.mark.parametrize("start", ["empty", "before migrations", "0002"])
+def test_a_revision_failing_halfway_changes_nothing(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: str
+) -> None:
+    """The adoption and the revisions run in one transaction, on SQLite too (whose
+    driver would commit each CREATE and ALTER on its own): a next release's revision
+    that fails after making a table leaves the database exactly as it was."""
+    if start == "before migrations":
+        make_release_db(url, "db-pre-options")
+    elif start == "0002":
+        Store(url).close()
+    before = snapshot(url)
+    shutil.copytree(MIGRATIONS, tmp_path / "migrations")
+    (tmp_path / "migrations" / "versions" / "v0003_half.py").write_text(FAILING_REVISION)
+    monkeypatch.setattr(schema_module, "MIGRATIONS", tmp_path / "migrations")
+    with pytest.raises(SchemaError, match="no_such_table"):
+        Store(url)
     assert snapshot(url) == before
 
 

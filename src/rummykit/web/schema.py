@@ -120,13 +120,19 @@ def upgrade(engine: Engine) -> tuple[Revision, Revision]:
     """Bring the database to the head; return where it stood before and after.
 
     A database made by a newer release raises :class:`SchemaError` and is left as it
-    was.  On PostgreSQL the whole of it runs under an advisory lock."""
+    was.  On PostgreSQL the whole of it runs under an advisory lock.  The adoption and
+    every revision are one transaction, so a failure anywhere changes nothing."""
     with reporting(engine), engine.connect() as conn, _migration_lock(conn):
         before = _status(conn)
         if not before.known:
             raise SchemaError(f"cannot upgrade the database: {before.describe()}")
         if not before.up_to_date:
             config = alembic_config(conn)
+            if conn.dialect.name == "sqlite":
+                # Python's sqlite3 opens a transaction only before INSERT, UPDATE and
+                # DELETE: each CREATE or ALTER would commit on its own, and a revision
+                # failing halfway would leave its first tables behind.
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
             if before.current == LEGACY:
                 _adopt(conn, config)
             command.upgrade(config, "head")
@@ -188,7 +194,6 @@ def _adopt(conn: Connection, config: Config) -> None:
     if "options" not in columns:
         conn.execute(text("ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
     command.stamp(config, "0002" if "leases" in tables else BASELINE)
-    conn.commit()
 
 
 @contextlib.contextmanager
