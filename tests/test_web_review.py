@@ -167,9 +167,11 @@ def test_review_of_a_finished_round_sends_no_card_the_player_did_not_see(
             ask(ws, round=1)
             progress: list[dict[str, Any]] = []
             rv = answer(ws, progress)
+        if rv.get("type") == "review" and not rv["decisions"]:
+            continue  # the round ended before seat 0 had a choice to make
         break
     else:
-        pytest.fail("eight tables in a row showed every card of their first round")
+        pytest.fail("eight tables in a row showed every card or gave seat 0 no choice")
     assert rv["type"] == "review", rv
     assert rv["round"] == 1 and rv["seat"] == 0 and rv["budget"] == BUDGET
     decisions = rv["decisions"]
