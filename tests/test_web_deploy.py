@@ -1,0 +1,209 @@
+"""The server behind a real reverse proxy (issue #18): Debian's HAProxy runs the
+configuration docs/deploy.md shows, in front of real ``python -m rummykit.web``
+processes on loopback, and scripted players connect through it only."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import WebSocketException
+
+from rummykit.web.store import Store
+from web_helpers import HAPROXY, Client, ServerProcess, haproxy, proxy_config
+
+GIN = {"rules": "gin", "deals": 1}
+"""Short matches: one deal of Gin is some 100 moves of random play."""
+OPEN = ["--rate", "1000", "--burst", "1000", "--tables-per-minute", "0"]
+OPEN += ["--sockets-per-minute", "0"]
+"""Per-client limits out of the way: every scripted player comes from 127.0.0.1 and
+moves as fast as it can."""
+
+
+class Seat(threading.Thread):
+    """A scripted person at one seat, playing through the proxy.
+
+    Whenever it is its turn it sends a random legal move; when its socket closes (its
+    server died) it reconnects through the proxy and says ``hello`` again, as the web
+    page does.  It remembers every move of its seat that a ``state`` showed in the
+    table's log, i.e. every move the server acknowledged, by sequence number.  It stops
+    once the match is over, or at ``deadline`` (monotonic).
+    """
+
+    def __init__(self, base: str, table: dict[str, Any], seat: int, deadline: float) -> None:
+        super().__init__(daemon=True)
+        self.base = base
+        self.table_id: str = table["id"]
+        self.seat = seat
+        self.secret: str = table["seats"][seat]["secret"]
+        self.deadline = deadline
+        self.rng = random.Random(f"{self.table_id}/{seat}")
+        self.acked: dict[int, str] = {}
+        """Sequence number -> text of this seat's moves seen in a state's log."""
+        self.sent = 0
+        self.connections = 0
+        self.finished = False
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            while not self.finished and time.monotonic() < self.deadline:
+                try:
+                    self._session()
+                except TimeoutError:
+                    raise  # a stalled table, not a closed socket
+                except (OSError, WebSocketException):
+                    time.sleep(0.2)  # the page waits a moment before reconnecting too
+        except BaseException as e:  # reported by the test
+            self.error = e
+
+    def _session(self) -> None:
+        c = Client(self.base, self.table_id)
+        self.connections += 1
+        try:
+            c.send({"type": "hello", "seat": self.seat, "secret": self.secret})
+            while time.monotonic() < self.deadline:
+                m = c.recv(timeout=20.0)
+                if m["type"] == "error" and m["code"] not in ("stale", "not_your_turn"):
+                    raise AssertionError(f"seat {self.seat} of {self.table_id}: {m}")
+                if m["type"] != "state":
+                    continue
+                for entry in m["log"]:
+                    if entry["seat"] == self.seat:
+                        self.acked[entry["seq"]] = entry["text"]
+                g = m["game"]
+                if g["phase"] == "over":
+                    self.finished = True
+                    return
+                if g["current"] == self.seat and g["legal"]:
+                    text = self.rng.choice(g["legal"])["text"]
+                    move = {"kind": "text", "text": text}
+                    c.send({"type": "move", "version": m["version"], "move": move})
+                    self.sent += 1
+        finally:
+            c.close()
+
+
+def create(base: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    r = httpx.post(base + "/api/tables", json={**GIN, "seats": seats}, timeout=10)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def check_log(store: Store, table_id: str, seats: list[Seat]) -> int:
+    """The table's stored moves are numbered 1..N without a gap, N is its version,
+    and every move a player saw acknowledged is stored as that seat's move; N."""
+    rows = store.moves(table_id)
+    stored = store.load_table(table_id)
+    assert stored is not None
+    assert [r.seq for r in rows] == list(range(1, stored.version + 1))
+    by_seq = {r.seq: r for r in rows}
+    for s in seats:
+        assert s.acked, f"seat {s.seat} saw none of its moves acknowledged"
+        for seq, text in s.acked.items():
+            row = by_seq.get(seq)
+            assert row is not None, f"acknowledged move {seq} of {table_id} is not stored"
+            assert (row.seat, row.text) == (s.seat, text), (seq, row.seat, row.text)
+    return stored.version
+
+
+def join_all(seats: list[Seat], deadline: float) -> None:
+    for s in seats:
+        s.join(max(0.1, deadline - time.monotonic()))
+    for s in seats:
+        assert s.error is None, f"seat {s.seat} of {s.table_id}: {s.error!r}"
+        assert s.finished, f"seat {s.seat} of {s.table_id} did not see the match end"
+
+
+# -- the proxy configuration ---------------------------------------------------------------
+def test_the_guides_proxy_configuration_is_valid_haproxy(tmp_path: Path) -> None:
+    cfg = tmp_path / "haproxy.cfg"
+    cfg.write_text(proxy_config(8080, ["127.0.0.1:8001", "http://127.0.0.1:8002"]))
+    text = cfg.read_text()
+    assert "bind 127.0.0.1:8080" in text and "bind :80" not in text
+    assert "server web1 127.0.0.1:8001\n" in text and "server web2 127.0.0.1:8002\n" in text
+    assert "server web3" not in text  # the guide's three servers are replaced, not kept
+    if HAPROXY.exists():
+        res = subprocess.run([str(HAPROXY), "-c", "-f", str(cfg)], capture_output=True)
+        assert res.returncode == 0, res.stdout.decode() + res.stderr.decode()
+
+
+def test_a_guide_without_a_server_line_is_refused(tmp_path: Path) -> None:
+    doc = tmp_path / "deploy.md"
+    doc.write_text("```haproxy\nfrontend f\n    bind :80\n```\n")
+    with pytest.raises(ValueError, match="no server line"):
+        proxy_config(8080, ["127.0.0.1:8001"], doc)
+
+
+# -- one process behind the proxy --------------------------------------------------------------
+@pytest.mark.web_slow
+def test_a_match_is_played_through_the_proxy(tmp_path: Path) -> None:
+    """WebSockets pass through HAProxy both ways, and the log is whole."""
+    url = f"sqlite:///{tmp_path / 'proxy.db'}"
+    server = ServerProcess(url, args=OPEN).start()
+    try:
+        with haproxy([server.address]) as base:
+            t = create(base, [{"name": "Ann"}, {"name": "Bob"}])
+            deadline = time.monotonic() + 60
+            seats = [Seat(base, t, i, deadline) for i in (0, 1)]
+            for s in seats:
+                s.start()
+            join_all(seats, deadline)
+            info = httpx.get(f"{base}/api/tables/{t['id']}", timeout=10).json()
+            assert info["over"] is True
+            record = httpx.get(f"{base}/api/tables/{t['id']}/record", timeout=10)
+            assert record.status_code == 200 and "gin" in record.text.lower()
+    finally:
+        server.stop()
+    store = Store(url)
+    try:
+        assert check_log(store, t["id"], seats) == info["version"]
+    finally:
+        store.close()
+    assert sum(s.sent for s in seats) >= info["version"]
+
+
+@pytest.mark.web_slow
+def test_the_proxy_spreads_clients_and_skips_a_dead_server(tmp_path: Path) -> None:
+    """Round robin puts every other table on each server; once one is killed, every
+    new request and WebSocket is answered by the other (redispatch, health checks)."""
+    servers = [ServerProcess(f"sqlite:///{tmp_path / f'{i}.db'}", args=OPEN) for i in (1, 2)]
+    try:
+        for s in servers:
+            s.launch()
+        for s in servers:
+            s.ready()
+        with haproxy([s.address for s in servers]) as base:
+            made = [create(base, [{"name": "Ann"}, {"kind": "bot"}]) for _ in range(4)]
+            counts = [httpx.get(s.base + "/healthz").json()["tables"] for s in servers]
+            assert counts == [2, 2], counts
+            servers[0].kill()
+            for _ in range(10):  # at once: a refused connection is retried on the other
+                assert httpx.get(base + "/healthz", timeout=5).status_code == 200
+            time.sleep(1.5)  # by now the health checks took it out of the rotation
+            for _ in range(10):
+                assert httpx.get(base + "/healthz", timeout=5).status_code == 200
+            live = next(t for t in made if _lives_on(servers[1], t["id"]))
+            c = Client(base, live["id"])
+            try:
+                c.send({"type": "hello"})
+                assert c.until(lambda m: m["type"] == "state")["table"]["id"] == live["id"]
+            finally:
+                c.close()
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def _lives_on(server: ServerProcess, table_id: str) -> bool:
+    with contextlib.suppress(httpx.HTTPError):
+        return httpx.get(f"{server.base}/api/tables/{table_id}").status_code == 200
+    return False
