@@ -37,8 +37,12 @@ class Seat(threading.Thread):
     once the match is over, or at ``deadline`` (monotonic).
     """
 
-    def __init__(self, base: str, table: dict[str, Any], seat: int, deadline: float) -> None:
+    def __init__(
+        self, base: str, table: dict[str, Any], seat: int, deadline: float, think: float = 0.0
+    ) -> None:
         super().__init__(daemon=True)
+        self.think = think
+        """Seconds it waits before each move, so that a match lasts a while."""
         self.base = base
         self.table_id: str = table["id"]
         self.seat = seat
@@ -83,6 +87,7 @@ class Seat(threading.Thread):
                     self.finished = True
                     return
                 if g["current"] == self.seat and g["legal"]:
+                    time.sleep(self.think)
                     text = self.rng.choice(g["legal"])["text"]
                     move = {"kind": "text", "text": text}
                     c.send({"type": "move", "version": m["version"], "move": move})

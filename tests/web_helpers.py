@@ -157,13 +157,15 @@ class ServerProcess:
 def server_processes(
     database_url: str, nodes: Sequence[str], args: Sequence[str] = ()
 ) -> Iterator[list[ServerProcess]]:
-    """One server process per node id (``--node-id``), all on one database, started
-    side by side; yields them and stops those still running afterwards."""
+    """One server process per node id (``--node-id``), all on one database; yields
+    them and stops those still running afterwards.  The first is started alone, since
+    it creates the schema of a new database; the others start side by side."""
     servers = [ServerProcess(database_url, args=["--node-id", n, *args]) for n in nodes]
     try:
-        for s in servers:
+        servers[0].start()
+        for s in servers[1:]:
             s.launch()
-        for s in servers:
+        for s in servers[1:]:
             s.ready()
         yield servers
     finally:
