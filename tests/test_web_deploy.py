@@ -9,15 +9,25 @@ import random
 import subprocess
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
 from websockets.exceptions import WebSocketException
 
-from rummykit.web.store import Store
-from web_helpers import HAPROXY, Client, ServerProcess, haproxy, proxy_config
+from rummykit.web.store import Store, normalize_url
+from web_helpers import (
+    HAPROXY,
+    Client,
+    ServerProcess,
+    haproxy,
+    postgres_cluster,
+    proxy_config,
+    server_processes,
+)
 
 GIN = {"rules": "gin", "deals": 1}
 """Short matches: one deal of Gin is some 100 moves of random play."""
@@ -113,10 +123,10 @@ def check_log(store: Store, table_id: str, seats: list[Seat]) -> int:
     by_seq = {r.seq: r for r in rows}
     for s in seats:
         assert s.acked, f"seat {s.seat} saw none of its moves acknowledged"
-        for seq, text in s.acked.items():
+        for seq, said in s.acked.items():
             row = by_seq.get(seq)
             assert row is not None, f"acknowledged move {seq} of {table_id} is not stored"
-            assert (row.seat, row.text) == (s.seat, text), (seq, row.seat, row.text)
+            assert (row.seat, row.text) == (s.seat, said), (seq, row.seat, row.text)
     return stored.version
 
 
@@ -212,3 +222,119 @@ def _lives_on(server: ServerProcess, table_id: str) -> bool:
     with contextlib.suppress(httpx.HTTPError):
         return httpx.get(f"{server.base}/api/tables/{table_id}").status_code == 200
     return False
+
+
+# -- three processes on one PostgreSQL database -------------------------------------------
+NODES = ["web1", "web2", "web3"]
+PACE = ["--bot-delay", "0.3", "--bot-workers", "0"]
+"""Bots move every 0.3 s (a Gin deal of two easy bots is some 35 moves: about 10 s), so
+the tables are still being played when a process is killed."""
+THINK = 0.1
+"""Seconds a scripted person waits before each move (two of them: some 100 moves)."""
+TAKEOVER = 5.0
+"""Issue #18: another process takes a dead owner's tables within 5 s."""
+
+
+class Tables:
+    """The facts the deployment test reads straight from PostgreSQL, for some tables."""
+
+    def __init__(self, url: str, ids: list[str]) -> None:
+        self.engine = create_engine(normalize_url(url))
+        self.ids = ids
+
+    def _rows(self, query: str) -> dict[str, Any]:
+        with self.engine.begin() as conn:
+            return {r[0]: r[1] for r in conn.execute(text(query), {"ids": self.ids})}
+
+    def versions(self) -> dict[str, int]:
+        return self._rows("SELECT id, version FROM tables WHERE id = ANY(:ids)")
+
+    def over(self) -> dict[str, bool]:
+        return self._rows("SELECT id, over FROM tables WHERE id = ANY(:ids)")
+
+    def owners(self) -> dict[str, str]:
+        """Each table's owning process, by its lease (no row: nobody's)."""
+        return self._rows("SELECT table_id, node FROM leases WHERE table_id = ANY(:ids)")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+@pytest.mark.web_slow
+def test_three_processes_behind_the_proxy_survive_the_death_of_one() -> None:
+    """Issue #18's deployment: a throwaway PostgreSQL, three server processes, HAProxy
+    in front, six tables (two of bots only, two of a person and a bot, two of two
+    people) played through the proxy with clients spread over the processes; the
+    process owning the most tables is killed with SIGKILL mid-play.  Its tables are
+    taken over within 5 s, its clients reconnect through the proxy, every table
+    finishes, and each log is numbered 1..N with every acknowledged move in it."""
+    with (
+        postgres_cluster() as url,
+        server_processes(url, NODES, [*OPEN, *PACE]) as servers,
+        haproxy([s.address for s in servers]) as base,
+    ):
+        deadline = time.monotonic() + 60
+        bot, person = {"kind": "bot"}, {"name": "Ann"}
+        kinds = [[bot, bot]] * 2 + [[person, bot]] * 2 + [[person, {"name": "Bob"}]] * 2
+        made = [create(base, spec) for spec in kinds]
+        ids = [t["id"] for t in made]
+        bot_only = set(ids[:2])
+        seats = {
+            t["id"]: [Seat(base, t, n, deadline, THINK) for n, s in enumerate(spec) if s != bot]
+            for t, spec in zip(made, kinds, strict=True)
+        }
+        players = [p for ps in seats.values() for p in ps]
+        for p in players:
+            p.start()
+        db = Tables(url, ids)
+        try:
+            # Some moves everywhere, then the owner of the most unfinished tables (one
+            # of them a table of bots only) is killed.
+            while min(db.versions().values()) < 6:
+                assert time.monotonic() < deadline - 40, "the tables did not start"
+                time.sleep(0.05)
+            owners = db.owners()
+            assert set(owners.values()) == set(NODES), f"tables not spread: {owners}"
+            unfinished = {i for i, over in db.over().items() if not over}
+            counts = Counter(owners[i] for i in unfinished)
+            candidates = [n for n in counts if any(owners[i] == n for i in unfinished & bot_only)]
+            assert candidates, "the tables of bots finished before the kill: slow them down"
+            victim = max(candidates, key=lambda n: counts[n])
+            orphans = {i for i in unfinished if owners[i] == victim}
+            before = db.versions()
+            servers[NODES.index(victim)].kill()
+            killed = time.monotonic()
+
+            # The survivors take every unfinished table of the dead process within 5 s.
+            took: dict[str, float] = {}
+            while len(took) < len(orphans):
+                now, over = db.owners(), db.over()
+                for i in orphans - took.keys():
+                    if now.get(i) not in (None, victim) or over[i]:
+                        took[i] = time.monotonic() - killed
+                late = orphans - took.keys()
+                assert time.monotonic() - killed < TAKEOVER + 1, f"not taken over: {late}"
+                time.sleep(0.05)
+            assert max(took.values()) < TAKEOVER, took
+            print(f"\nkilled {victim}; its tables taken over after {sorted(took.values())} s")
+
+            # Every table, its bots' and its people's, plays on to the end of the match.
+            join_all(players, deadline)
+            while not all(db.over().values()):
+                assert time.monotonic() < deadline, f"not finished: {db.over()}"
+                time.sleep(0.1)
+            after = db.versions()
+        finally:
+            db.close()
+        assert all(after[i] > before[i] for i in orphans), "a dead owner's table stopped"
+        back = sum(p.connections - 1 for p in players)
+        assert back >= 1, "no client came back after the kill"
+        print(f"{back} clients reconnected; final versions {sorted(after.values())}")
+        for i in ids:  # through the proxy, as a person would fetch it
+            assert httpx.get(f"{base}/api/tables/{i}/record", timeout=10).status_code == 200
+        store = Store(url)
+        try:
+            for i in ids:
+                assert check_log(store, i, seats[i]) == after[i]
+        finally:
+            store.close()
