@@ -187,6 +187,29 @@ def test_a_match_is_played_through_the_proxy(tmp_path: Path) -> None:
 
 
 @pytest.mark.web_slow
+def test_limits_by_client_address_see_the_address_behind_the_proxy(tmp_path: Path) -> None:
+    """HAProxy names the client in X-Forwarded-For and the server believes it from
+    127.0.0.1 (its default ``--forwarded-allow-ips``): two clients on different
+    loopback addresses have a bucket each, not one shared by everyone."""
+    url = f"sqlite:///{tmp_path / 'limits.db'}"
+    server = ServerProcess(url, args=["--tables-per-minute", "1"]).start()
+    body = {**GIN, "seats": [{"name": "Ann"}, {"kind": "bot"}]}
+
+    def create_from(address: str) -> int:
+        transport = httpx.HTTPTransport(local_address=address)
+        with httpx.Client(transport=transport, timeout=10) as http:
+            return http.post(base + "/api/tables", json=body).status_code
+
+    try:
+        with haproxy([server.address]) as base:
+            assert create_from("127.0.0.2") == 200
+            assert create_from("127.0.0.2") == 429  # that address's one table a minute
+            assert create_from("127.0.0.3") == 200  # another address has its own
+    finally:
+        server.stop()
+
+
+@pytest.mark.web_slow
 def test_the_proxy_spreads_clients_and_skips_a_dead_server(tmp_path: Path) -> None:
     """Round robin puts every other table on each server; once one is killed, every
     new request and WebSocket is answered by the other (redispatch, health checks)."""
