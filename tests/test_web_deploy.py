@@ -5,6 +5,7 @@ processes on loopback, and scripted players connect through it only."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import subprocess
 import threading
@@ -16,7 +17,9 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from rummykit.web.store import Store, normalize_url
 from web_helpers import (
@@ -176,6 +179,10 @@ def test_a_match_is_played_through_the_proxy(tmp_path: Path) -> None:
             assert info["over"] is True
             record = httpx.get(f"{base}/api/tables/{t['id']}/record", timeout=10)
             assert record.status_code == 200 and "gin" in record.text.lower()
+            # The proxy passes Host on: the game's own page (the proxy's origin) may
+            # open a socket, another site's may not.
+            assert _origin_close(base, t["id"], base) is None
+            assert _origin_close(base, t["id"], "http://elsewhere.example") == 4003
     finally:
         server.stop()
     store = Store(url)
@@ -239,6 +246,19 @@ def test_the_proxy_spreads_clients_and_skips_a_dead_server(tmp_path: Path) -> No
     finally:
         for s in servers:
             s.stop()
+
+
+def _origin_close(base: str, table_id: str, origin: str) -> int | None:
+    """The close code of a socket opened from a page at ``origin`` (None: welcomed)."""
+    url = base.replace("http://", "ws://") + f"/ws/{table_id}"
+    with connect(url, origin=Origin(origin), open_timeout=10) as ws:
+        try:
+            ws.send(json.dumps({"type": "hello"}))
+            while True:
+                if json.loads(ws.recv(timeout=10))["type"] == "welcome":
+                    return None
+        except ConnectionClosed as closed:  # refused at once, or after an error message
+            return closed.rcvd.code if closed.rcvd else None
 
 
 def _lives_on(server: ServerProcess, table_id: str) -> bool:
