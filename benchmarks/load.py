@@ -184,43 +184,46 @@ def failover(processes: int, tables: int) -> dict[str, Any]:
         ids = [t["id"] for t in asyncio.run(create_tables(base, body, tables))]
         engine = create_engine(normalize_url(url))
 
-        def query(sql: str) -> dict[str, Any]:
+        def query(sql: str, **params: Any) -> dict[str, Any]:
             with engine.connect() as conn:
-                rows = conn.execute(text(sql), {"ids": ids}).all()
+                rows = conn.execute(text(sql), {"ids": ids, **params}).all()
             return {r[0]: r[1] for r in rows}
-
-        def versions() -> dict[str, Any]:
-            return query("SELECT id, version FROM tables WHERE id = ANY(:ids)")
 
         def owners() -> dict[str, Any]:
             return query("SELECT table_id, node FROM leases WHERE table_id = ANY(:ids)")
 
+        def moved_since(t: float) -> dict[str, Any]:
+            """Each table's first move stored at or after ``t`` (the storing process's
+            clock, this machine's): a move the victim was committing as it died
+            carries an earlier time."""
+            return query(
+                "SELECT table_id, min(at) FROM moves WHERE table_id = ANY(:ids) AND at >= :t"
+                " GROUP BY table_id",
+                t=t,
+            )
+
         try:
-            wait_for(lambda: min(versions().values()) >= 10, 30, "the bot tables to play")
+            played = "SELECT id, version FROM tables WHERE id = ANY(:ids) AND version >= 10"
+            wait_for(lambda: len(query(played)) == len(ids), 30, "the bot tables to play")
             owned = [i for i, node in owners().items() if node == victim]
             os.kill(victim_pid, signal.SIGKILL)
-            killed = time.monotonic()
-            at_kill = versions()
-            moved: dict[str, float] = {}
+            killed, killed_at = time.monotonic(), time.time()
             leased: dict[str, float] = {}
-            while (len(moved) < len(owned) or len(leased) < len(owned)) and (
-                time.monotonic() - killed < 30
-            ):
-                now, v, o = time.monotonic() - killed, versions(), owners()
+            while len(leased) < len(owned) and time.monotonic() - killed < 30:
+                now, o = time.monotonic() - killed, owners()
                 for i in owned:
-                    if i not in moved and v[i] > at_kill[i]:
-                        moved[i] = now
                     if i not in leased and o.get(i) not in (None, victim):
                         leased[i] = now
                 time.sleep(0.01)
+            wait_for(lambda: set(owned) <= moved_since(killed_at).keys(), 10, "the tables to move")
+            first = sorted(at - killed_at for i, at in moved_since(killed_at).items() if i in owned)
         finally:
             engine.dispose()
-    first = sorted(moved.values())
     lease = sorted(leased.values())
     return {
         "processes": processes,
         "tables": len(owned),
-        "taken_over": len(moved),
+        "taken_over": len(first),
         "first_move_s": [round(first[0], 2), round(first[-1], 2)] if first else None,
         "lease_s": [round(lease[0], 2), round(lease[-1], 2)] if lease else None,
     }
