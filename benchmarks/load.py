@@ -167,6 +167,9 @@ def case(
         )  # fmt: skip
     row["database"] = "sqlite" if url.startswith("sqlite") else url.split(":")[0]
     row["processes"] = processes
+    # The machine's load over the last minute as the case ends: on a shared machine
+    # the other work it shows is in every figure of the row.
+    row["load_average"] = round(os.getloadavg()[0], 2)
     return row
 
 
@@ -240,13 +243,14 @@ def wait_for(done: Callable[[], bool], timeout: float, what: str) -> None:
 def report(console: Console, rows: list[dict[str, Any]]) -> None:
     table = Table(title="rummykit web server under load (loopback, scripted clients)")
     cols = ("setup", "tables", "think s", "moves/s", "p50 ms", "p99 ms", "server CPU ms/move")
-    for col in (*cols, "db CPU ms/move", "moves", "errors"):
+    for col in (*cols, "db CPU ms/move", "moves", "errors", "load"):
         table.add_column(col, justify="right")
     for r in rows:
         table.add_row(
             setup(r), str(r["tables"]), f"{r['think_s']:g}", f"{r['moves_per_s']:.0f}",
             f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}", _ms(r.get("server_cpu_ms_per_move")),
             _ms(r.get("db_cpu_ms_per_move")), str(r["moves"]), str(r["errors"]),
+            f"{r.get('load_average', float('nan')):.1f}",
         )  # fmt: skip
     console.print(table)
 
