@@ -67,8 +67,7 @@ for minutes instead of finishing before the kill."""
 @contextlib.contextmanager
 def servers(url: str, count: int, settings: dict[str, Any]) -> Iterator[list[tuple[str, int]]]:
     """``count`` server processes on one database, node ids ``load1``...; yields each
-    one's base URL and process id.  They start one after the other, so the first has
-    created the schema of a new database before the others look for it."""
+    one's base URL and process id."""
     with contextlib.ExitStack() as stack:
         yield [
             stack.enter_context(server(url, {**settings, "node_id": f"load{i + 1}"}))

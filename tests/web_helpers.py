@@ -157,15 +157,15 @@ class ServerProcess:
 def server_processes(
     database_url: str, nodes: Sequence[str], args: Sequence[str] = ()
 ) -> Iterator[list[ServerProcess]]:
-    """One server process per node id (``--node-id``), all on one database; yields
-    them and stops those still running afterwards.  The first is started alone, since
-    it creates the schema of a new database; the others start side by side."""
+    """One server process per node id (``--node-id``), all on one database, started
+    side by side as a service manager would (the first to start migrates a new
+    database while the others wait: docs/database.md); yields them and stops those
+    still running afterwards."""
     servers = [ServerProcess(database_url, args=["--node-id", n, *args]) for n in nodes]
     try:
-        servers[0].start()
-        for s in servers[1:]:
+        for s in servers:
             s.launch()
-        for s in servers[1:]:
+        for s in servers:
             s.ready()
         yield servers
     finally:
