@@ -108,8 +108,9 @@ async def run(
     think: float,
 ) -> dict[str, Any]:
     """One case: ``tables`` tables spread over the servers at ``bases``, each table's
-    second player on the process after its owner's."""
-    stats = Stats()
+    second player on the process after its owner's.  Each seat's moves are measured
+    apart: with several processes seat 1's are the forwarded ones."""
+    seat_stats = (Stats(), Stats())
     body = {"rules": "basic", "deals": 1, "seats": [{"name": "A"}, {"name": "B"}]}
     n = len(bases)
     shares = [tables // n + (k < tables % n) for k in range(n)]
@@ -122,13 +123,14 @@ async def run(
     stop = start + warmup + seconds
     pause = (0.5 * think, 1.5 * think)
     tasks = [
-        asyncio.create_task(player(bases[(k + seat) % n], t, seat, stats, stop, pause))
+        asyncio.create_task(player(bases[(k + seat) % n], t, seat, seat_stats[seat], stop, pause))
         for k, t in made
         for seat in (0, 1)
     ]
     await asyncio.sleep(warmup)
     tune_gc()
-    stats.measuring = True
+    for stats in seat_stats:
+        stats.measuring = True
     cpu0 = cpu_total(pids)
     db0 = cpu_total([db_pid]) if db_pid else float("nan")
     t0 = time.monotonic()
@@ -136,7 +138,8 @@ async def run(
     elapsed = time.monotonic() - t0
     cpu = cpu_total(pids) - cpu0
     db = cpu_total([db_pid]) - db0 if db_pid else float("nan")
-    lat = sorted(stats.latencies)
+    lat = sorted(seat_stats[0].latencies + seat_stats[1].latencies)
+    by_seat = [sorted(s.latencies) for s in seat_stats]
     moves = len(lat)
     return {
         "tables": tables,
@@ -146,10 +149,12 @@ async def run(
         "moves_per_s": round(moves / elapsed, 1) if elapsed else 0.0,
         "p50_ms": round(percentile_ms(lat, 0.50), 2),
         "p99_ms": round(percentile_ms(lat, 0.99), 2),
+        "p50_ms_by_seat": [round(percentile_ms(s, 0.50), 2) for s in by_seat],
+        "p99_ms_by_seat": [round(percentile_ms(s, 0.99), 2) for s in by_seat],
         "mean_ms": round(statistics.fmean(lat) * 1000, 2) if moves else None,
         "server_cpu_ms_per_move": round(cpu / moves * 1000, 3) if moves else None,
         "db_cpu_ms_per_move": round(db / moves * 1000, 3) if moves and db_pid else None,
-        "errors": stats.errors,
+        "errors": sum(s.errors for s in seat_stats),
     }
 
 
@@ -289,6 +294,9 @@ def costs(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "processes": r["processes"],
                 "extra_p50_ms": round(r["p50_ms"] - ref["p50_ms"], 2),
                 "extra_p99_ms": round(r["p99_ms"] - ref["p99_ms"], 2),
+                # The owner's player's moves, and the other player's, forwarded.
+                "owner_side_p50_ms": r["p50_ms_by_seat"][0],
+                "forwarded_p50_ms": r["p50_ms_by_seat"][1],
                 "extra_server_cpu_ms_per_move": (
                     round(cpu - ref_cpu, 3) if cpu is not None and ref_cpu is not None else None
                 ),
@@ -362,7 +370,9 @@ def main() -> None:
         console.print(
             f"{c['processes']} processes, {c['tables']} tables: forwarding and fan-out add "
             f"{c['extra_p50_ms']:+.1f} ms at p50, {c['extra_p99_ms']:+.1f} ms at p99 and "
-            f"{'?' if cpu is None else f'{cpu:+.2f}'} server CPU ms per move"
+            f"{'?' if cpu is None else f'{cpu:+.2f}'} server CPU ms per move; p50 of a "
+            f"forwarded move {c['forwarded_p50_ms']:.1f} ms, of the owner's player's "
+            f"{c['owner_side_p50_ms']:.1f} ms"
         )
     takeover = None
     if args.failover:
