@@ -23,10 +23,10 @@ from websockets.typing import Origin
 
 from rummykit.web.store import Store, normalize_url
 from web_helpers import (
-    HAPROXY,
     Client,
     ServerProcess,
     haproxy,
+    haproxy_binary,
     postgres_cluster,
     proxy_config,
     server_processes,
@@ -149,9 +149,8 @@ def test_the_guides_proxy_configuration_is_valid_haproxy(tmp_path: Path) -> None
     assert "bind 127.0.0.1:8080" in text and "bind :80" not in text
     assert "server web1 127.0.0.1:8001\n" in text and "server web2 127.0.0.1:8002\n" in text
     assert "server web3" not in text  # the guide's three servers are replaced, not kept
-    if HAPROXY.exists():
-        res = subprocess.run([str(HAPROXY), "-c", "-f", str(cfg)], capture_output=True)
-        assert res.returncode == 0, res.stdout.decode() + res.stderr.decode()
+    res = subprocess.run([str(haproxy_binary()), "-c", "-f", str(cfg)], capture_output=True)
+    assert res.returncode == 0, res.stdout.decode() + res.stderr.decode()
 
 
 def test_a_guide_without_a_server_line_is_refused(tmp_path: Path) -> None:

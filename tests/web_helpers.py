@@ -187,6 +187,13 @@ section (no user switch, chroot or syslog: the proxy runs in the foreground as t
 test's user and writes to a file)."""
 
 
+def haproxy_binary() -> Path:
+    """Debian's HAProxy, installed first if it is missing (as ``make browser`` does)."""
+    if not HAPROXY.exists():
+        subprocess.run(["apt-get", "install", "-y", "-qq", "haproxy"], check=True)
+    return HAPROXY
+
+
 def proxy_config(port: int, backends: Sequence[str], doc: Path = DEPLOY_DOC) -> str:
     """docs/deploy.md's HAProxy configuration with its ``bind`` on loopback ``port``
     and one ``server`` line per backend (``host:port`` or ``http://host:port``) in
@@ -222,8 +229,6 @@ def haproxy(backends: Sequence[str]) -> Iterator[str]:
     configuration (WebSockets passed through, health checks on ``/healthz``,
     redispatch); yields its base URL once it answers ``/healthz``.  The process is
     killed and its directory removed afterwards."""
-    if not HAPROXY.exists():
-        subprocess.run(["apt-get", "install", "-y", "-qq", "haproxy"], check=True)
     tmp = Path(tempfile.mkdtemp(prefix="rummy-haproxy-"))
     port = free_port()
     cfg = tmp / "haproxy.cfg"
@@ -231,7 +236,7 @@ def haproxy(backends: Sequence[str]) -> Iterator[str]:
     base = f"http://127.0.0.1:{port}"
     with (tmp / "log").open("wb") as log:
         proc = subprocess.Popen(
-            [str(HAPROXY), "-f", str(cfg), "-db"], stdout=log, stderr=subprocess.STDOUT
+            [str(haproxy_binary()), "-f", str(cfg), "-db"], stdout=log, stderr=subprocess.STDOUT
         )
     try:
         end = time.monotonic() + 20
