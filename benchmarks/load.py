@@ -305,7 +305,7 @@ def costs(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--tables", default="10,100,1000", help="comma-separated table counts")
     ap.add_argument("--seconds", type=float, default=15.0, help="measured time per run")
@@ -336,7 +336,7 @@ def main() -> None:
     ap.add_argument("--out", default=None, help="write results/<OUT>.json (default: load, or "
                     "load-cluster with --processes)")  # fmt: skip
     ap.add_argument("--no-write", action="store_true", help="do not write the JSON")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.processes < 1 or (args.processes == 1 and args.failover):
         ap.error("--processes must be 1, or 2 or more (with --failover: 2 or more)")
     if args.processes > 1 and args.database:
