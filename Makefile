@@ -38,11 +38,13 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Debian's Chromium for the web tests (never `playwright install`); PostgreSQL's server
-# binaries for the storage and crash tests.
+# binaries for the storage and crash tests; HAProxy for the deployment test, which runs
+# its own instance in the foreground (tests/web_helpers.py haproxy).
 browser:
 	test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium)
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		(apt-get update -qq && apt-get install -y -qq postgresql)
+	test -x /usr/sbin/haproxy || (apt-get update -qq && apt-get install -y -qq haproxy)
 
 unit: $(STAMP) browser
 	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -n 2 -m "not peers" --cov --cov-report=term --cov-fail-under=90

@@ -1,5 +1,6 @@
 """Helpers for the web tests: servers on loopback ports, a throwaway PostgreSQL
-cluster, and a small synchronous WebSocket client."""
+cluster, HAProxy in front of server processes, and a small synchronous WebSocket
+client."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -75,31 +76,65 @@ class ServerThread:
 
 
 class ServerProcess:
-    """``python -m rummykit.web`` as a child process, to be killed for real."""
+    """``python -m rummykit.web`` as a child process, to be killed for real.
 
-    def __init__(self, database_url: str, port: int | None = None) -> None:
+    ``args`` go on the command line after the defaults (``--node-id web1``).  The
+    process leads its own process group, so :meth:`kill` takes its bot workers down
+    with it, as a machine losing power would.  Its stderr goes to a file (a pipe that
+    nobody reads would stall a server that logs a lot); :meth:`log` reads it.
+    """
+
+    def __init__(
+        self, database_url: str, port: int | None = None, args: Sequence[str] = ()
+    ) -> None:
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.address = f"127.0.0.1:{self.port}"
         self.database_url = database_url
+        self.args = list(args)
         self.proc: subprocess.Popen[bytes] | None = None
+        self._stderr: Path | None = None
 
-    def start(self) -> ServerProcess:
+    def launch(self) -> ServerProcess:
+        """Start the process without waiting for it (:meth:`ready` waits)."""
         cmd = [
             sys.executable, "-m", "rummykit.web", "--port", str(self.port),
             "--database", self.database_url, "--bot-delay", "0", "--log-level", "warning",
+            *self.args,
         ]  # fmt: skip
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        fd, name = tempfile.mkstemp(prefix="rummy-server-", suffix=".log")
+        self._stderr = Path(name)
+        with os.fdopen(fd, "wb") as err:
+            self.proc = subprocess.Popen(
+                cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True
+            )
+        return self
+
+    def ready(self) -> ServerProcess:
+        """Wait until the server answers ``/healthz``; raise with its stderr if not."""
+        assert self.proc is not None
         try:
             wait_http(self.base + "/healthz")
         except TimeoutError:
             self.proc.kill()
-            err = self.proc.communicate()[1].decode(errors="replace")
-            raise RuntimeError(f"server did not start: {err[-2000:]}") from None
+            self.proc.wait()
+            raise RuntimeError(f"server did not start: {self.log()[-2000:]}") from None
         return self
 
+    def start(self) -> ServerProcess:
+        return self.launch().ready()
+
+    def log(self) -> str:
+        """What the process wrote to stderr so far."""
+        if self._stderr is None or not self._stderr.exists():
+            return ""
+        return self._stderr.read_text(errors="replace")
+
     def kill(self) -> None:
+        """SIGKILL the process and its group (its bot workers)."""
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
 
     def stop(self) -> None:
@@ -110,6 +145,117 @@ class ServerProcess:
             except subprocess.TimeoutExpired:  # pragma: no cover
                 self.proc.kill()
                 self.proc.wait()
+        if self.proc is not None:  # the group's leftovers (bot workers), if any
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+        if self._stderr is not None:
+            self._stderr.unlink(missing_ok=True)
+            self._stderr = None
+
+
+@contextlib.contextmanager
+def server_processes(
+    database_url: str, nodes: Sequence[str], args: Sequence[str] = ()
+) -> Iterator[list[ServerProcess]]:
+    """One server process per node id (``--node-id``), all on one database, started
+    side by side as a service manager would (the first to start migrates a new
+    database while the others wait: docs/database.md); yields them and stops those
+    still running afterwards."""
+    servers = [ServerProcess(database_url, args=["--node-id", n, *args]) for n in nodes]
+    try:
+        for s in servers:
+            s.launch()
+        for s in servers:
+            s.ready()
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()
+
+
+HAPROXY = Path("/usr/sbin/haproxy")
+"""Debian's HAProxy (``apt-get install haproxy``; the Makefile's ``browser`` target)."""
+DEPLOY_DOC = Path(__file__).resolve().parent.parent / "docs" / "deploy.md"
+"""The deployment guide: its ``haproxy`` block is the configuration the tests run."""
+HAPROXY_GLOBAL = """global
+    nbthread 1
+    maxconn 2000
+
+"""
+"""What the tests put before the guide's sections instead of Debian's ``global``
+section (no user switch, chroot or syslog: the proxy runs in the foreground as the
+test's user and writes to a file)."""
+
+
+def haproxy_binary() -> Path:
+    """Debian's HAProxy, installed first if it is missing (as ``make browser`` does)."""
+    if not HAPROXY.exists():
+        subprocess.run(["apt-get", "install", "-y", "-qq", "haproxy"], check=True)
+    return HAPROXY
+
+
+def proxy_config(port: int, backends: Sequence[str], doc: Path = DEPLOY_DOC) -> str:
+    """docs/deploy.md's HAProxy configuration with its ``bind`` on loopback ``port``
+    and one ``server`` line per backend (``host:port`` or ``http://host:port``) in
+    place of the guide's, so the configuration the guide shows is the one tested."""
+    text = doc.read_text()
+    start = text.index("```haproxy\n") + len("```haproxy\n")
+    block = text[start : text.index("```", start)]
+    out: list[str] = []
+    server_opts: str | None = None
+    for line in block.splitlines():
+        words = line.split()
+        if words[:1] == ["bind"]:
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(f"{indent}bind 127.0.0.1:{port}")
+        elif words[:1] == ["server"]:
+            if server_opts is None:
+                indent = line[: len(line) - len(line.lstrip())]
+                server_opts = " ".join(words[3:])
+                for i, b in enumerate(backends, 1):
+                    addr = b.split("://", 1)[-1].rstrip("/")
+                    out.append(f"{indent}server web{i} {addr} {server_opts}".rstrip())
+        else:
+            out.append(line)
+    if server_opts is None:
+        raise ValueError(f"{doc} has no server line in its haproxy block")
+    return HAPROXY_GLOBAL + "\n".join(out) + "\n"
+
+
+@contextlib.contextmanager
+def haproxy(backends: Sequence[str]) -> Iterator[str]:
+    """Debian's HAProxy in the foreground (``-db``: no daemon, no system service) on a
+    free loopback port, balancing over ``backends`` with docs/deploy.md's
+    configuration (WebSockets passed through, health checks on ``/healthz``,
+    redispatch); yields its base URL once it answers ``/healthz``.  The process is
+    killed and its directory removed afterwards."""
+    tmp = Path(tempfile.mkdtemp(prefix="rummy-haproxy-"))
+    port = free_port()
+    cfg = tmp / "haproxy.cfg"
+    cfg.write_text(proxy_config(port, backends))
+    base = f"http://127.0.0.1:{port}"
+    with (tmp / "log").open("wb") as log:
+        proc = subprocess.Popen(
+            [str(haproxy_binary()), "-f", str(cfg), "-db"], stdout=log, stderr=subprocess.STDOUT
+        )
+    try:
+        end = time.monotonic() + 20
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"haproxy stopped: {(tmp / 'log').read_text()[-2000:]}")
+            try:
+                if httpx.get(base + "/healthz", timeout=1.0).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > end:
+                raise TimeoutError(f"haproxy did not answer: {(tmp / 'log').read_text()}")
+            time.sleep(0.05)
+        yield base
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @contextlib.contextmanager
