@@ -106,10 +106,13 @@ async def run(
     seconds: float,
     warmup: float,
     think: float,
+    together: bool = False,
 ) -> dict[str, Any]:
     """One case: ``tables`` tables spread over the servers at ``bases``, each table's
     second player on the process after its owner's.  Each seat's moves are measured
-    apart: with several processes seat 1's are the forwarded ones."""
+    apart: with several processes seat 1's are the forwarded ones.  ``together``: both
+    players on the process after the creator's, as a proxy that sends a table's
+    sockets to one process places them; the table is then handed over to them."""
     seat_stats = (Stats(), Stats())
     body = {"rules": "basic", "deals": 1, "seats": [{"name": "A"}, {"name": "B"}]}
     n = len(bases)
@@ -123,7 +126,11 @@ async def run(
     stop = start + warmup + seconds
     pause = (0.5 * think, 1.5 * think)
     tasks = [
-        asyncio.create_task(player(bases[(k + seat) % n], t, seat, seat_stats[seat], stop, pause))
+        asyncio.create_task(
+            player(
+                bases[(k + (1 if together else seat)) % n], t, seat, seat_stats[seat], stop, pause
+            )
+        )
         for k, t in made
         for seat in (0, 1)
     ]
@@ -167,10 +174,11 @@ def case(
         bases = [b for b, _ in procs]
         pids = [p for _, p in procs]
         row = asyncio.run(
-            run(bases, pids, db_pid, tables, args.seconds, args.warmup, think)
+            run(bases, pids, db_pid, tables, args.seconds, args.warmup, think, args.together)
         )  # fmt: skip
     row["database"] = "sqlite" if url.startswith("sqlite") else url.split(":")[0]
     row["processes"] = processes
+    row["together"] = bool(args.together) and processes > 1
     # The machine's load over the last minute as the case ends: on a shared machine
     # the other work it shows is in every figure of the row.
     row["load_average"] = round(os.getloadavg()[0], 2)
@@ -261,7 +269,8 @@ def report(console: Console, rows: list[dict[str, Any]]) -> None:
 
 def setup(row: dict[str, Any]) -> str:
     n = row.get("processes", 1)
-    return f"{n} process{'es' if n > 1 else ''}, {row['database']}"
+    players = ", players together" if row.get("together") else ""
+    return f"{n} process{'es' if n > 1 else ''}, {row['database']}{players}"
 
 
 def _ms(value: float | None) -> str:
@@ -329,6 +338,12 @@ def main(argv: list[str] | None = None) -> None:
         "--failover",
         action="store_true",
         help="with --processes: time the takeover of a killed owner's bot tables",
+    )
+    ap.add_argument(
+        "--together",
+        action="store_true",
+        help="with --processes: both players of a table on one process (not its creator), "
+        "as a proxy hashing the table's path places them",
     )
     ap.add_argument(
         "--failover-tables", type=int, default=5, help="bot tables the killed process owns"

@@ -35,7 +35,7 @@ def pg() -> Iterator[str]:
 
 
 def settings(url: str, node: str, **kw: Any) -> Settings:
-    base: dict[str, Any] = {"bot_delay": 0.0, "bot_workers": 0, "lease_seconds": 1.5}
+    base: dict[str, Any] = {"bot_delay": 0.0, "bot_workers": 0, "lease_seconds": 3.0}
     return Settings(database_url=url, node_id=node, **{**base, **kw})
 
 
@@ -88,31 +88,102 @@ def play_own_turns(c: Client, moves: int, rng: random.Random) -> list[int]:
     return made
 
 
+def synced(clients: dict[int, Client]) -> int:
+    """Read until every client has the newest state; its version."""
+    v: int = max(c.state["version"] for c in clients.values() if c.state)
+    for c in clients.values():
+        if c.state is None or c.state["version"] < v:
+            c.until(lambda m, v=v: m["type"] == "state" and m["version"] >= v)
+    return v
+
+
+def play_turns(clients: dict[int, Client], moves: int, rng: random.Random) -> list[int]:
+    """Play ``moves`` moves, each by the client whose turn it is; the versions made."""
+    made: list[int] = []
+    for _ in range(moves):
+        v = synced(clients)
+        g = next(iter(clients.values())).state["game"]  # type: ignore[index]
+        if g["phase"] == "over":
+            break
+        c = clients[g["current"]]
+        legal = c.state["game"]["legal"]  # type: ignore[index]
+        c.send(
+            {
+                "type": "move",
+                "version": v,
+                "move": {"kind": "text", "text": rng.choice(legal)["text"]},
+            }
+        )
+        c.until(lambda m, v=v: m["type"] == "state" and m["version"] > v)
+        made.append(v + 1)
+    return made
+
+
 def test_a_move_sent_to_another_process_is_played_by_the_owner(pg: str) -> None:
     """Issue #18: "A move sent to a process that does not own the table is forwarded
-    to the owner ...; the client sees no difference"; the bot's moves reach the
-    client through the other process's notices (fan-out)."""
+    to the owner ...; the client sees no difference".  Ann sits at the owner, Bob at
+    the other process: Bob's moves are forwarded, and every move reaches each of them
+    through their own process (fan-out by notices)."""
+    with ServerThread(settings(pg, "alpha")) as a, ServerThread(settings(pg, "beta")) as b:
+        body = {"rules": "basic", "seats": [{"name": "Ann"}, {"name": "Bob"}]}
+        t = httpx.post(a.base + "/api/tables", json=body).json()
+        ann = hello(a.base, t["id"], 0, t["seats"][0]["secret"])
+        bob = hello(b.base, t["id"], 1, t["seats"][1]["secret"])
+        try:
+            made = play_turns({0: ann, 1: bob}, 10, random.Random(3))
+            assert len(made) == 10
+            # An illegal move is refused with the engine's rule, as by the owner itself:
+            # Bob knocks at the start of his turn, before drawing.
+            rng = random.Random(4)
+            for _ in range(6):
+                synced({0: ann, 1: bob})
+                g = bob.state["game"]  # type: ignore[index]
+                if g["current"] == 1 and g["phase"] == "draw":
+                    break
+                play_turns({0: ann, 1: bob}, 1, rng)
+            st = bob.state
+            assert st is not None and st["game"]["current"] == 1 and st["game"]["phase"] == "draw"
+            bob.send({"type": "move", "version": st["version"], "move": {"kind": "knock"}})
+            err = bob.until(lambda m: m["type"] == "error")
+            assert err["code"] == "draw_first" and "drawing" in err["message"]
+            assert err["version"] == st["version"]
+            assert owner(pg, t["id"]) == "alpha"  # Ann is seated there: no handover
+            # Once Ann leaves, Bob's process takes the table (ownership follows the
+            # players who are still there).
+            ann.close()
+            end = time.monotonic() + 10
+            while owner(pg, t["id"]) != "beta":
+                assert time.monotonic() < end, "the table did not follow Bob"
+                drain(bob, 0.1)
+        finally:
+            ann.close()
+            bob.close()
+        seqs = log_seqs(pg, t["id"])
+        assert seqs == list(range(1, len(seqs) + 1)) and set(made) <= set(seqs)
+
+
+def test_a_table_goes_to_the_process_where_its_player_sits(pg: str) -> None:
+    """Ownership follows the players (web/cluster.py): created on alpha, played by a
+    person connected to beta, the table is handed to beta, which then plays it
+    (its bot too) without forwarding anything."""
     with ServerThread(settings(pg, "alpha")) as a, ServerThread(settings(pg, "beta")) as b:
         body = {"rules": "basic", "seats": [{"name": "Ann"}, {"kind": "bot"}]}
         t = httpx.post(a.base + "/api/tables", json=body).json()
         assert owner(pg, t["id"]) == "alpha"
         c = hello(b.base, t["id"], 0, t["seats"][0]["secret"])
         try:
+            end = time.monotonic() + 10
+            while owner(pg, t["id"]) != "beta":
+                assert time.monotonic() < end, "the table was not handed over"
+                drain(c, 0.1)
             made = play_own_turns(c, 6, random.Random(3))
-            assert len(made) == 6
-            # An illegal move is refused with the engine's rule, as by the owner itself.
-            st = c.state
-            if st is None or st["game"]["current"] != 0:
-                st = c.until(lambda m: m["type"] == "state" and m["game"]["current"] == 0)
-            c.send({"type": "move", "version": st["version"], "move": {"kind": "knock"}})
-            err = c.until(lambda m: m["type"] == "error")
-            assert err["code"] == "draw_first" and "drawing" in err["message"]
-            assert err["version"] == st["version"]
+            assert len(made) == 6 and owner(pg, t["id"]) == "beta"
         finally:
             c.close()
-        assert owner(pg, t["id"]) == "alpha"
         seqs = log_seqs(pg, t["id"])
         assert seqs == list(range(1, len(seqs) + 1)) and set(made) <= set(seqs)
+        tokens = sql(pg, "SELECT token FROM leases WHERE table_id = :t", t=t["id"])
+        assert tokens[0][0] == 2  # one change of owner, one new token
 
 
 def test_chat_presence_and_joins_cross_processes(pg: str) -> None:
@@ -206,7 +277,9 @@ def test_leases_are_taken_once_and_fence_the_old_owner(pg: str) -> None:
         assert second == first + 1
         assert a.renew({"t-lease": first}) == {"t-lease"}  # a learns it lost the table
         b.release("t-lease", second)
-        assert b.owner("t-lease") is None
+        released = b.owner("t-lease")
+        assert released is not None and released.expired
+        assert a.acquire("t-lease") == second + 1  # tokens never repeat
     finally:
         store.close()
 
@@ -239,7 +312,9 @@ def test_sigkill_of_the_owner_hands_its_tables_over(pg: str) -> None:
     a, a_base = _server(pg, "killed")
     b, b_base = _server(pg, "survivor")
     try:
-        body = {"rules": "basic(deals=1)", "seats": [{"kind": "bot"}, {"kind": "bot"}]}
+        # One Gin deal ends at the wall (some 35 moves); a basic round of two easy bots
+        # can run to hundreds of moves.
+        body = {"rules": "gin", "deals": 1, "seats": [{"kind": "bot"}, {"kind": "bot"}]}
         ids = [httpx.post(a_base + "/api/tables", json=body).json()["id"] for _ in range(3)]
         watcher = hello(b_base, ids[0])  # the survivor follows one of them for a client
         time.sleep(0.5)
@@ -283,8 +358,10 @@ def test_a_people_only_table_outlives_its_owner(pg: str) -> None:
         with ServerThread(settings(pg, "follower", disconnect_grace=0.5)) as b:
             body = {"rules": "basic(deals=1)", "seats": [{"name": "Ann"}, {"name": "Bob"}]}
             t = httpx.post(a_base + "/api/tables", json=body).json()
-            ann = hello(b.base, t["id"], 0, t["seats"][0]["secret"])
+            # Bob sits at the owner first, so the table stays there when Ann sits down.
             bob = hello(a_base, t["id"], 1, t["seats"][1]["secret"])
+            ann = hello(b.base, t["id"], 0, t["seats"][0]["secret"])
+            time.sleep(0.3)
             assert owner(pg, t["id"]) == "owner"
             a.send_signal(signal.SIGKILL)
             a.wait(timeout=10)

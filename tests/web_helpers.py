@@ -203,13 +203,18 @@ def proxy_config(port: int, backends: Sequence[str], doc: Path = DEPLOY_DOC) -> 
     block = text[start : text.index("```", start)]
     out: list[str] = []
     server_opts: str | None = None
+    listed = False  # this backend's servers are listed already
     for line in block.splitlines():
         words = line.split()
-        if words[:1] == ["bind"]:
+        if words[:1] == ["backend"]:
+            listed = False
+            out.append(line)
+        elif words[:1] == ["bind"]:
             indent = line[: len(line) - len(line.lstrip())]
             out.append(f"{indent}bind 127.0.0.1:{port}")
         elif words[:1] == ["server"]:
-            if server_opts is None:
+            if not listed:
+                listed = True
                 indent = line[: len(line) - len(line.lstrip())]
                 server_opts = " ".join(words[3:])
                 for i, b in enumerate(backends, 1):

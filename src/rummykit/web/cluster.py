@@ -26,6 +26,12 @@ clients and forward those clients' moves to the owner.
   own; the client gets the same answer, or the same error, as from the owner itself.
   If the owner does not answer (it died), the replica waits for its lease to run out,
   takes the table and applies the move itself.
+* **Ownership follows the players**: a replica whose client takes a seat asks the
+  owner to hand the table over when the owner has no seated player of its own there;
+  the owner, between two moves, gives its lease up and the replica takes it.  With a
+  proxy that sends every socket of a table to one process (docs/deploy.md hashes the
+  table's path), a table is then played where its players are, and nothing is
+  forwarded; without one, forwarding keeps the game correct, at a cost.
 * **Failover**: every process sweeps every second for unfinished tables that play by
   themselves (a bot seat or a turn timer) whose lease ran out, and takes them.  With
   leases of :attr:`~rummykit.web.settings.Settings.lease_seconds` (3 s) a dead owner's
@@ -128,6 +134,7 @@ class Cluster:
         self.background: set[asyncio.Task[Any]] = set()
         self.takeovers = 0
         self.forwarded = 0
+        self.handovers = 0
         manager.store.notify_moves = self.node
 
     # -- life -----------------------------------------------------------------------------
@@ -201,9 +208,43 @@ class Cluster:
     # -- leases ---------------------------------------------------------------------------
     async def acquire(self, table_id: str) -> int | None:
         token = await self.m.db(self.leases.acquire, table_id)
-        if token is not None:
-            await self.notify(CHANNEL, f"q {self.node} {table_id}")
+        await self.ask_presence(table_id)
         return token
+
+    async def ask_presence(self, table_id: str) -> None:
+        """Ask the others who is connected to a table this process just loaded."""
+        with contextlib.suppress(Exception):
+            await self.notify(CHANNEL, f"q {self.node} {table_id}")
+
+    async def take_over(self, live: LiveTable) -> None:
+        """Ask the owner for the table, for players who sat down here (see the module
+        doc): the owner refuses while a seated player of its own is connected."""
+        if live.lease is not None or live.over or not any(c.seat >= 0 for c in live.conns):
+            return
+        owner = await self.m.db(self.leases.owner, live.id)
+        if owner is None or owner.expired:
+            await self.promote(live)
+            return
+        if owner.node == self.node:
+            return
+        reply = await self._request(owner.node, live.id, "handover", {})
+        if reply is not None and (reply.get("result") or {}).get("released"):
+            self.handovers += 1
+            await self.promote(live)
+
+    async def hand_over(self, live: LiveTable) -> bool:
+        """Give the table up to the process that asked, between two moves, unless a
+        seated player is connected here."""
+        async with live.lock:
+            if live.lease is None or any(c.seat >= 0 for c in live.conns):
+                return False
+            token, live.lease = live.lease, None
+            live.resting = True
+            driver = live.driver
+            if driver is not None and not driver.done():
+                driver.cancel()
+            await self.m.db(self.leases.release, live.id, token)
+        return True
 
     async def release(self, live: LiveTable) -> None:
         if live.lease is not None:
@@ -350,10 +391,18 @@ class Cluster:
             return
         if live is None:
             return
+        if kind == "m":
+            live.owner_node = node
         if kind == "m" or kind == "s":
             if live.lease is not None and kind == "m":
                 # Someone else stored a move: this process lost the table.
                 self.spawn(self.demote(live))
+            elif not live.conns and not live.sockets and not live.lock.locked():
+                # A replica nobody here follows (say, the table was handed to its
+                # players' process): reading every move would be wasted; it leaves
+                # memory, and is read afresh if someone asks for it here.
+                if self.m.tables.get(live.id) is live:
+                    del self.m.tables[live.id]
             else:
                 self.sync(live)
         elif kind == "p":
@@ -362,6 +411,8 @@ class Cluster:
                 frozenset(int(s) for s in seats.split(",") if s), int(spectators or 0)
             )
             self.spawn(self._presence_changed(live))
+            if node == live.owner_node and not live.remote[node].seats:
+                self.spawn(self.take_over(live))  # the owner's last player left
         elif kind == "c":
             entry = json.loads(rest)
             live.chat.append(entry)

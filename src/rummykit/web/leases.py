@@ -45,8 +45,10 @@ _RENEW = text(
     RETURNING table_id, token
     """
 ).bindparams(bindparam("ids", expanding=True))
-_RELEASE = text("DELETE FROM leases WHERE table_id = :t AND node = :node AND token = :token")
-_RELEASE_ALL = text("DELETE FROM leases WHERE node = :node")
+_RELEASE = text(
+    "UPDATE leases SET until = 0 WHERE table_id = :t AND node = :node AND token = :token"
+)
+_RELEASE_ALL = text("UPDATE leases SET until = 0 WHERE node = :node")
 _OWNER = text(f"SELECT node, token, until < {NOW} FROM leases WHERE table_id = :t")
 _HELD = text(f"SELECT table_id FROM leases WHERE table_id IN :ids AND until >= {NOW}").bindparams(
     bindparam("ids", expanding=True)
@@ -100,7 +102,9 @@ class Leases:
         return set(owned) - held
 
     def release(self, table_id: str, token: int) -> None:
-        """Give a table up (it leaves memory): another process may take it at once."""
+        """Give a table up (it leaves memory, or goes to its players' process): another
+        process may take it at once.  The row stays, run out, so the next owner's token
+        is still a new one (a deleted row would start again at 1)."""
         with self.engine.begin() as conn:
             conn.execute(_RELEASE, {"t": table_id, "node": self.node, "token": token})
 

@@ -231,6 +231,9 @@ class LiveTable:
     """Who is connected to the table through other processes, by node."""
     stale: bool = False
     """A replica with a newer version in the database than in memory."""
+    owner_node: str | None = None
+    """The node that last stored a move of a replica's table (its owner, as far as
+    this process knows): when its last player leaves, the players here take it over."""
 
     @property
     def over(self) -> bool:
@@ -428,6 +431,7 @@ class Manager:
                         self._start_driver(live)
                     else:
                         live.resting = True
+                        await self.cluster.ask_presence(table_id)
             return live
         finally:
             self.loading.pop(table_id, None)
@@ -577,7 +581,17 @@ class Manager:
         async def claim(live: LiveTable, a: dict[str, Any]) -> dict[str, Any]:
             return {"changed": await self.claim(live, int(a["seat"]), str(a.get("name", "")))}
 
-        return {"move": move, "rematch": rematch, "join": join, "claim": claim}
+        async def handover(live: LiveTable, a: dict[str, Any]) -> dict[str, Any]:
+            assert self.cluster is not None
+            return {"released": await self.cluster.hand_over(live)}
+
+        return {
+            "move": move,
+            "rematch": rematch,
+            "join": join,
+            "claim": claim,
+            "handover": handover,
+        }
 
     async def follow(self, live: LiveTable, stored: StoredTable, rows: list[Any]) -> bool:
         """Bring a replica up to the stored table (web/cluster.py): its state, seats,
@@ -1028,6 +1042,8 @@ class Manager:
         conn.table = live
         if self.cluster is not None:
             await self.cluster.announce(live)
+            if conn.seat >= 0 and live.lease is None:
+                self.cluster.spawn(self.cluster.take_over(live))
         await self.send_json(
             conn, {"type": "welcome", "protocol": PROTOCOL, "seat": conn.seat, "table": live.id}
         )
