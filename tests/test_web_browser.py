@@ -184,7 +184,7 @@ def test_one_player_plays_a_whole_round_against_bots(server: ServerThread, brows
     assert g["phase"] == "over" and len(g["results"]) == 1, stalled(server, t["id"], page)
     # the round summary, the standings, rematch and the record download
     page.wait_for_selector("#summary:not(.hidden)")
-    assert page.locator("#summary .summary tr").count() == 4
+    assert page.locator("#summary table.summary:not(.history) tr").count() == 4
     assert page.locator("#btn-rematch").is_visible()
     href = page.get_attribute("#download", "href")
     record = httpx.get(server.base + href).text
@@ -276,8 +276,15 @@ def test_two_players_from_invitation_links_reload_and_illegal_move(
     b = new_page(browser, width=390, height=844)  # a phone-sized screen
     a.goto(server.base + t["seats"][0]["link"])
     b.goto(server.base + link_b)
+    # the invited player is asked for a name before taking the seat (issue #20, finding 4)
+    b.wait_for_selector("#invite-name")
+    assert b.evaluate("window.rummy.state") is None  # not seated before answering
+    b.fill("#invite-name", "Bob")
+    b.keyboard.press("Enter")
     for p in (a, b):
         p.wait_for_function("window.rummy.state !== null && window.rummy.state.game.seat >= 0")
+    a.wait_for_function("window.rummy.state.table.seats[1].name === 'Bob'")
+    assert "Bob" in a.inner_text("#seats")
     assert a.evaluate("window.rummy.state.game.seat") == 0
     assert b.evaluate("window.rummy.state.game.seat") == 1
     # names are shown as text, never as HTML
