@@ -614,3 +614,31 @@ def test_intents_that_are_not_moves() -> None:
     assert exc.value.rule == "not_a_meld"
     assert resolve(MoveIntent(kind="pass"), v).kind == 7
     assert resolve(MoveIntent(kind="layoff", card=mine[0], meld=3), v).a == 3
+
+
+@pytest.mark.parametrize("spec", ["basic", "rami51", "gin"])
+def test_the_arrangement_is_the_seat_s_own_hand_and_results_count_each_card(spec: str) -> None:
+    """Issue #20 (Arrange, the round-end screen): the arrangement sent to a seat holds
+    exactly the faces of its own hand, as the solver melds them, and spectators get
+    none; each scored hand says what every card counted."""
+    from rummykit.scoring import card_value
+    from rummykit.web.protocol import view_payload
+
+    players = 2 if spec == "gin" else 3
+    s = new_game(Rules.parse(spec), [f"P{i}" for i in range(players)], seed=5)
+    for seat in range(players):
+        arr = view_payload(s.view(seat))["arrangement"]
+        faces = [f for m in arr["melds"] for f, j in zip(m["faces"], m["jokers"], strict=True)
+                 if not j] + [f for f in arr["deadwood"] if f < 52]  # fmt: skip
+        jokers = sum(sum(m["jokers"]) for m in arr["melds"]) + arr["deadwood"].count(52)
+        own = [face_of(c) for c in bits(s.hands[seat])]
+        assert sorted(faces) == sorted(f for f in own if f < 52) and jokers == own.count(52)
+        assert arr["deadwood_points"] == solver_for(s.rules).deadwood(s.hands[seat])
+        assert arr["opening"] == s.rules.opening_minimum
+    assert view_payload(s.view(0), spectator=True)["arrangement"] is None
+    bot, rng = RandomBot(), random.Random(1)
+    while not s.results:
+        s.apply(bot.choose(s.view(s.current), rng))
+    for p in view_payload(s.view(0))["results"][0]["players"]:
+        assert p["points"] == [card_value(s.rules, c) for c in p["cards"]]
+        assert sum(p["points"]) == p["hand_points"]

@@ -40,7 +40,7 @@ export function reviewPanel(raw) {
           h("b", {}, ...richText(k.better)), ` (${lossText(k.lost)}). `, ...richText(capital(k.reason)))))
         : h("p", { class: "muted", text: t("review.nothing_lost") }),
       h("details", { id: "review-all" }, h("summary", { text: t("review.every") }),
-        h("ol", { class: "review-decisions" }, moves.map((d) => h("li", {},
+        h("ol", { class: "review-decisions", tabindex: 0 }, moves.map((d) => h("li", {},
           h("span", { class: `label ${d.label}`, text: t(`label.${d.label}`) }),
           " " + t("review.moment", { turn: d.turn }) + " ", ...richText(d.played),
           ...(d.label === "best" ? [] : ["; " + t("review.best") + " ", ...richText(d.best), ` (${lossText(d.lost)})`]))))),

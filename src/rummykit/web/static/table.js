@@ -42,8 +42,9 @@ export async function tablePage(app, connEl, tableId) {
     error: h("p", { class: "error", id: "error", role: "alert" }),
     hintBox: h("p", { class: "hint", id: "hint-text", "aria-live": "polite" }),
     actions: h("div", { class: "actions", id: "actions" }),
-    log: h("ol", { class: "log", id: "log", "aria-label": t("side.moves") }),
-    chat: h("ul", { class: "chat", id: "chat", "aria-label": t("side.chat") }),
+    // scrolling lists take the focus, so the keyboard can scroll them too
+    log: h("ol", { class: "log", id: "log", "aria-label": t("side.moves"), tabindex: 0 }),
+    chat: h("ul", { class: "chat", id: "chat", "aria-label": t("side.chat"), tabindex: 0 }),
     chatInput: h("input", { id: "chat-input", maxlength: 300, placeholder: t("side.say"), "aria-label": t("side.say") }),
     scores: h("table", { class: "scores", id: "scores" }),
     rounds: h("div", { class: "rounds", id: "rounds" }),
@@ -101,8 +102,7 @@ export async function tablePage(app, connEl, tableId) {
     check("pref-title", "title", t("pref.title"), () => notifyTurn(false)),
     check("pref-four", "fourColour", t("pref.four"), applyLook));
 
-  app.replaceChildren(
-    h("div", { class: "game" },
+  const game = h("div", { class: "game" },
       h("section", { class: "board", "aria-label": t("table.board") },
         els.seats,
         h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard), els.melds),
@@ -121,9 +121,8 @@ export async function tablePage(app, connEl, tableId) {
         settings,
         h("p", { class: "links" }, h("button", { id: "btn-rules", text: t("side.rules"), onclick: showRules }), " ",
           h("button", { id: "btn-help", text: t("side.keys"), onclick: showHelp, "aria-keyshortcuts": "?" }), " ",
-          h("a", { href: "/", text: t("side.lobby") })))),
-    els.dialog, els.sheet,
-  );
+          h("a", { href: "/", text: t("side.lobby") }))));
+  app.replaceChildren(game, els.dialog, els.sheet);
   applyLook();
 
   function applyLook() {
@@ -186,6 +185,8 @@ export async function tablePage(app, connEl, tableId) {
       els.hintBox.textContent = "";
       render();
       afterMove(prev);
+      // for the speed test: when the first state was drawn (the page is usable)
+      if (window.rummy.readyAt === undefined) window.rummy.readyAt = performance.now();
     } else if (m.type === "presence") {
       // who is connected changed: the table's facts only, the game is unchanged
       if (ui.msg) {
@@ -469,7 +470,10 @@ export async function tablePage(app, connEl, tableId) {
       el.removeEventListener("pointerup", end);
       el.removeEventListener("pointercancel", end);
       if (!dragging) return;
+      // the click that ends a drag is not a selection; it may never come (the card is
+      // drawn anew), so the flag lasts only until the events of this press are done
       ui.dragged = ev.type === "pointerup";
+      setTimeout(() => { ui.dragged = false; }, 0);
       el.style.transform = "";
       el.classList.remove("dragging");
       const over = document.elementsFromPoint(ev.clientX, ev.clientY)
@@ -552,12 +556,14 @@ export async function tablePage(app, connEl, tableId) {
     ui.returnFocus = document.activeElement;
     d.replaceChildren(h("div", { class: "dialog-box", tabindex: -1 }, ...content));
     d.classList.remove("hidden");
+    game.inert = true; // a modal dialog: the table behind it takes no focus or clicks
     // The keyboard starts in the box on no button: a key pressed for the game must not
     // start a rematch by accident.
     d.firstChild.focus();
   }
   function closeDialog(d) {
     d.classList.add("hidden");
+    game.inert = dialogOpen();
     if (ui.returnFocus && ui.returnFocus.isConnected) ui.returnFocus.focus();
     const then = d === els.sheet && ui.onSheetClose;
     ui.onSheetClose = null;
