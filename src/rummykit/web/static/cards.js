@@ -106,6 +106,18 @@ function faceSpan(m) {
   return el;
 }
 
+// The notation's words, in the page's language (docs/notation.md: "draw stock",
+// "layoff 7H to 2", ...); the cards in them become faces.
+const MOVE_WORDS = ["draw stock", "draw discard", "discard", "meld", "layoff", "take", "swap", "pass", "knock", "rematch", "to", "from", "in"];
+const MOVE_RE = MOVE_WORDS.map((w) => [new RegExp(`^${w}\\b|(?<= )${w}(?= )`, "g"), `mv.${w.replace(" ", "_")}`]);
+
+/** A move as the server writes it, as nodes: translated words, card faces. */
+export function moveNodes(text) {
+  let out = text;
+  for (const [re, key] of MOVE_RE) out = out.replace(re, t(key));
+  return richText(out);
+}
+
 /** The same conversion as plain text (the tab title, the status line). */
 export function faceString(text) {
   return richText(text).map((n) => n.textContent).join("");

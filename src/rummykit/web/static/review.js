@@ -1,6 +1,6 @@
 // The round's review (issue 16): asked for from the round-end screen, drawn in it.
 import { reviewChart } from "./charts.js";
-import { richText } from "./cards.js";
+import { moveNodes, richText } from "./cards.js";
 import { capital, h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -36,14 +36,14 @@ export function reviewPanel(raw) {
       res.key_moments.length
         ? h("ol", { id: "review-moments" }, res.key_moments.map((k) => h("li", {},
           h("span", { class: `label ${k.label}`, text: t(`label.${k.label}`) }),
-          " " + t("review.moment", { turn: k.turn }) + " ", ...richText(k.played), "; " + t("review.better") + " ",
-          h("b", {}, ...richText(k.better)), ` (${lossText(k.lost)}). `, ...richText(capital(k.reason)))))
+          " " + t("review.moment", { turn: k.turn }) + " ", ...moveNodes(k.played), "; " + t("review.better") + " ",
+          h("b", {}, ...moveNodes(k.better)), ` (${lossText(k.lost)}). `, ...richText(capital(k.reason)))))
         : h("p", { class: "muted", text: t("review.nothing_lost") }),
       h("details", { id: "review-all" }, h("summary", { text: t("review.every") }),
         h("ol", { class: "review-decisions", tabindex: 0 }, moves.map((d) => h("li", {},
           h("span", { class: `label ${d.label}`, text: t(`label.${d.label}`) }),
-          " " + t("review.moment", { turn: d.turn }) + " ", ...richText(d.played),
-          ...(d.label === "best" ? [] : ["; " + t("review.best") + " ", ...richText(d.best), ` (${lossText(d.lost)})`]))))),
+          " " + t("review.moment", { turn: d.turn }) + " ", ...moveNodes(d.played),
+          ...(d.label === "best" ? [] : ["; " + t("review.best") + " ", ...moveNodes(d.best), ` (${lossText(d.lost)})`]))))),
     );
   }
 

@@ -1,6 +1,6 @@
 // The card table: sends intents, draws the state the server sends for this seat.
 import { moveRoute, fly } from "./anim.js";
-import { backEl, cardEl, cardsFor, faceOf, JOKER, richText, sortByRank, sortBySuit } from "./cards.js";
+import { backEl, cardEl, cardsFor, faceOf, JOKER, moveNodes, richText, sortByRank, sortBySuit } from "./cards.js";
 import { api, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { bindKeys, KEYS } from "./keys.js";
@@ -9,7 +9,6 @@ import { reviewPanel } from "./review.js";
 import { roundEnd } from "./roundend.js";
 
 const SORTS = { suit: sortBySuit, rank: sortByRank };
-const MOVE_WORDS = ["draw stock", "draw discard", "discard", "meld", "layoff", "take", "swap", "pass", "knock", "rematch", "to", "from", "in"];
 
 export async function tablePage(app, connEl, tableId) {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -81,6 +80,7 @@ export async function tablePage(app, connEl, tableId) {
     byRank: btn("btn-sort-rank", t("sort.rank"), () => setSort("rank"), "r"),
     arrange: btn("btn-arrange", t("sort.arrange"), () => setSort("arrange"), "a"),
   };
+  els.sorts = h("div", { class: "sorts" }, b.bySuit, b.byRank, b.arrange);
   els.actions.append(b.meld, b.layoff, b.swap, b.take, b.discard, b.pass, b.knock, b.hint);
 
   function setSort(mode) {
@@ -107,7 +107,7 @@ export async function tablePage(app, connEl, tableId) {
         els.seats,
         h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard), els.melds),
         h("div", { class: "mine" }, els.status, els.timer, els.error, els.hintBox,
-          h("div", { class: "sorts" }, b.bySuit, b.byRank, b.arrange), els.arrangeInfo, els.hand, els.actions)),
+          els.sorts, els.arrangeInfo, els.hand, els.actions)),
       h("aside", { class: "side" },
         h("h2", { text: t("side.scores") }), els.scores, els.rounds,
         h("h2", { text: t("side.moves") }), els.log,
@@ -204,7 +204,7 @@ export async function tablePage(app, connEl, tableId) {
       els.chat.append(h("li", {}, h("b", { text: m.name + ": " }), h("span", { class: "chat-text" }, ...richText(m.text))));
       els.chat.scrollTop = els.chat.scrollHeight;
     } else if (m.type === "hint") {
-      els.hintBox.replaceChildren(t("table.hint") + " ", ...richText(m.move.text), " — ", ...richText(m.reason));
+      els.hintBox.replaceChildren(t("table.hint") + " ", ...moveNodes(m.move.text), " — ", ...richText(m.reason));
     } else if (m.type === "welcome") {
       window.rummy.seat = m.seat;
     }
@@ -288,6 +288,7 @@ export async function tablePage(app, connEl, tableId) {
     ui.takeAt = null;
 
     renderSeats(m, g, me);
+    els.sorts.hidden = me < 0; // a spectator has no hand to sort
     // piles
     els.stock.replaceChildren(backEl(), h("span", { class: "count", text: `${g.stock_size}` }));
     const top = g.discard.length ? g.discard[g.discard.length - 1] : null;
@@ -535,19 +536,13 @@ export async function tablePage(app, connEl, tableId) {
     els.timer.classList.toggle("urgent", secs <= 10);
   }
 
-  function moveText(text) {
-    let out = text;
-    for (const w of MOVE_WORDS) out = out.replace(new RegExp(`^${w}\\b|(?<= )${w}(?= )`, "g"), t(`mv.${w.replace(" ", "_")}`));
-    return richText(out);
-  }
-
   function renderScores(g, me, m) {
     els.scores.replaceChildren(
       h("tr", {}, h("th", { text: t("side.player") }), h("th", { text: g.low_wins ? t("side.points_low") : t("side.points") })),
       ...g.standings.map((p) => h("tr", { class: p === me ? "me" : "" }, h("td", { text: name(p) }), h("td", { text: String(g.scores[p]) }))),
     );
     els.log.replaceChildren(...m.log.map((e) => h("li", { "data-seq": e.seq },
-      h("b", { text: e.seat >= 0 ? name(e.seat) + ": " : "" }), ...moveText(e.text), e.auto ? " " + t("side.auto") : "")));
+      h("b", { text: e.seat >= 0 ? name(e.seat) + ": " : "" }), ...moveNodes(e.text), e.auto ? " " + t("side.auto") : "")));
     els.log.scrollTop = els.log.scrollHeight;
   }
 
