@@ -67,6 +67,22 @@ def hand_order(page: Any) -> list[int]:
     return order
 
 
+def touch_drag(page: Any, card: int, onto: int) -> None:
+    """Drag a hand card past the right half of another with a finger (Chromium's own
+    touch events, which the page receives as pointer events of type touch)."""
+    a = page.locator(f'#hand [data-card="{card}"]').bounding_box()
+    b = page.locator(f'#hand [data-card="{onto}"]').bounding_box()
+    cdp = page.context.new_cdp_session(page)
+    x, y = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    bx = b["x"] + b["width"] - 3
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for i in range(1, 9):
+        point = {"x": x + (bx - x) * i / 8, "y": y}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
 def by_suit(cards: list[int]) -> list[int]:
     return sorted(cards, key=lambda c: (min(c % 54, 52), c))
 
@@ -183,6 +199,9 @@ def test_hand_order_arrangement_faces_and_opponents(server: ServerThread, browse
     page.mouse.move(first["x"] + 2, first["y"] + 20, steps=2)
     page.mouse.up()
     assert hand_order(page) == [before[-1], *before[:-1]]
+    # and by finger: the first card (the one just moved) back to the end
+    touch_drag(page, before[-1], before[-2])
+    assert hand_order(page) == before
     # a few moves later the move list writes faces, never the notation's KD
     play_until(
         page,
