@@ -232,6 +232,10 @@ def test_a_whole_gin_hand_by_clicks(server: ServerThread, browser: Any) -> None:
     assert any(w in text for w in ("knocked", "gin", "undercut", "void", "equal")), text
     page.wait_for_selector("#summary:not(.hidden)")
     assert text[1:] in page.inner_text("#summary")
+    if g["results"][0]["reason"] != "wall":  # each hand laid out: its melds, then deadwood
+        assert page.locator("#summary .laid-meld").count() >= 1
+        shown = page.locator("#summary .laid-meld .card, #summary .counted .card").count()
+        assert shown == 20  # both hands of ten, lay-offs in the knocker's melds
     assert "play" in seen
     if g["results"][0]["reason"] != "wall":  # the table's seed is random: a void hand is rare
         assert seen & {"knock", "layoff"}

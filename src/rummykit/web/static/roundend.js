@@ -6,8 +6,9 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 /** The body of the round-end screen for result ``r`` (null: the match is over with no
- * round played).  ``names`` are the seats' names; ``over`` says the match ended here. */
-export function roundEnd(g, r, names, over) {
+ * round played).  ``names`` are the seats' names; ``over`` says the match ended here;
+ * ``melds``, when known (a knock game's table at its end), the hand's melds. */
+export function roundEnd(g, r, names, over, melds) {
   const parts = [];
   if (over && g.winners.length) {
     const who = g.winners.map((i) => names[i]).join(t("word.and"));
@@ -16,11 +17,11 @@ export function roundEnd(g, r, names, over) {
   if (r) {
     parts.push(h("p", { id: "round-reason", text: r.text.charAt(0).toUpperCase() + r.text.slice(1) + "." }));
     parts.push(h("table", { class: "summary" },
-      h("tr", {}, h("th", { text: t("end.player") }), h("th", { text: t("end.cards_left") }), h("th", { text: t("end.points") }),
+      h("tr", {}, h("th", { text: t("end.player") }), h("th", { text: t(melds ? "end.melds_deadwood" : "end.cards_left") }), h("th", { text: t("end.points") }),
         h("th", { text: t("end.score") }), h("th", { text: t("end.notes") })),
       r.players.map((p, i) => h("tr", { "data-seat": i, class: r.winner === i ? "round-winner" : "" },
         h("th", { scope: "row", text: names[i] }),
-        h("td", {}, p.cards.length
+        h("td", {}, laid(melds, i), p.cards.length
           ? h("div", { class: "mini" }, p.cards.map((c, j) => h("div", { class: "counted" }, cardEl(c),
             h("span", { class: "card-points", text: String(p.points ? p.points[j] : "") }))))
           : h("span", { class: "muted", text: t("end.no_cards") })),
@@ -34,6 +35,14 @@ export function roundEnd(g, r, names, over) {
   parts.push(h("h3", { text: t("end.standings") }),
     h("ol", { class: "standings" }, g.standings.map((p) => h("li", { text: `${names[p]}: ${g.scores[p]}${g.winners.includes(p) ? " 🏆" : ""}` }))));
   return parts;
+}
+
+// A player's melds of the hand, each apart, before the cards that counted.
+function laid(melds, seat) {
+  const own = (melds || []).filter((md) => md.owner === seat);
+  if (!own.length) return null;
+  return h("div", { class: "laid", role: "group", "aria-label": t("end.melds") }, own.map((md) => h("div", { class: "mini laid-meld" },
+    md.cards.map((c, j) => cardEl(c, { stands: md.jokers[j] ? md.faces[j] : undefined })))));
 }
 
 // Round by round: what each player scored and the running total.

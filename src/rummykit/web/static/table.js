@@ -23,7 +23,7 @@ export async function tablePage(app, connEl, tableId) {
   const ui = {
     ws: null, msg: null, selected: new Set(), target: null, takeAt: null, order: [], manual: false,
     seenResults: -1, lastHand: new Set(), retry: 0, lastSeq: undefined, lastMove: null, wasMyTurn: false,
-    info: null, prevTop: null,
+    info: null, prevTop: null, roundMelds: {},
   };
   window.rummy = { state: null, version: -1, seat: cred ? cred.seat : -1, errors: [], animations: 0, lastMove: null };
   const info = await api(`/api/tables/${encodeURIComponent(tableId)}`).catch(() => null);
@@ -178,6 +178,11 @@ export async function tablePage(app, connEl, tableId) {
   function onMessage(m) {
     if (m.type === "state") {
       const prev = ui.msg;
+      // A knock game's hand ends with a pass, so the table just before it holds every
+      // meld of the hand: the round-end screen lays each hand out with them.
+      if (prev && prev.game.knock && m.game.results.length > prev.game.results.length) {
+        ui.roundMelds[m.game.results[m.game.results.length - 1].round_no] = prev.game.melds;
+      }
       ui.prevTop = prev && prev.game.discard.length ? prev.game.discard[prev.game.discard.length - 1] : null;
       ui.msg = m;
       window.rummy.state = m;
@@ -357,7 +362,7 @@ export async function tablePage(app, connEl, tableId) {
       const tag = s.kind === "bot" ? t("table.bot") : s.connected ? "" : t("table.away");
       const shown = Math.min(n, 14);
       return h("div", { class: "opponent" + (g.current === i ? " active" : "") + (s.connected ? "" : " away"), "data-seat": i,
-        "aria-label": `${s.name}: ${tn("table.cards", n)}` },
+        role: "group", "aria-label": `${s.name}: ${tn("table.cards", n)}` },
       h("div", { class: "who" }, h("span", { class: "name", text: s.name + level }),
         h("span", { class: "muted", text: `${tag ? " · " + tag : ""} · ` }),
         h("span", { class: "hand-count", text: tn("table.cards", n) })),
@@ -585,7 +590,7 @@ export async function tablePage(app, connEl, tableId) {
     review.show(r ? r.round_no : null);
     openDialog(els.dialog,
       h("h2", { id: "summary-title", text: over ? t("end.match_over") : t("end.round_over", { n: r.round_no }) }),
-      ...roundEnd(g, r, names, over),
+      ...roundEnd(g, r, names, over, r ? ui.roundMelds[r.round_no] : undefined),
       h("div", { class: "dialog-actions" },
         over && g.seat >= 0 ? h("button", { id: "btn-rematch", text: t("end.rematch"), onclick: () => { raw({ type: "rematch", version: m.version }); closeDialog(els.dialog); ui.seenResults = 0; } }) : null,
         over ? h("a", { class: "button", id: "download", href: `/api/tables/${tableId}/record`, download: `rummy-${tableId}.txt`, text: t("end.download") }) : null,
