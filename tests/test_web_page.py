@@ -252,6 +252,10 @@ def test_other_players_moves_are_animated_and_marked(server: ServerThread, brows
     assert last["seat"] == 1  # the bot's move, just made
     assert page.locator("#log li.last-move").count() == 1
     assert page.locator(".last-move").count() == 2  # the move in the list, and where it went
+    said = page.inner_text("#announce")  # for screen readers, cards in words
+    assert said.startswith(
+        state(page)["table"]["seats"][1]["name"] + ": "
+    ) and not NOTATION_CARD.search(said)
     if seen_upcard:
         for b in ("#btn-meld", "#btn-layoff", "#btn-discard"):
             assert page.locator(b).is_disabled()

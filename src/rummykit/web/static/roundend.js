@@ -12,7 +12,7 @@ export function roundEnd(g, r, names, over, melds) {
   const parts = [];
   if (over && g.winners.length) {
     const who = g.winners.map((i) => names[i]).join(t("word.and"));
-    parts.push(h("p", { class: "winner", id: "match-winner", text: "🏆 " + t(g.winners.length > 1 ? "end.winners" : "end.winner", { who }) }));
+    parts.push(h("p", { class: "winner", id: "match-winner", text: t(g.winners.length > 1 ? "end.winners" : "end.winner", { who }) }));
   }
   if (r) {
     parts.push(h("p", { id: "round-reason", text: r.text.charAt(0).toUpperCase() + r.text.slice(1) + "." }));

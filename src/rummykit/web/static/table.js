@@ -37,6 +37,8 @@ export async function tablePage(app, connEl, tableId) {
     hand: h("div", { class: "hand", id: "hand", role: "group", "aria-label": t("table.hand") }),
     arrangeInfo: h("p", { class: "arrange-info", id: "arrange-info" }),
     status: h("p", { class: "status", id: "status", "aria-live": "polite" }),
+    // the last move in words, read out by screen readers as it happens
+    announce: h("p", { class: "visually-hidden", id: "announce", "aria-live": "polite" }),
     timer: h("div", { class: "turn-timer", id: "turn-timer", hidden: true }),
     error: h("p", { class: "error", id: "error", role: "alert" }),
     hintBox: h("p", { class: "hint", id: "hint-text", "aria-live": "polite" }),
@@ -106,7 +108,7 @@ export async function tablePage(app, connEl, tableId) {
       h("section", { class: "board", "aria-label": t("table.board") },
         els.seats,
         h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard), els.melds),
-        h("div", { class: "mine" }, els.status, els.timer, els.error, els.hintBox,
+        h("div", { class: "mine" }, els.announce, els.status, els.timer, els.error, els.hintBox,
           els.sorts, els.arrangeInfo, els.hand, els.actions)),
       h("aside", { class: "side" },
         h("h2", { text: t("side.scores") }), els.scores, els.rounds,
@@ -231,6 +233,7 @@ export async function tablePage(app, connEl, tableId) {
     ui.lastMove = route ? { ...route, seat: last.seat, seq: last.seq, melds: m.game.melds.length } : null;
     window.rummy.lastMove = ui.lastMove && { seq: last.seq, seat: last.seat, text: last.text, from: route.from, to: route.to };
     markLastMove();
+    if (!first) els.announce.textContent = `${last.seat >= 0 ? name(last.seat) + ": " : ""}${moveNodes(last.text).map((n) => n.title || n.textContent).join("")}`;
     if (first || !route || !prev || last.seat === m.game.seat || last.seat < 0) return;
     if (fly(spot(route.from, last.seat), spot(route.to, last.seat), route.face)) window.rummy.animations += 1;
   }
