@@ -359,8 +359,14 @@ def test_review_button_at_the_end_of_a_round_draws_the_chart(
     page.goto(server.base + t["seats"][0]["link"])
     page.wait_for_function("window.rummy.state !== null")
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not state(page)["game"]["results"]:
-        if my_turn(page):
+    # one snapshot says both: read apart, a bot's move between the two could end the
+    # round and open its screen over the pile about to be clicked
+    where = (
+        "(() => { const g = window.rummy.state.game; if (g.results.length) return 'done';"
+        " return g.current === g.seat && g.legal.length ? 'mine' : 'wait'; })()"
+    )
+    while time.monotonic() < deadline and (now := page.evaluate(where)) != "done":
+        if now == "mine":
             play_turn_by_clicks(page)
         else:
             page.wait_for_timeout(30)
