@@ -340,6 +340,8 @@ def keyboard_turn(page: Any) -> None:
 
     if g["phase"] == "draw":
         page.keyboard.press("s")
+    elif "meld" in kinds and g["turn"] % 2:  # the terminal's "best melds" key
+        page.keyboard.press("b")
     elif "meld" in kinds:
         m = next(m for m in g["legal"] if m["kind"] == "meld")
         pick(cards_for(g["hand"], m["faces"]))

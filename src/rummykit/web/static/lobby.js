@@ -110,7 +110,7 @@ export async function lobby(app) {
       if (row.value === "bot") seats.push({ kind: "bot", difficulty: diff });
       else seats.push(row.value === "open" ? { kind: "human", open: true } : { kind: "human" });
     }
-    const rules = house.value.trim() ? `${preset.value}(${house.value.trim()})` : preset.value;
+    const rules = rulesSpec();
     // A seat open to anyone needs the table listed in the lobby.
     const body = { rules, seats, public: pub.checked || seats.some((s) => s.open), spectator_chat: specChat.checked };
     if (endSel.value === "deals") body.deals = Number(endVal.value);
@@ -119,9 +119,11 @@ export async function lobby(app) {
     submit(body);
   }
 
+  const rulesSpec = () => (house.value.trim() ? `${preset.value}(${house.value.trim()})` : preset.value);
+
   // One click: the chosen rules against one medium bot, straight to the table.
   function playNow() {
-    submit({ rules: preset.value, seats: [{ kind: "human", name: myNameOrNull() }, { kind: "bot", difficulty: DEFAULT_BOT }] });
+    submit({ rules: rulesSpec(), seats: [{ kind: "human", name: myNameOrNull() }, { kind: "bot", difficulty: DEFAULT_BOT }] });
   }
 
   const list = h("div", { id: "public-tables" });

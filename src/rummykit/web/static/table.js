@@ -661,9 +661,13 @@ export async function tablePage(app, connEl, tableId) {
     pass: click(b.pass),
     hint: click(b.hint),
     best: () => {
-      // the terminal's "best melds": the first meld the rules allow now
+      // the terminal's "best melds": a meld of the solver's arrangement when the rules
+      // allow it now, else the first meld they allow
       const g = ui.msg.game;
-      const meld = g.legal.find((l) => l.kind === "meld");
+      const melds = g.legal.filter((l) => l.kind === "meld");
+      const key = (faces) => [...faces].sort((x, y) => x - y).join();
+      const wanted = new Set((g.arrangement ? g.arrangement.melds : []).map((md) => key(md.faces.map((f, i) => (md.jokers[i] ? JOKER : f)))));
+      const meld = melds.find((l) => wanted.has(key(l.faces))) || melds[0];
       if (!meld) return showError(t("err.no_meld"));
       send({ kind: "meld", cards: cardsFor(g.hand, meld.faces) });
     },
