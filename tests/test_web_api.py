@@ -642,3 +642,29 @@ def test_the_arrangement_is_the_seat_s_own_hand_and_results_count_each_card(spec
     for p in view_payload(s.view(0))["results"][0]["players"]:
         assert p["points"] == [card_value(s.rules, c) for c in p["cards"]]
         assert sum(p["points"]) == p["hand_points"]
+
+
+def test_every_message_key_the_page_uses_is_in_both_catalogs() -> None:
+    """Issue #20 (French and English): each key the page's scripts look up, t("...") or
+    tn("...") (which adds .one/.other), is in the English and the French catalog, and
+    the two catalogs have the same keys.  Keys built at run time are checked by their
+    families (rank.0-12, suit.0-3, the keys' actions, the move words, labels)."""
+    import re
+
+    static = Path(web_server.__file__).parent / "static"
+    catalog = (static / "messages.js").read_text()
+    en_part, fr_part = catalog.split("\n  fr: {")
+    key = re.compile(r'"([a-z_]+\.[a-z_.0-9]+)":')
+    en, fr = set(key.findall(en_part)), set(key.findall(fr_part))
+    assert en == fr, en ^ fr
+    used: set[str] = set()
+    for js in static.glob("*.js"):
+        text = js.read_text()
+        used |= set(re.findall(r'\bt\("([a-z_.0-9]+)"', text))
+        used |= {
+            f"{k}.{n}" for k in re.findall(r'\btn\("([a-z_.0-9]+)"', text) for n in ("one", "other")
+        }
+        used |= set(re.findall(r'\? "([a-z_]+\.[a-z_]+)" : "[a-z_]+\.[a-z_]+"', text))
+    used |= {f"rank.{i}" for i in range(13)} | {f"suit.{i}" for i in range(4)}
+    assert used - en == set()
+    assert not {k for k in en if k.startswith(("rank.", "suit.")) and k not in used}
