@@ -130,7 +130,7 @@ export async function lobby(app) {
   async function refresh() {
     const tables = await api("/api/tables").catch(() => []);
     list.replaceChildren(tables.length
-      ? h("ul", { class: "table-list" }, tables.map((tb) => publicTable(tb, myName, err)))
+      ? h("ul", { class: "table-list" }, tables.map((tb) => publicTable(tb, myNameOrNull, err)))
       : h("p", { class: "muted", text: t("lobby.no_tables") }));
   }
 
@@ -160,7 +160,7 @@ export async function lobby(app) {
 }
 
 // One public table: its rules, who sits there, and whether a game is under way.
-function publicTable(tb, myName, err) {
+function publicTable(tb, myNameOrNull, err) {
   const open = tb.seats.filter((s) => s.open).length;
   const status = tb.version > 0 ? t("lobby.in_progress", { round: tb.round }) : t("lobby.waiting");
   const who = tb.seats.map((s) => (s.open ? t("lobby.open_seat") : s.name)).join(", ");
@@ -171,7 +171,8 @@ function publicTable(tb, myName, err) {
     h("div", { class: "muted", text: who + (open ? " · " + tn("lobby.open_seats", open) : "") }),
     open ? h("button", { class: "join", onclick: async () => {
       try {
-        const j = await api(`/api/tables/${tb.id}/join`, { name: myName.value.trim() || null });
+        // the lobby's name box answers for the table (no question on arrival)
+        const j = await api(`/api/tables/${tb.id}/join`, { name: myNameOrNull() });
         location.href = j.link;
       } catch (e) { err.textContent = e.message; }
     }, text: t("lobby.join") }) : null,
