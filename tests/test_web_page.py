@@ -225,9 +225,10 @@ def test_hand_order_arrangement_faces_and_opponents(server: ServerThread, browse
 
 def test_other_players_moves_are_animated_and_marked(server: ServerThread, browser: Any) -> None:
     """Part 2: another player's moves fly from where the card came from to where it
-    went, the last one stays marked; the turn timer shows; the tab title marks the
-    player's turn once chosen (off by default).  Finding 5: in Gin's upcard phase the
-    Meld, Lay off and Discard buttons are disabled."""
+    went, the last one stays marked; the turn timer shows; the tab title and a sound
+    mark the player's turn once chosen (off by default); a whole hand is played with
+    the hand arranged.  Finding 5: in Gin's upcard phase the Meld, Lay off and Discard
+    buttons are disabled."""
     t = create(
         server,
         {
@@ -243,7 +244,7 @@ def test_other_players_moves_are_animated_and_marked(server: ServerThread, brows
     page.click("#settings summary")
     page.check("#pref-title")
     page.check("#pref-sound")
-    seen_upcard = False
+    page.click("#btn-arrange")  # the hand is played arranged into the solver's melds
     play_until(
         page,
         server,
@@ -251,9 +252,7 @@ def test_other_players_moves_are_animated_and_marked(server: ServerThread, brows
         "window.rummy.animations >= 3"
         " && window.rummy.state.game.current === window.rummy.state.game.seat",
     )
-    g = state(page)["game"]
-    if g["phase"] == "first_upcard":
-        seen_upcard = True
+    assert page.locator("#hand .deadwood").count() == 1
     assert page.title().startswith("● Your turn")
     assert page.evaluate("window.rummy.beeps") >= 1
     last = page.evaluate("window.rummy.lastMove")
@@ -264,9 +263,9 @@ def test_other_players_moves_are_animated_and_marked(server: ServerThread, brows
     assert said.startswith(
         state(page)["table"]["seats"][1]["name"] + ": "
     ) and not NOTATION_CARD.search(said)
-    if seen_upcard:
-        for b in ("#btn-meld", "#btn-layoff", "#btn-discard"):
-            assert page.locator(b).is_disabled()
+    # and the hand to its end, arranged all along
+    play_until(page, server, t, "window.rummy.state.game.phase === 'over'")
+    assert state(page)["game"]["results"] and page.evaluate("window.rummy.animations") >= 3
     # a fresh Gin table: the non-dealer's first decision is on the upcard
     t2 = create(server, {"rules": "gin", "seats": [{"name": "Ann"}, {"name": "Bob"}]})
     p2 = open_seat(browser, server, t2)
