@@ -375,6 +375,26 @@ def test_a_round_by_keyboard_alone(server: ServerThread, browser: Any) -> None:
         r" of (clubs|diamonds|hearts|spades)|joker",
         label,
     ), label
+    # Tab alone reaches every control of the table (those in view: a closed
+    # <details> shows its summary, the controls inside once opened)
+    page.wait_for_function(  # on the player's turn nothing is drawn anew meanwhile
+        "window.rummy.state.game.current === window.rummy.state.game.seat"
+    )
+    shown = (
+        "[...document.querySelectorAll('.game button, .game input, .game select, .game a,"
+        ' .game summary, .game [tabindex="0"]\')].filter((e) => !e.disabled'
+        " && e.checkVisibility())"
+    )
+    page.evaluate(
+        "window.visited = new Set();"
+        " document.addEventListener('focusin', (e) => window.visited.add(e.target))"
+    )
+    for _ in range(page.evaluate(f"{shown}.length") + 3):
+        page.keyboard.press("Tab")
+    missed = page.evaluate(
+        f"{shown}.filter((e) => !window.visited.has(e)).map((e) => e.outerHTML.slice(0, 80))"
+    )
+    assert missed == []
     page.keyboard.press("?")
     assert "draw from the stock" in page.inner_text("#key-list")
     page.keyboard.press("Escape")
