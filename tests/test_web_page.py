@@ -210,6 +210,12 @@ def test_hand_order_arrangement_faces_and_opponents(server: ServerThread, browse
     # and by finger: the first card (the one just moved) back to the end
     touch_drag(page, before[-1], before[-2])
     assert hand_order(page) == before
+    touch_drag(page, before[0], before[1])  # an order of the player's own, kept over a reload
+    mine = hand_order(page)
+    assert mine == [before[1], before[0], *before[2:]]
+    page.reload()
+    page.wait_for_function("window.rummy.state !== null")
+    assert hand_order(page) == mine
     # a few moves later the move list writes faces, never the notation's KD
     play_until(
         page,

@@ -344,13 +344,21 @@ export async function tablePage(app, connEl, tableId) {
   // The hand's order: sorted by suit unless the player chose rank or the solver's
   // arrangement (kept in this browser), or dragged cards about (kept for the deal).
   function orderHand(g, hand) {
+    const key = `rummy:order:${tableId}`;
     const newDeal = g.hand.length && !g.hand.some((c) => ui.lastHand.has(c));
-    if (newDeal) ui.manual = false;
+    if (newDeal) {
+      // a hand dragged into an order of the player's own keeps it over a reload
+      const saved = JSON.parse(localStorage.getItem(key) || "null");
+      ui.manual = !!saved && saved.round === g.round && saved.order.some((c) => hand.has(c));
+      if (ui.manual) ui.order = saved.order;
+    }
     if (ui.manual) {
       ui.order = ui.order.filter((c) => hand.has(c));
       for (const c of g.hand) if (!ui.order.includes(c)) ui.order.push(c);
+      localStorage.setItem(key, JSON.stringify({ round: g.round, order: ui.order }));
       return;
     }
+    localStorage.removeItem(key);
     const mode = pref("sort");
     ui.order = (SORTS[mode] || sortBySuit)(g.hand);
   }
