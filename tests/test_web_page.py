@@ -405,6 +405,14 @@ def test_a_round_by_keyboard_alone(server: ServerThread, browser: Any) -> None:
     assert "draw from the stock" in page.inner_text("#key-list")
     page.keyboard.press("Escape")
     assert page.locator("#sheet.hidden").count() == 1
+    page.keyboard.press("v")  # the discard pile, every card of it
+    pile = state(page)["game"]["discard"]
+    assert page.locator("#sheet .pile-list .card").count() == len(pile)
+    page.keyboard.press("Escape")
+    page.keyboard.press("r")  # suit to rank, and back
+    assert page.get_attribute("#btn-sort-rank", "aria-pressed") == "true"
+    page.keyboard.press("r")
+    assert page.get_attribute("#btn-sort-suit", "aria-pressed") == "true"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and state(page)["game"]["phase"] != "over":
         if my_turn(page):
