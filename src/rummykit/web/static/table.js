@@ -335,7 +335,7 @@ export async function tablePage(app, connEl, tableId) {
         h("span", { class: "muted", text: `${tag ? " · " + tag : ""} · ` }),
         h("span", { class: "hand-count", text: tn("table.cards", n) })),
       // the backs fan out, so the count can be seen as well as read
-      h("div", { class: "backs", style: `--n:${shown}` }, Array.from({ length: shown }, (_, j) => {
+      h("div", { class: "backs" }, Array.from({ length: shown }, (_, j) => {
         const back = backEl();
         back.style.setProperty("--i", String(j - (shown - 1) / 2));
         return back;
