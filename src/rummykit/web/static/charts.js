@@ -26,7 +26,8 @@ function frame(id, title, s, xLabel) {
 }
 
 /** Each player's running total after every round (from 0 before the first), one line
- * per player in the colours of the legend. */
+ * per player in the colours of the legend (top left: the totals usually climb to the
+ * right, away from it). */
 export function scoreChart(results, names) {
   const n = names.length;
   const totals = names.map(() => [0]);
@@ -40,7 +41,7 @@ export function scoreChart(results, names) {
       class: `series p${i % 6}`, fill: "none", "data-seat": i,
       points: series.map((v, j) => `${s.x(j).toFixed(1)},${s.y(v).toFixed(1)}`).join(" "),
     }, svg("title", {}, `${names[i]}: ${series.join(", ")}`))),
-    Array.from({ length: n }, (_, i) => svg("text", { class: `legend p${i % 6}`, x: W - PAD.right, y: PAD.top + 12 * (i + 1), "text-anchor": "end" }, names[i])));
+    Array.from({ length: n }, (_, i) => svg("text", { class: `legend p${i % 6}`, x: PAD.left + 8, y: PAD.top + 12 * (i + 1), "text-anchor": "start" }, names[i])));
 }
 
 /** A review's expected score by decision, one dot per decision and the result last. */
