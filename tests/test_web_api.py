@@ -614,3 +614,57 @@ def test_intents_that_are_not_moves() -> None:
     assert exc.value.rule == "not_a_meld"
     assert resolve(MoveIntent(kind="pass"), v).kind == 7
     assert resolve(MoveIntent(kind="layoff", card=mine[0], meld=3), v).a == 3
+
+
+@pytest.mark.parametrize("spec", ["basic", "rami51", "gin"])
+def test_the_arrangement_is_the_seat_s_own_hand_and_results_count_each_card(spec: str) -> None:
+    """Issue #20 (Arrange, the round-end screen): the arrangement sent to a seat holds
+    exactly the faces of its own hand, as the solver melds them, and spectators get
+    none; each scored hand says what every card counted."""
+    from rummykit.scoring import card_value
+    from rummykit.web.protocol import view_payload
+
+    players = 2 if spec == "gin" else 3
+    s = new_game(Rules.parse(spec), [f"P{i}" for i in range(players)], seed=5)
+    for seat in range(players):
+        arr = view_payload(s.view(seat))["arrangement"]
+        faces = [f for m in arr["melds"] for f, j in zip(m["faces"], m["jokers"], strict=True)
+                 if not j] + [f for f in arr["deadwood"] if f < 52]  # fmt: skip
+        jokers = sum(sum(m["jokers"]) for m in arr["melds"]) + arr["deadwood"].count(52)
+        own = [face_of(c) for c in bits(s.hands[seat])]
+        assert sorted(faces) == sorted(f for f in own if f < 52) and jokers == own.count(52)
+        assert arr["deadwood_points"] == solver_for(s.rules).deadwood(s.hands[seat])
+        assert arr["opening"] == s.rules.opening_minimum
+    assert view_payload(s.view(0), spectator=True)["arrangement"] is None
+    bot, rng = RandomBot(), random.Random(1)
+    while not s.results:
+        s.apply(bot.choose(s.view(s.current), rng))
+    for p in view_payload(s.view(0))["results"][0]["players"]:
+        assert p["points"] == [card_value(s.rules, c) for c in p["cards"]]
+        assert sum(p["points"]) == p["hand_points"]
+
+
+def test_every_message_key_the_page_uses_is_in_both_catalogs() -> None:
+    """Issue #20 (French and English): each key the page's scripts look up, t("...") or
+    tn("...") (which adds .one/.other), is in the English and the French catalog, and
+    the two catalogs have the same keys.  Keys built at run time are checked by their
+    families (rank.0-12, suit.0-3, the keys' actions, the move words, labels)."""
+    import re
+
+    static = Path(web_server.__file__).parent / "static"
+    catalog = (static / "messages.js").read_text()
+    en_part, fr_part = catalog.split("\n  fr: {")
+    key = re.compile(r'"([a-z_]+\.[a-z_.0-9]+)":')
+    en, fr = set(key.findall(en_part)), set(key.findall(fr_part))
+    assert en == fr, en ^ fr
+    used: set[str] = set()
+    for js in static.glob("*.js"):
+        text = js.read_text()
+        used |= set(re.findall(r'\bt\("([a-z_.0-9]+)"', text))
+        used |= {
+            f"{k}.{n}" for k in re.findall(r'\btn\("([a-z_.0-9]+)"', text) for n in ("one", "other")
+        }
+        used |= set(re.findall(r'\? "([a-z_]+\.[a-z_]+)" : "[a-z_]+\.[a-z_]+"', text))
+    used |= {f"rank.{i}" for i in range(13)} | {f"suit.{i}" for i in range(4)}
+    assert used - en == set()
+    assert not {k for k in en if k.startswith(("rank.", "suit.")) and k not in used}

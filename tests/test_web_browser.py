@@ -184,7 +184,7 @@ def test_one_player_plays_a_whole_round_against_bots(server: ServerThread, brows
     assert g["phase"] == "over" and len(g["results"]) == 1, stalled(server, t["id"], page)
     # the round summary, the standings, rematch and the record download
     page.wait_for_selector("#summary:not(.hidden)")
-    assert page.locator("#summary .summary tr").count() == 4
+    assert page.locator("#summary table.summary:not(.history) tr").count() == 4
     assert page.locator("#btn-rematch").is_visible()
     href = page.get_attribute("#download", "href")
     record = httpx.get(server.base + href).text
@@ -232,6 +232,10 @@ def test_a_whole_gin_hand_by_clicks(server: ServerThread, browser: Any) -> None:
     assert any(w in text for w in ("knocked", "gin", "undercut", "void", "equal")), text
     page.wait_for_selector("#summary:not(.hidden)")
     assert text[1:] in page.inner_text("#summary")
+    if g["results"][0]["reason"] != "wall":  # each hand laid out: its melds, then deadwood
+        assert page.locator("#summary .laid-meld").count() >= 1
+        shown = page.locator("#summary .laid-meld .card, #summary .counted .card").count()
+        assert shown == 20  # both hands of ten, lay-offs in the knocker's melds
     assert "play" in seen
     if g["results"][0]["reason"] != "wall":  # the table's seed is random: a void hand is rare
         assert seen & {"knock", "layoff"}
@@ -276,8 +280,15 @@ def test_two_players_from_invitation_links_reload_and_illegal_move(
     b = new_page(browser, width=390, height=844)  # a phone-sized screen
     a.goto(server.base + t["seats"][0]["link"])
     b.goto(server.base + link_b)
+    # the invited player is asked for a name before taking the seat (issue #20, finding 4)
+    b.wait_for_selector("#invite-name")
+    assert b.evaluate("window.rummy.state") is None  # not seated before answering
+    b.fill("#invite-name", "Bob")
+    b.keyboard.press("Enter")
     for p in (a, b):
         p.wait_for_function("window.rummy.state !== null && window.rummy.state.game.seat >= 0")
+    a.wait_for_function("window.rummy.state.table.seats[1].name === 'Bob'")
+    assert "Bob" in a.inner_text("#seats")
     assert a.evaluate("window.rummy.state.game.seat") == 0
     assert b.evaluate("window.rummy.state.game.seat") == 1
     # names are shown as text, never as HTML
@@ -348,8 +359,14 @@ def test_review_button_at_the_end_of_a_round_draws_the_chart(
     page.goto(server.base + t["seats"][0]["link"])
     page.wait_for_function("window.rummy.state !== null")
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not state(page)["game"]["results"]:
-        if my_turn(page):
+    # one snapshot says both: read apart, a bot's move between the two could end the
+    # round and open its screen over the pile about to be clicked
+    where = (
+        "(() => { const g = window.rummy.state.game; if (g.results.length) return 'done';"
+        " return g.current === g.seat && g.legal.length ? 'mine' : 'wait'; })()"
+    )
+    while time.monotonic() < deadline and (now := page.evaluate(where)) != "done":
+        if now == "mine":
             play_turn_by_clicks(page)
         else:
             page.wait_for_timeout(30)

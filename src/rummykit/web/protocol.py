@@ -23,7 +23,7 @@ from pydantic_core import from_json
 from ..cards import JOKER, bits, face_of, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
 from ..knock import deadwood_shown
-from ..melds import RUN, HandCounts, pos_rank
+from ..melds import RUN, HandCounts, meld_table, pos_rank
 from ..moves import (
     DISCARD,
     DRAW_DISCARD,
@@ -41,8 +41,9 @@ from ..moves import (
 )
 from ..notation import move_to_text, parse_move
 from ..rules import Rules
-from ..scoring import describe_round, match_winners, standings
+from ..scoring import card_value, describe_round, match_winners, standings
 from ..serialize import result_to_dict
+from ..solver import Solver
 from ..state import GameState, Phase
 from ..table import layoff_cells
 from ..view import PlayerView
@@ -280,8 +281,51 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
         "taken": v.taken,
         "pending": v.pending,
         "knock": _knock_payload(v, spectator),
-        "results": [{**result_to_dict(r), "text": describe_round(r, v.names)} for r in v.results],
+        "results": [_result_payload(v, r) for r in v.results],
         "legal": [] if spectator else [legal_entry(v, m) for m in v.legal],
+        "arrangement": None if spectator else arrangement_payload(v),
+    }
+
+
+def _result_payload(v: PlayerView, r: Any) -> dict[str, Any]:
+    """A round's scoring as :func:`result_to_dict` gives it, with how it ended in words
+    and what each card left in a hand counted (the round-end screen shows it)."""
+    d = result_to_dict(r)
+    for p in d["players"]:
+        p["points"] = [card_value(v.rules, c) for c in p["cards"]]
+    return {**d, "text": describe_round(r, v.names)}
+
+
+@lru_cache(maxsize=64)
+def _solver(rules: Rules) -> Solver:
+    """One solver per rules object: its tables take a while to build, its memo is a
+    pure cache (``solver_for`` builds a new one on every call)."""
+    return Solver(rules, meld_table(rules))
+
+
+def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
+    """The seat's own hand as the solver would meld it (least deadwood), for the page's
+    Arrange button: the melds (faces in order, which cells are jokers), the deadwood
+    faces and their value, and the melds' points toward an opening minimum.  It reads
+    the player's own hand only, so it tells them nothing they could not work out."""
+    if not v.hand:
+        return None
+    solver = _solver(v.rules)
+    shapes = solver.melds.shapes
+    best = solver.arrange(v.hand)
+    melds = [shapes[i] for i in best.shapes]
+    return {
+        "melds": [
+            {
+                "faces": list(sh.cells),
+                "jokers": [bool(sh.joker_cells >> i & 1) for i in range(len(sh.cells))],
+            }
+            for sh in melds
+        ],
+        "deadwood": list(best.deadwood_faces),
+        "deadwood_points": best.deadwood,
+        "meld_points": sum(sh.points for sh in melds),
+        "opening": v.rules.opening_minimum or 0,
     }
 
 

@@ -43,6 +43,7 @@ from ..notation import export_record
 from ..rules import PRESET_SOURCES, PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
+from ..tui.session import rules_summary
 from .cluster import Cluster, Presence
 from .commits import GroupCommit
 from .config import from_env
@@ -1316,6 +1317,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "spec": PRESETS[n].spec(),
                 "players": [PRESETS[n].min_players, PRESETS[n].max_players],
                 "example": _HOUSE_EXAMPLES[PRESETS[n].knock_card is not None],
+                "target": PRESETS[n].target_score,
+                "deals": PRESETS[n].deals,
+                "summary": rules_summary(PRESETS[n]),
             }
             for n in PRESETS
         ]
@@ -1342,7 +1346,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except Unavailable:  # the server is full: list the tables in memory only
                 continue
             if live is not None and not live.over:
-                out.append(live.info())
+                # how far the match is, so the lobby can tell a game in progress
+                out.append({**live.info(), "version": live.version, "round": live.state.round_no})
         return out
 
     async def _table(table_id: str) -> LiveTable:
@@ -1354,7 +1359,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
         live = await _table(table_id)
-        return {**live.info(), "version": live.version, "over": live.over}
+        summary = rules_summary(live.state.rules)  # the page's rules panel
+        return {**live.info(), "version": live.version, "over": live.over, "summary": summary}
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, req: JoinTable) -> dict[str, Any]:

@@ -1,0 +1,40 @@
+// French and English: the page's words come from the catalog in messages.js, looked up
+// by key.  The language is the one chosen on the page (kept with the other choices),
+// else the browser's first language we have, else English.
+import { MESSAGES } from "./messages.js";
+import { pref, setPref } from "./prefs.js";
+
+export const LANGS = Object.keys(MESSAGES);
+
+function detect() {
+  const chosen = pref("lang");
+  if (LANGS.includes(chosen)) return chosen;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const base = String(l).slice(0, 2).toLowerCase();
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+
+export let lang = detect();
+
+export function setLang(l) {
+  if (!LANGS.includes(l)) return;
+  setPref("lang", l);
+  lang = l;
+  document.documentElement.lang = l;
+}
+
+/** The message ``key`` with ``{name}`` replaced from ``vars``; the key itself when a
+ * message is missing (a test checks that none is). */
+export function t(key, vars = {}) {
+  const text = MESSAGES[lang][key] ?? MESSAGES.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (all, k) => (k in vars ? String(vars[k]) : all));
+}
+
+/** A message that depends on a count: ``key.one`` or ``key.other`` (French counts 0
+ * and 1 as singular, English 1 only). */
+export function tn(key, n, vars = {}) {
+  const one = lang === "fr" ? Math.abs(n) < 2 : n === 1;
+  return t(`${key}.${one ? "one" : "other"}`, { n, ...vars });
+}

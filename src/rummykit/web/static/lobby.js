@@ -1,0 +1,180 @@
+// The lobby: create a table (or play the computer in one click), and the public tables.
+import { api, h } from "./dom.js";
+import { t, tn } from "./i18n.js";
+
+const DIFFICULTIES = ["easy", "medium", "hard"];
+const DEFAULT_BOT = "medium"; // the terminal game's default opponent
+
+export async function lobby(app) {
+  app.replaceChildren();
+  const presets = await api("/api/presets").catch(() => [{ name: "basic", source: "", players: [2, 6], summary: [] }]);
+  const seatsBox = h("div", { class: "seats" });
+  const nSeats = h("select", { id: "n-seats" }, [2, 3, 4, 5, 6].map((n) => h("option", { value: n, text: tn("lobby.players", n) })));
+  const preset = h("select", { id: "preset" }, presets.map((p) => h("option", { value: p.name, text: p.name, title: p.source })));
+  const house = h("input", { id: "house", "aria-label": t("lobby.house"), placeholder: t("lobby.house_eg", { example: "multiple_melds=true" }), maxlength: 300 });
+  const myName = h("input", { id: "my-name", placeholder: t("lobby.name_ph"), maxlength: 24, autocomplete: "nickname", value: localStorage.getItem("rummy:name") || "" });
+  const endSel = h("select", { id: "end" }, h("option", { value: "default", text: t("lobby.end_default") }),
+    h("option", { value: "deals", text: t("lobby.end_deals") }), h("option", { value: "target", text: t("lobby.end_target") }));
+  const endVal = h("input", { id: "end-value", type: "number", min: 1, class: "short", "aria-label": t("lobby.end_value") });
+  const timer = h("input", { id: "timer", type: "number", min: 0, placeholder: t("lobby.off"), class: "short" });
+  const pub = h("input", { id: "public", type: "checkbox" });
+  const specChat = h("input", { id: "spectator-chat", type: "checkbox" });
+  const err = h("p", { class: "error", id: "lobby-error", role: "alert" });
+  const result = h("div", { id: "created" });
+  const summary = h("div", { class: "rules-summary", id: "preset-summary", "aria-live": "polite" });
+  const current = () => presets.find((x) => x.name === preset.value) || presets[0];
+
+  function drawSeats() {
+    const n = Number(nSeats.value);
+    seatsBox.replaceChildren(
+      h("div", { class: "seat-row" }, h("b", { text: t("lobby.seat_you") })),
+      ...Array.from({ length: n - 1 }, (_, i) => {
+        const diff = h("select", { class: "seat-diff", "data-seat": i + 1, "aria-label": t("lobby.difficulty", { n: i + 2 }) },
+          DIFFICULTIES.map((d) => h("option", { value: d, text: t(`bot.${d}`), selected: d === DEFAULT_BOT })));
+        // only a bot has a difficulty: a person's seat shows none (issue #20, finding 7)
+        const kind = h("select", { class: "seat-kind", "data-seat": i + 1, "aria-label": t("lobby.seat_kind", { n: i + 2 }),
+          onchange: () => { diff.hidden = kind.value !== "bot"; } },
+        h("option", { value: "bot", text: t("lobby.kind_bot") }), h("option", { value: "human", text: t("lobby.kind_invite") }),
+        h("option", { value: "open", text: t("lobby.kind_open") }));
+        return h("div", { class: "seat-row" }, h("span", { text: t("lobby.seat_n", { n: i + 2 }) }), kind, diff);
+      }),
+    );
+  }
+  nSeats.addEventListener("change", drawSeats);
+
+  // The box beside "Play to" shows what the match really plays to: the preset's own
+  // target (or number of deals) until the player picks another end.
+  function drawEnd() {
+    const p = current();
+    endVal.disabled = endSel.value === "default";
+    if (endSel.value === "default") endVal.value = String(p.deals ?? p.target ?? "");
+    else if (endSel.value === "deals") endVal.value = String(p.deals ?? 1);
+    else endVal.value = String(p.target ?? 100);
+    endVal.title = endSel.value === "default" && p.deals ? t("lobby.deals_unit") : t("lobby.points_unit");
+  }
+  endSel.addEventListener("change", drawEnd);
+
+  // Offer only the seat counts the preset allows (Gin: 2), with a fitting example and
+  // a short summary of its rules.
+  function presetChanged() {
+    const p = current();
+    const [lo, hi] = p.players || [2, 6];
+    for (const opt of nSeats.options) opt.disabled = Number(opt.value) < lo || Number(opt.value) > hi;
+    const n = Number(nSeats.value);
+    if (n < lo || n > hi) nSeats.value = String(Math.min(Math.max(n, lo), hi));
+    house.placeholder = t("lobby.house_eg", { example: p.example || "multiple_melds=true" });
+    summary.replaceChildren(
+      h("p", { class: "muted", text: p.source || "" }),
+      h("ul", {}, (p.summary || []).slice(1, 4).map((line) => h("li", { text: line }))),
+      (p.summary || []).length > 4 ? h("details", {}, h("summary", { text: t("lobby.all_rules") }),
+        h("ul", {}, p.summary.slice(4).map((line) => h("li", { text: line })))) : null,
+    );
+    drawSeats();
+    drawEnd();
+  }
+  preset.addEventListener("change", presetChanged);
+  presetChanged();
+
+  function myNameOrNull() {
+    const name = myName.value.trim();
+    localStorage.setItem("rummy:name", name);
+    return name || null;
+  }
+
+  async function submit(body) {
+    err.textContent = "";
+    try {
+      const tbl = await api("/api/tables", body);
+      const mine = tbl.creator;
+      const others = tbl.seats.filter((s) => s.link && s.seat !== mine.seat);
+      result.replaceChildren(
+        h("h3", { text: t("lobby.created") }),
+        others.length ? h("p", { text: t("lobby.send_links") }) : null,
+        h("ul", { class: "links" }, others.map((s) => h("li", {},
+          h("label", { for: `invite-${s.seat}`, text: t("lobby.seat_n", { n: s.seat + 1 }) + ": " }),
+          h("input", { class: "invite", id: `invite-${s.seat}`, readonly: true, value: location.origin + s.link, "data-seat": s.seat, onclick: (e) => e.target.select() })))),
+        h("p", {}, h("a", { class: "button", id: "go", href: mine.link, text: t("lobby.go") }),
+          " ", h("a", { href: tbl.watch, text: t("lobby.watch_link") })),
+      );
+      if (!others.length) location.href = mine.link;
+    } catch (e) {
+      err.textContent = e.message;
+    }
+  }
+
+  function create(ev) {
+    ev.preventDefault();
+    const seats = [{ kind: "human", name: myNameOrNull() }];
+    for (const row of seatsBox.querySelectorAll(".seat-kind")) {
+      const diff = seatsBox.querySelector(`.seat-diff[data-seat="${row.dataset.seat}"]`).value;
+      if (row.value === "bot") seats.push({ kind: "bot", difficulty: diff });
+      else seats.push(row.value === "open" ? { kind: "human", open: true } : { kind: "human" });
+    }
+    const rules = rulesSpec();
+    // A seat open to anyone needs the table listed in the lobby.
+    const body = { rules, seats, public: pub.checked || seats.some((s) => s.open), spectator_chat: specChat.checked };
+    if (endSel.value === "deals") body.deals = Number(endVal.value);
+    if (endSel.value === "target") body.target = Number(endVal.value);
+    if (Number(timer.value) > 0) body.timer = Number(timer.value);
+    submit(body);
+  }
+
+  const rulesSpec = () => (house.value.trim() ? `${preset.value}(${house.value.trim()})` : preset.value);
+
+  // One click: the chosen rules against one medium bot, straight to the table.
+  function playNow() {
+    submit({ rules: rulesSpec(), seats: [{ kind: "human", name: myNameOrNull() }, { kind: "bot", difficulty: DEFAULT_BOT }] });
+  }
+
+  const list = h("div", { id: "public-tables" });
+  async function refresh() {
+    const tables = await api("/api/tables").catch(() => []);
+    list.replaceChildren(tables.length
+      ? h("ul", { class: "table-list" }, tables.map((tb) => publicTable(tb, myNameOrNull, err)))
+      : h("p", { class: "muted", text: t("lobby.no_tables") }));
+  }
+
+  app.append(
+    h("section", { class: "panel quick" },
+      h("button", { id: "play-now", class: "primary", onclick: playNow, text: t("lobby.play_now") }),
+      h("span", { class: "muted", text: " " + t("lobby.play_now_what") })),
+    h("section", { class: "panel" },
+      h("h2", { text: t("lobby.new_table") }),
+      h("form", { id: "create", onsubmit: create },
+        h("label", {}, t("lobby.your_name") + " ", myName),
+        h("div", { class: "preset-row" },
+          h("div", {}, h("label", {}, t("lobby.rules") + " ", preset, " ", house)),
+          summary),
+        h("label", {}, t("lobby.seats") + " ", nSeats),
+        seatsBox,
+        h("label", {}, t("lobby.play_to") + " ", endSel, " ", endVal),
+        h("label", {}, t("lobby.timer") + " ", timer),
+        h("label", {}, pub, " " + t("lobby.public")),
+        h("label", {}, specChat, " " + t("lobby.spectator_chat")),
+        h("button", { type: "submit", id: "create-btn", text: t("lobby.create") })),
+      err, result),
+    h("section", { class: "panel" }, h("h2", { text: t("lobby.public_tables") }), list,
+      h("button", { onclick: refresh, text: t("lobby.refresh") })),
+  );
+  refresh();
+}
+
+// One public table: its rules, who sits there, and whether a game is under way.
+function publicTable(tb, myNameOrNull, err) {
+  const open = tb.seats.filter((s) => s.open).length;
+  const status = tb.version > 0 ? t("lobby.in_progress", { round: tb.round }) : t("lobby.waiting");
+  const who = tb.seats.map((s) => (s.open ? t("lobby.open_seat") : s.name)).join(", ");
+  return h("li", { class: "table-entry", "data-table": tb.id },
+    h("b", { text: tb.rules }), " ",
+    h("span", { class: "badge " + (tb.version > 0 ? "playing" : "waiting"), text: status }),
+    tb.timer ? h("span", { class: "muted", text: " · " + t("lobby.timer_s", { s: tb.timer }) }) : null,
+    h("div", { class: "muted", text: who + (open ? " · " + tn("lobby.open_seats", open) : "") }),
+    open ? h("button", { class: "join", onclick: async () => {
+      try {
+        // the lobby's name box answers for the table (no question on arrival)
+        const j = await api(`/api/tables/${tb.id}/join`, { name: myNameOrNull() });
+        location.href = j.link;
+      } catch (e) { err.textContent = e.message; }
+    }, text: t("lobby.join") }) : null,
+    " ", h("a", { href: `/play/${tb.id}`, text: t("lobby.watch") }));
+}

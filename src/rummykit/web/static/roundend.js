@@ -1,0 +1,58 @@
+// The round-end screen: how the round ended, each hand's cards with what each counts,
+// the score of every round so far with a chart of the running totals, the winner.
+import { cardEl } from "./cards.js";
+import { scoreChart } from "./charts.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The body of the round-end screen for result ``r`` (null: the match is over with no
+ * round played).  ``names`` are the seats' names; ``over`` says the match ended here;
+ * ``melds``, when known (a knock game's table at its end), the hand's melds. */
+export function roundEnd(g, r, names, over, melds) {
+  const parts = [];
+  if (over && g.winners.length) {
+    const who = g.winners.map((i) => names[i]).join(t("word.and"));
+    parts.push(h("p", { class: "winner", id: "match-winner", text: t(g.winners.length > 1 ? "end.winners" : "end.winner", { who }) }));
+  }
+  if (r) {
+    parts.push(h("p", { id: "round-reason", text: r.text.charAt(0).toUpperCase() + r.text.slice(1) + "." }));
+    parts.push(h("table", { class: "summary" },
+      h("tr", {}, h("th", { text: t("end.player") }), h("th", { text: t(melds ? "end.melds_deadwood" : "end.cards_left") }), h("th", { text: t("end.points") }),
+        h("th", { text: t("end.score") }), h("th", { text: t("end.notes") })),
+      r.players.map((p, i) => h("tr", { "data-seat": i, class: r.winner === i ? "round-winner" : "" },
+        h("th", { scope: "row", text: names[i] }),
+        h("td", {}, laid(melds, i), p.cards.length
+          ? h("div", { class: "mini" }, p.cards.map((c, j) => h("div", { class: "counted" }, cardEl(c),
+            h("span", { class: "card-points", text: String(p.points ? p.points[j] : "") }))))
+          : h("span", { class: "muted", text: t("end.no_cards") })),
+        h("td", { class: "hand-points", text: String(p.hand_points) }),
+        h("td", { text: (p.delta >= 0 ? "+" : "") + p.delta }),
+        h("td", { text: p.notes.join("; ") })))));
+  }
+  if (g.results.length) {
+    parts.push(h("h3", { text: t("end.history") }), scoreTable(g, names), scoreChart(g.results, names));
+  }
+  parts.push(h("h3", { text: t("end.standings") }),
+    h("ol", { class: "standings" }, g.standings.map((p) => h("li", { text: `${names[p]}: ${g.scores[p]}${g.winners.includes(p) ? " 🏆" : ""}` }))));
+  return parts;
+}
+
+// A player's melds of the hand, each apart, before the cards that counted.
+function laid(melds, seat) {
+  const own = (melds || []).filter((md) => md.owner === seat);
+  if (!own.length) return null;
+  return h("div", { class: "laid", role: "group", "aria-label": t("end.melds") }, own.map((md) => h("div", { class: "mini laid-meld" },
+    md.cards.map((c, j) => cardEl(c, { stands: md.jokers[j] ? md.faces[j] : undefined })))));
+}
+
+// Round by round: what each player scored and the running total.
+function scoreTable(g, names) {
+  const totals = names.map(() => 0);
+  return h("table", { class: "summary history", id: "score-history" },
+    h("tr", {}, h("th", { text: t("end.round") }), names.map((n) => h("th", { text: n }))),
+    g.results.map((r) => h("tr", {}, h("th", { scope: "row", text: String(r.round_no) }),
+      r.players.map((p, i) => {
+        totals[i] += p.delta;
+        return h("td", {}, h("span", { class: "muted", text: (p.delta >= 0 ? "+" : "") + p.delta + " → " }), String(totals[i]));
+      }))));
+}
