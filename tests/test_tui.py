@@ -41,6 +41,7 @@ from rummykit.moves import (
     Move,
 )
 from rummykit.notation import export_record
+from rummykit.rulebook import rules_summary
 from rummykit.rules import Rules
 from rummykit.scoring import PlayerScore, RoundResult
 from rummykit.state import GameState, Phase
@@ -79,7 +80,6 @@ from rummykit.tui.session import (
     meld_attempt,
     rebuilt_log,
     replay_steps,
-    rules_summary,
     save_path,
     swap_attempt,
     table_cells,

@@ -97,7 +97,7 @@ def by_suit(cards: list[int]) -> list[int]:
 
 def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: Any) -> None:
     """Findings 3 and 7: the end box shows the preset's target, a person's seat has no
-    difficulty list, bots default to medium, public tables say whether a game is under
+    difficulty list, bots default to easy (as in the terminal game), public tables say whether a game is under
     way, each preset has a rules summary, and one click starts a game against a bot."""
     waiting = create(
         server, {"rules": "basic", "public": True, "seats": [{"name": "Ann"}, {"open": True}]}
@@ -115,7 +115,7 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     page.select_option("#preset", "gin")
     assert page.input_value("#end-value") == "1"  # Gin plays one deal
     page.select_option("#preset", "basic")
-    assert page.input_value(".seat-diff") == "medium"
+    assert page.input_value(".seat-diff") == "easy"
     page.select_option(".seat-kind", "human")
     assert page.locator(".seat-diff").is_hidden()
     page.select_option(".seat-kind", "bot")
@@ -134,7 +134,7 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     assert seats[0]["name"] == "Zoe" and seats[1] == {
         **seats[1],
         "kind": "bot",
-        "difficulty": "medium",
+        "difficulty": "easy",
     }
     page.close()
 

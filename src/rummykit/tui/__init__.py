@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..rulebook import count
 from ..rules import Rules
-from .session import DEFAULT_BOT, DIFFICULTIES, GameSettings, count
+from .session import DEFAULT_BOT, DIFFICULTIES, GameSettings
 
 __all__ = [
     "GameSettings",

@@ -33,6 +33,7 @@ from ..moves import (
     TAKE,
     Move,
 )
+from ..rulebook import count
 from ..state import GameState, Phase
 from .hand import HAND_ORDERS, ordered_hand
 from .review_screen import ReviewScreen
@@ -54,7 +55,6 @@ from .session import (
     card_text,
     cards_for_move,
     choice_text,
-    count,
     deadwood_text,
     discard_save,
     laid_text,

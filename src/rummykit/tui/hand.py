@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..rulebook import count
 from ..state import GameState
-from .session import cards_of_faces, count, shape_faces, sort_cards
+from .session import cards_of_faces, shape_faces, sort_cards
 
 HAND_ORDERS = ("suit", "rank", "melds")
 """The orders key ``r`` cycles through; the first is the default."""

@@ -26,11 +26,12 @@ from rich.text import Text
 
 from ..bots.review import sparkline
 from ..cards import face_of, mask_of
+from ..rulebook import count
 from ..scoring import RoundResult, card_value
 from ..state import GameState
 from ..table import TableMeld
 from .hand import arrange_hand
-from .session import cells_text, count, face_text, is_red, table_cells
+from .session import cells_text, face_text, is_red, table_cells
 from .widgets import CARD_WIDTH, hand_positions
 
 HAND_WIDTH = 60

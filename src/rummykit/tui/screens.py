@@ -27,6 +27,7 @@ from textual.widgets import (
 
 from ..cards import bits, face_of
 from ..errors import RummyError
+from ..rulebook import count, rules_summary
 from ..rules import PRESET_SOURCES, Ace, Rules, RummyBonus, Scoring
 from ..scoring import RoundResult, describe_round
 from ..state import GameState, Phase
@@ -40,10 +41,8 @@ from .session import (
     GameSettings,
     ReplayStep,
     cells_text,
-    count,
     face_text,
     goal_text,
-    rules_summary,
     sort_cards,
     table_cells,
     toggle_option,

@@ -40,10 +40,10 @@ from ..bots import RandomBot, make_bot
 from ..errors import IllegalMoveError, NotationError, RummyError
 from ..moves import Move
 from ..notation import export_record
+from ..rulebook import rules_summary
 from ..rules import PRESET_SOURCES, PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
-from ..tui.session import rules_summary
 from .cluster import Cluster, Presence
 from .commits import GroupCommit
 from .config import from_env
