@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -23,7 +20,8 @@ from sqlalchemy import create_engine, text
 from rummykit.web import Settings
 from rummykit.web.leases import Leases
 from rummykit.web.store import MoveCommit, StaleWriteError, Store, normalize_url
-from web_helpers import Client, ServerThread, free_port, postgres_cluster, wait_http
+from test_web_crash import sync
+from web_helpers import Client, ServerProcess, ServerThread, postgres_cluster
 
 pytestmark = pytest.mark.web_slow
 
@@ -88,20 +86,11 @@ def play_own_turns(c: Client, moves: int, rng: random.Random) -> list[int]:
     return made
 
 
-def synced(clients: dict[int, Client]) -> int:
-    """Read until every client has the newest state; its version."""
-    v: int = max(c.state["version"] for c in clients.values() if c.state)
-    for c in clients.values():
-        if c.state is None or c.state["version"] < v:
-            c.until(lambda m, v=v: m["type"] == "state" and m["version"] >= v)
-    return v
-
-
 def play_turns(clients: dict[int, Client], moves: int, rng: random.Random) -> list[int]:
     """Play ``moves`` moves, each by the client whose turn it is; the versions made."""
     made: list[int] = []
     for _ in range(moves):
-        v = synced(clients)
+        v = sync(clients)
         g = next(iter(clients.values())).state["game"]  # type: ignore[index]
         if g["phase"] == "over":
             break
@@ -136,7 +125,7 @@ def test_a_move_sent_to_another_process_is_played_by_the_owner(pg: str) -> None:
             # Bob knocks at the start of his turn, before drawing.
             rng = random.Random(4)
             for _ in range(6):
-                synced({0: ann, 1: bob})
+                sync({0: ann, 1: bob})
                 g = bob.state["game"]  # type: ignore[index]
                 if g["current"] == 1 and g["phase"] == "draw":
                     break
@@ -293,24 +282,17 @@ def drain(c: Client, seconds: float = 0.2) -> None:
             c.recv(max(0.01, end - time.monotonic()))
 
 
-def _server(url: str, node: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    cmd = [
-        sys.executable, "-m", "rummykit.web", "--port", str(port), "--database", url,
-        "--bot-delay", "0.05", "--node-id", node, "--lease-seconds", "2",
-        "--log-level", "warning",
-    ]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    wait_http(base + "/healthz")
-    return proc, base
+PACE = ["--bot-delay", "0.05", "--lease-seconds", "2"]
+"""Bots quick enough to finish a Gin deal in seconds; leases short enough that a
+takeover after a kill is well inside the issue's 5 s."""
 
 
 def test_sigkill_of_the_owner_hands_its_tables_over(pg: str) -> None:
     """Issue #18: "SIGKILL a process that owns tables.  Another process takes those
     tables over within 5 s. No acknowledged move is lost ... bot tables go on"."""
-    a, a_base = _server(pg, "killed")
-    b, b_base = _server(pg, "survivor")
+    a = ServerProcess(pg, args=[*PACE, "--node-id", "killed"]).start()
+    b = ServerProcess(pg, args=[*PACE, "--node-id", "survivor"]).start()
+    a_base, b_base = a.base, b.base
     try:
         # One Gin deal ends at the wall (some 35 moves); a basic round of two easy bots
         # can run to hundreds of moves.
@@ -320,8 +302,7 @@ def test_sigkill_of_the_owner_hands_its_tables_over(pg: str) -> None:
         time.sleep(0.5)
         assert all(owner(pg, i) == "killed" for i in ids)
         seen = watcher.state["version"] if watcher.state else 0
-        a.send_signal(signal.SIGKILL)
-        a.wait(timeout=10)
+        a.kill()
         killed_at = time.monotonic()
         before = {i: len(log_seqs(pg, i)) for i in ids}
         while any(owner(pg, i) != "survivor" for i in ids):
@@ -342,10 +323,8 @@ def test_sigkill_of_the_owner_hands_its_tables_over(pg: str) -> None:
         assert watcher.state is not None and watcher.state["version"] > seen + 1
         watcher.close()
     finally:
-        for p in (a, b):
-            if p.poll() is None:
-                p.terminate()
-                p.wait(timeout=10)
+        a.stop()
+        b.stop()
 
 
 def test_a_people_only_table_outlives_its_owner(pg: str) -> None:
@@ -353,7 +332,8 @@ def test_a_people_only_table_outlives_its_owner(pg: str) -> None:
     process following it for a connected player takes it once the dead owner's lease
     runs out, plays on for the player who was connected to the dead process (after the
     grace period), and the connected player's moves go on being accepted."""
-    a, a_base = _server(pg, "owner")
+    a = ServerProcess(pg, args=[*PACE, "--node-id", "owner"]).start()
+    a_base = a.base
     try:
         with ServerThread(settings(pg, "follower", disconnect_grace=0.5)) as b:
             body = {"rules": "basic(deals=1)", "seats": [{"name": "Ann"}, {"name": "Bob"}]}
@@ -363,8 +343,7 @@ def test_a_people_only_table_outlives_its_owner(pg: str) -> None:
             ann = hello(b.base, t["id"], 0, t["seats"][0]["secret"])
             time.sleep(0.3)
             assert owner(pg, t["id"]) == "owner"
-            a.send_signal(signal.SIGKILL)
-            a.wait(timeout=10)
+            a.kill()
             bob.close()
             made = play_own_turns(ann, 4, random.Random(8))  # Bob's turns played for him
             assert len(made) == 4
@@ -373,6 +352,4 @@ def test_a_people_only_table_outlives_its_owner(pg: str) -> None:
             assert seqs == list(range(1, len(seqs) + 1)) and set(made) <= set(seqs)
             ann.close()
     finally:
-        if a.poll() is None:
-            a.terminate()
-            a.wait(timeout=10)
+        a.stop()
