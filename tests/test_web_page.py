@@ -97,8 +97,9 @@ def by_suit(cards: list[int]) -> list[int]:
 
 def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: Any) -> None:
     """Findings 3 and 7: the end box shows the preset's target, a person's seat has no
-    difficulty list, bots default to easy (as in the terminal game), public tables say whether a game is under
-    way, each preset has a rules summary, and one click starts a game against a bot."""
+    difficulty list, bots default to easy (as in the terminal game), public tables say
+    whether a game is under way, each preset has a rules summary, and one click starts
+    a game against a bot."""
     waiting = create(
         server, {"rules": "basic", "public": True, "seats": [{"name": "Ann"}, {"open": True}]}
     )
