@@ -55,7 +55,7 @@ from rummykit.web import tune_gc
 
 # The throwaway PostgreSQL cluster is the tests' (tests/web_helpers.py), not a copy.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from web_helpers import postgres_cluster
+from web_helpers import postgres_cluster, postmaster_pid
 
 SETTINGS: dict[str, Any] = {"bot_delay": 0, "bot_workers": 0, **UNLIMITED}
 """The servers' settings: no bot delay, no bot worker processes, no client limits."""
@@ -73,24 +73,6 @@ def servers(url: str, count: int, settings: dict[str, Any]) -> Iterator[list[tup
             stack.enter_context(server(url, {**settings, "node_id": f"load{i + 1}"}))
             for i in range(count)
         ]
-
-
-def postmaster_pid(url: str) -> int | None:
-    """The PostgreSQL server's process id: the parent of our own backend (Linux)."""
-    from sqlalchemy import create_engine, text
-
-    from rummykit.web.store import normalize_url
-
-    engine = create_engine(normalize_url(url))
-    try:
-        with engine.connect() as conn:
-            backend = int(conn.execute(text("SELECT pg_backend_pid()")).scalar_one())
-        stat = Path(f"/proc/{backend}/stat").read_text()
-        return int(stat.rsplit(")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    finally:
-        engine.dispose()
 
 
 def cpu_total(pids: list[int]) -> float:

@@ -21,7 +21,7 @@ from rummykit.web import Settings
 from rummykit.web.leases import Leases
 from rummykit.web.store import MoveCommit, StaleWriteError, Store, normalize_url
 from test_web_crash import play, sync
-from web_helpers import Client, ServerProcess, ServerThread, postgres_cluster
+from web_helpers import Client, ServerProcess, ServerThread, postgres_cluster, postmaster_pid
 
 pytestmark = pytest.mark.web_slow
 
@@ -338,3 +338,22 @@ def test_a_people_only_table_outlives_its_owner(pg: str) -> None:
             ann.close()
     finally:
         a.stop()
+
+
+def test_healthz_fails_when_the_database_is_gone() -> None:
+    """A process cut off from PostgreSQL answers /healthz with 503, so the proxy's
+    health check (docs/deploy.md) sends no more clients to it; it answered 200 while
+    it could serve nobody (a gap the deployment's review found)."""
+    import os
+    import signal
+
+    with postgres_cluster() as url, ServerThread(settings(url, "cut-off")) as srv:
+        assert httpx.get(srv.base + "/healthz").json()["ok"] is True
+        pid = postmaster_pid(url)
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        end = time.monotonic() + 10
+        while (r := httpx.get(srv.base + "/healthz", timeout=5)).status_code != 503:
+            assert time.monotonic() < end, "still healthy without a database"
+            time.sleep(0.2)
+        assert r.json()["ok"] is False

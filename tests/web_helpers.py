@@ -263,6 +263,24 @@ def haproxy(backends: Sequence[str]) -> Iterator[str]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def postmaster_pid(url: str) -> int | None:
+    """The PostgreSQL server's process id: the parent of our own backend (Linux)."""
+    from sqlalchemy import create_engine, text
+
+    from rummykit.web.store import normalize_url
+
+    engine = create_engine(normalize_url(url))
+    try:
+        with engine.connect() as conn:
+            backend = int(conn.execute(text("SELECT pg_backend_pid()")).scalar_one())
+        stat = Path(f"/proc/{backend}/stat").read_text()
+        return int(stat.rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    finally:
+        engine.dispose()
+
+
 @contextlib.contextmanager
 def postgres_cluster() -> Iterator[str]:
     """A throwaway PostgreSQL cluster on a free loopback port; yields its URL.

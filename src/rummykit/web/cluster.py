@@ -132,6 +132,8 @@ class Cluster:
         self.tasks: list[asyncio.Task[None]] = []
         self.syncing: dict[str, asyncio.Task[None]] = {}
         self.background: set[asyncio.Task[Any]] = set()
+        self.listening = False
+        """The notification connection is up (``/healthz`` answers 503 while not)."""
         self.takeovers = 0
         self.forwarded = 0
         self.handovers = 0
@@ -163,6 +165,7 @@ class Cluster:
         self.pg.send = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
         await self.pg.listen.execute(f"LISTEN {CHANNEL}")
         await self.pg.listen.execute(f"LISTEN {self.channel}")
+        self.listening = True
 
     async def _listen(self) -> None:
         """Hand every notice to :meth:`_on_notice`; reconnect if the connection drops
@@ -176,6 +179,7 @@ class Cluster:
                 raise
             except Exception:
                 log.exception("the notification connection failed; reconnecting")
+            self.listening = False
             await asyncio.sleep(0.5)
             with contextlib.suppress(Exception):
                 await self._connect()

@@ -90,6 +90,8 @@ STATIC = Path(__file__).parent / "static"
 AUTO_BOT = "easy"
 """What plays for a human whose timer ran out or who stayed away."""
 LOG_LENGTH = 40
+HEALTH_TIMEOUT = 2.0
+"""Seconds ``/healthz`` waits for the database before it answers 503."""
 _HOUSE_EXAMPLES = {False: "multiple_melds=true", True: "knock_card=7, oklahoma=true"}
 """A house-rules example for the lobby, for rummy and for knock games (Gin)."""
 
@@ -316,6 +318,18 @@ class Manager:
         """Sockets being closed for reading too slowly (:meth:`send`)."""
         self.cluster = Cluster(self) if settings.cluster and not self.store.is_sqlite else None
         """Set when tables are shared with other processes (PostgreSQL, web/cluster.py)."""
+
+    async def healthy(self) -> bool:
+        """Whether the database answers within :data:`HEALTH_TIMEOUT` seconds and, with
+        other processes, the notification connection is up."""
+        if self.cluster is not None and not self.cluster.listening:
+            return False
+        try:
+            async with asyncio.timeout(HEALTH_TIMEOUT):
+                await self.db(self.store.ping)
+        except Exception:
+            return False
+        return True
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -1305,8 +1319,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC / "index.html")
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
-        return {"ok": True, "tables": len(mgr().tables)}
+    async def healthz() -> JSONResponse:
+        """200 while this process can serve: its database answers (and, with other
+        processes, it hears their notices); else 503, so a proxy's health check takes
+        a process cut off from PostgreSQL out of the rotation (docs/deploy.md)."""
+        m = mgr()
+        ok = await m.healthy()
+        return JSONResponse({"ok": ok, "tables": len(m.tables)}, 200 if ok else 503)
 
     @app.get("/api/presets")
     async def presets() -> list[dict[str, Any]]:

@@ -432,6 +432,11 @@ class Store:
                     ],
                 )
 
+    def ping(self) -> None:
+        """One round trip to the database (``/healthz``); raises if it does not answer."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
     def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
         """The stored version of each table (a replica checks it has missed nothing)."""
         with self.engine.connect() as conn:
