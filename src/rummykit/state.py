@@ -29,18 +29,18 @@ pending, the player's next move must use it (RULES-NOTES 9: "immediately").
 
 from __future__ import annotations
 
+import heapq
 import operator
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
-from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from math import log
+from typing import Any, SupportsIndex
 
-from . import knock
-from .cards import JOKER, bits, deck, face_of, is_joker
+from .cards import JOKER, bits, face_of, is_joker
 from .errors import IllegalMoveError, RulesError
-from .melds import RUN, HandCounts, MeldTable, meld_table
+from .game import Game
+from .melds import RUN, HandCounts, MeldTable
 from .moves import (
     DISCARD,
     DISCARD_MOVES,
@@ -58,9 +58,10 @@ from .moves import (
     LegalMoves,
     Move,
 )
-from .rules import DiscardPickup, OpeningScope, Restock, Rules, SwappedJoker
-from .scoring import RoundResult, match_winners, score_knock, score_round, standings
-from .solver import Solver, solver_for
+from .phase import NO_CARD, PENDING_MELD, PENDING_USE, Phase
+from .player_view import CardWeights, PlayerView, make_view, unseen_cards
+from .rules import OpeningScope, Restock, Rules, SwappedJoker
+from .scoring import RoundResult, match_winners, standings
 from .table import (
     TableMeld,
     cell_index,
@@ -71,87 +72,28 @@ from .table import (
     shrunk_shape,
 )
 
-if TYPE_CHECKING:
-    from .view import PlayerView
-
-NO_CARD = -1
-PENDING_MELD = 1
-"""The pending card must go into a new meld (taken from a meld, freed joker)."""
-PENDING_USE = 2
-"""The pending card must be melded or laid off (taken discard under must_use)."""
-
-
-class Phase(IntEnum):
-    DRAW = 0
-    PLAY = 1
-    OVER = 2
-    FIRST_UPCARD = 3
-    """Gin: take the first upcard or pass (see :mod:`rummykit.knock`)."""
-    KNOCK = 4
-    """Gin: the knocker discards, lays melds, passes."""
-    LAYOFF = 5
-    """Gin: the defender lays off, passes, lays melds, passes."""
-    WALL = 6
-    """Gin: two stock cards left; knock with the upcard or pass (void hand)."""
-
+__all__ = [
+    "NO_CARD",
+    "PENDING_MELD",
+    "PENDING_USE",
+    "Game",
+    "GameState",
+    "MatchResult",
+    "Phase",
+    "determinize",
+    "new_game",
+    "rng_in_state",
+    "round_start_of",
+]
+"""The phase vocabulary and :class:`Game` live in :mod:`rummykit.phase` and
+:mod:`rummykit.game` (below this module, so variants and views need not import it);
+they are named here too, where every caller has always found them."""
 
 # The members under plain module names: reading an Enum class attribute costs a slow
 # lookup, and these comparisons run several times per move.
 _DRAW_PHASE = Phase.DRAW
 _PLAY_PHASE = Phase.PLAY
 _OVER_PHASE = Phase.OVER
-_UPCARD_PHASE = Phase.FIRST_UPCARD
-_KNOCK_PHASE = Phase.KNOCK
-_LAYOFF_PHASE = Phase.LAYOFF
-_WALL_PHASE = Phase.WALL
-
-
-class Game:
-    """What every state of one match shares: the rules, the meld catalogue and the
-    action space.  Immutable after construction."""
-
-    def __init__(self, rules: Rules, num_players: int) -> None:
-        rules.check_players(num_players)
-        self.rules = rules
-        self.num_players = num_players
-        self.melds = meld_table(rules)
-        self.max_table = rules.deck_size // 3
-        self.actions = ActionSpace(len(self.melds.shapes), self.max_table)
-        self._spec: str | None = None
-        self.dealt = rules.cards_per_player(num_players)
-        """Cards dealt to each player."""
-        self.one_copy = rules.decks == 1 and rules.jokers == 0
-        """Every face is one physical card (card id == face)."""
-        self.free_pickup = rules.discard_pickup is DiscardPickup.FREE
-        self.must_use = rules.discard_pickup is DiscardPickup.MUST_USE
-        """Flags read on every draw, kept here: an Enum attribute lookup is slow."""
-        self.pack = tuple(deck(rules.decks, rules.jokers))
-        """Every physical card, in order: each round shuffles a copy."""
-        self.cut_pack = tuple(c for c in self.pack if not is_joker(c))
-        """The cards cut for the deal (jokers cannot be cut)."""
-        self.action_codes: dict[Move, int] = {}
-        """A memo of :meth:`ActionSpace.encode` (moves are values, so it never goes stale)."""
-
-    @staticmethod
-    @lru_cache(maxsize=64)
-    def shared(rules: Rules, num_players: int) -> Game:
-        """The one :class:`Game` for these rules and players.  Sharing it lets every
-        match reuse its tables and caches (building one costs more than dealing a hand
-        of Gin), which is safe because a Game never changes what it answers."""
-        return Game(rules, num_players)
-
-    @property
-    def spec(self) -> str:
-        """The rules as a spec string, computed once (saving a state writes it often)."""
-        if self._spec is None:
-            self._spec = self.rules.spec()
-        return self._spec
-
-    @cached_property
-    def solver(self) -> Solver:
-        """The exact meld solver for these rules (shared, built on first use; then a
-        plain attribute, which Gin's knock check reads on every turn)."""
-        return solver_for(self.rules)
 
 
 @dataclass(frozen=True)
@@ -277,7 +219,6 @@ class GameState:
         return sorted(cards, key=lambda _: key())
 
     def _start_round(self) -> None:
-        rules = self.rules
         n = len(self.names)
         self.round_no += 1
         self.round_start = len(self.history)
@@ -309,14 +250,10 @@ class GameState:
         self.upcard_passes = 0
         self.upcard_draws = 0
         self.repeated = False
-        self.knock_limit = (
-            knock.knock_limit_for(self, self.discard[-1]) if rules.knock_card is not None else 0
-        )
+        self.knock_limit = 0
         self.events.append(("deal", self.dealer, ()))
         self._begin_turn((self.dealer + 1) % n)
-        if rules.first_upcard_option and self.phase is _DRAW_PHASE:
-            self.phase = _UPCARD_PHASE
-            self._legal = None
+        self.game.variant.after_deal(self)
 
     def _begin_turn(self, player: int) -> None:
         self.current = player
@@ -424,8 +361,10 @@ class GameState:
         legal = self._legal
         if type(legal) is LegalMoves:
             return list(legal.numbered)
-        if legal is None and self.phase is _PLAY_PHASE and not self.rules.meld_in_play:
-            return knock.play_actions(self)  # Gin's turn: no list of moves needed
+        if legal is None and self.phase is _PLAY_PHASE and not self.game.standard_play:
+            quick = self.game.variant.play_actions(self)  # Gin's turn: no list of moves
+            if quick is not None:
+                return quick
         return list(self._actions())
 
     def _actions(self) -> dict[int, Move]:
@@ -457,11 +396,15 @@ class GameState:
         return mask
 
     def _generate(self) -> list[Move]:
+        """The legal moves: the draw, the standard play phase and the end of the match
+        are the state's own; every other phase is the variant's (see
+        :attr:`Game.movegen`)."""
         phase = self.phase
         if phase is _DRAW_PHASE:
             return self._draw_moves()
-        if phase is _PLAY_PHASE and not self.rules.meld_in_play:
-            return knock.play_moves(self)
+        gen = self.game.movegen[phase]
+        if gen is not None:
+            return gen(self)
         if phase is _PLAY_PHASE:
             out: list[Move] = []
             memo: dict[Any, bool] = {}
@@ -469,9 +412,7 @@ class GameState:
                 if m.kind == DISCARD or self._keeps_turn_finishable(m, memo):
                     out.append(m)
             return out
-        if phase is _OVER_PHASE:
-            return []
-        return _KNOCK_PHASE_MOVES[phase](self)
+        return []  # the match is over
 
     def pseudo_legal_moves(self) -> list[Move]:
         """The moves the rules allow now, before the check that the turn can still be
@@ -482,13 +423,13 @@ class GameState:
         only its choice with :meth:`is_legal_pseudo`.  Outside the play phase of a game
         with melding in play there is no separate check and this is the legal list.
         """
-        if self.phase is _PLAY_PHASE and self.rules.meld_in_play:
+        if self.phase is _PLAY_PHASE and self.game.standard_play:
             return list(self._candidates())
         return self.legal_moves()
 
     def is_legal_pseudo(self, move: Move) -> bool:
         """Whether ``move``, taken from :meth:`pseudo_legal_moves`, is legal."""
-        if self.phase is _PLAY_PHASE and self.rules.meld_in_play:
+        if self.phase is _PLAY_PHASE and self.game.standard_play:
             return move.kind == DISCARD or self._keeps_turn_finishable(move, {})
         return True
 
@@ -695,7 +636,7 @@ class GameState:
                     return
             if type(legal) is LegalMoves:
                 move = legal.numbered.get(action)
-            elif legal is None and self.phase is _PLAY_PHASE and not self.rules.meld_in_play:
+            elif legal is None and self.phase is _PLAY_PHASE and self.game.quick_discard:
                 # A knock game after the draw: checked without listing the moves.
                 card = action - 2
                 if (
@@ -706,7 +647,7 @@ class GameState:
                     self.history.append(action)
                     self._play_discard(card)
                     return
-                move = knock.play_knock(self, action)
+                move = self.game.variant.play_action(self, action)
             else:
                 move = self._actions().get(action)
             if move is not None:
@@ -762,13 +703,7 @@ class GameState:
                 self._finish_round(None, "repeated")
                 return
             self.repeated = thrown_back
-        if r.wall and len(self.stock) <= r.wall:
-            if r.knock_card is None:
-                self._finish_round(None, "wall")
-                return
-            self._begin_turn((p + 1) % len(self.names))
-            self.phase = _WALL_PHASE
-            self._legal = None
+        if r.wall and len(self.stock) <= r.wall and self.game.variant.at_wall(self, p):
             return
         self._begin_turn((p + 1) % len(self.names))
 
@@ -796,7 +731,7 @@ class GameState:
         p = self.current
         kind = m.kind
         self._legal = None
-        if self.phase > 2 and self._do_knock_phase(m):  # the Gin phases come after OVER
+        if self.phase > 2 and self.game.variant.do_phase(self, m):  # variant phases follow OVER
             return
         if kind == DISCARD:  # the commonest kinds first
             hands = self.hands
@@ -826,18 +761,17 @@ class GameState:
                     self._finish_round(None, "upcard_limit")
                     return
             self._take_upcard(p)
-        elif kind == KNOCK:
-            self.knocker = p
-            self.phase = _KNOCK_PHASE
-            return
         elif kind == MELD:
             self._meld(p, m.a)
         elif kind == LAYOFF:
             self._layoff(p, m)
         elif kind == SWAP:
             self._swap(p, m)
-        else:
+        elif kind == TAKE:
             self._take(p, m)
+        else:  # a kind of the variant's own (Gin's knock)
+            self.game.variant.do_move(self, m)
+            return
         if self.pending != NO_CARD and not self.hands[p] >> self.pending & 1:
             self.pending = NO_CARD
             self.pending_kind = 0
@@ -852,47 +786,6 @@ class GameState:
             self.pending = card
             self.pending_kind = PENDING_USE
         self.phase = _PLAY_PHASE
-
-    def _do_knock_phase(self, m: Move) -> bool:
-        """Moves of the Gin phases; False for a draw, which the common code handles."""
-        p = self.current
-        phase = self.phase
-        kind = m.kind
-        other = 1 - p
-        if phase is _UPCARD_PHASE:
-            if kind != PASS:
-                return False
-            self.upcard_passes += 1
-            self.current = (p + 1) % len(self.names)
-            return True
-        if phase is _WALL_PHASE:
-            if kind == PASS:
-                self._finish_round(None, "wall")
-            else:  # a knock at the wall takes the upcard with it
-                card = self.discard.pop()
-                self.hands[p] |= 1 << card
-                self.known[p] |= 1 << card
-                self.knocker = p
-                self.phase = _KNOCK_PHASE
-            return True
-        if kind == DISCARD:  # the knocker's discard
-            card = self._pick(self.hands[p], m.a)
-            self.hands[p] &= ~(1 << card)
-            self.known[p] &= self.hands[p]
-            self.discard.append(card)
-        elif kind == MELD:
-            self._meld(p, m.a)
-        elif kind == LAYOFF:
-            self._layoff(p, m)
-        elif phase is _KNOCK_PHASE:  # the knocker passes: over to the defender
-            self.knock_stage = 1 if knock.hand_points(self, self.hands[p]) == 0 else 0
-            self.current = other
-            self.phase = _LAYOFF_PHASE
-        elif self.knock_stage == 0:
-            self.knock_stage = 1
-        else:
-            self._finish_round(self.knocker, "knock")
-        return True
 
     def _meld(self, p: int, index: int) -> None:
         t = self.game.melds
@@ -985,20 +878,7 @@ class GameState:
 
     def _finish_round(self, winner: int | None, reason: str) -> None:
         n = len(self.names)
-        rummy = winner is not None and not self.turn_start_laid
-        if reason == "knock":
-            result = score_knock(self.rules, self.round_no, self.dealer, self.hands, self.knocker)
-        else:
-            result = score_round(
-                self.rules,
-                self.round_no,
-                self.dealer,
-                [list(bits(h)) for h in self.hands],
-                winner,
-                reason,
-                rummy,
-                list(self.melded),
-            )
+        result = self.game.variant.score(self, winner, reason)
         for p in range(n):
             self.scores[p] += result.players[p].delta
         self.results.append(result)
@@ -1013,33 +893,10 @@ class GameState:
         if over:
             self.phase = _OVER_PHASE
             self.current = -1
-            if r.game_bonus or r.line_bonus or r.shutout_double:
-                self._match_bonuses()
+            self.game.variant.end_match(self)
         else:
             self.dealer = (self.dealer + 1) % n
             self._start_round()
-
-    def _match_bonuses(self) -> None:
-        """Gin match bonuses: a line (box) bonus per hand won, the game bonus to the
-        winner, and the winner's total doubled on a shutout."""
-        r = self.rules
-        n = len(self.names)
-        won = [0] * n
-        for res in self.results:
-            if res.winner is not None and res.players[res.winner].delta > 0:
-                won[res.winner] += 1
-        best = max(self.scores)
-        leaders = [p for p in range(n) if self.scores[p] == best]
-        # A tie (possible when the match is a number of deals, or the deal guard ends
-        # it) has no game winner: nobody gets the game bonus or a shutout.
-        winner = leaders[0] if len(leaders) == 1 else -1
-        for p in range(n):
-            self.scores[p] += r.line_bonus * won[p]
-        if winner >= 0:
-            self.scores[winner] += r.game_bonus
-            if r.shutout_double and all(won[p] == 0 for p in range(n) if p != winner):
-                self.scores[winner] *= 2
-        self.events.append(("bonus", winner, tuple(won)))
 
     # -- diagnosing illegal moves -------------------------------------------------------
     def phase_error(self, kind: int) -> IllegalMoveError | None:
@@ -1055,13 +912,11 @@ class GameState:
             if draw:
                 return None
             return IllegalMoveError("draw_first", "a turn starts by drawing a card (seed 000, 001)")
-        if phase is _UPCARD_PHASE:
-            return self._upcard_phase_error(kind)
         if phase is _PLAY_PHASE:
             if draw:
                 return IllegalMoveError("one_draw_per_turn", "you have already drawn this turn")
-            if not self.rules.meld_in_play:
-                return knock.phase_error(self, kind)
+            if not self.game.standard_play:
+                return self.game.variant.phase_error(self, kind)
             if kind in (PASS, KNOCK):
                 return IllegalMoveError(
                     "knock_games_only",
@@ -1069,31 +924,7 @@ class GameState:
                     "and a hand ends when someone goes out",
                 )
             return None
-        return knock.phase_error(self, kind)
-
-    def _upcard_phase_error(self, kind: int) -> IllegalMoveError | None:
-        everyone = "both players" if self.num_players == 2 else "every player"
-        if self.upcard_passes >= self.num_players:
-            if kind == DRAW_STOCK:
-                return None
-            if kind in (DRAW_DISCARD, PASS):
-                return IllegalMoveError(
-                    "upcard_passed",
-                    f"the upcard was passed by {everyone}: draw from the stock",
-                )
-            return IllegalMoveError(
-                "draw_first", "the upcard was passed: draw from the stock first"
-            )
-        if kind in (DRAW_DISCARD, PASS):
-            return None
-        if kind == DRAW_STOCK:
-            return IllegalMoveError(
-                "first_upcard",
-                f"the first upcard is offered to {everyone} first: take it or pass (n)",
-            )
-        return IllegalMoveError(
-            "draw_first", "the hand starts with the first upcard: take it or pass first"
-        )
+        return self.game.variant.phase_error(self, kind)
 
     def _diagnose(self, move: Any) -> IllegalMoveError:
         """Name the rule an illegal move breaks (only called on failure)."""
@@ -1112,18 +943,10 @@ class GameState:
         r = self.rules
         t = self.game.melds
         phase = self.phase
-        if phase is _DRAW_PHASE or phase is _UPCARD_PHASE:
-            if kind == DRAW_STOCK:
-                return err("stock_empty", "the stock is empty and cannot be restocked")
-            if not self.discard:
-                return err("discard_empty", "the discard pile is empty")
-            return err(
-                "discard_pickup_must_use",
-                "a card taken from the discard pile must be melded or laid off at once, "
-                "and this one cannot be (RULES-NOTES 7)",
-            )
-        if phase is not _PLAY_PHASE or not r.meld_in_play:
-            return knock.diagnose(self, move)
+        if phase is _DRAW_PHASE:
+            return self._draw_error(kind)
+        if phase is not _PLAY_PHASE or not self.game.standard_play:
+            return self.game.variant.diagnose(self, move)
         if self.pending != NO_CARD:
             return err(
                 "pending_card_must_be_used",
@@ -1217,6 +1040,18 @@ class GameState:
             "cannot be (seed 003)",
         )
 
+    def _draw_error(self, kind: int) -> IllegalMoveError:
+        """Why a draw the phase allows is refused (only called on failure)."""
+        if kind == DRAW_STOCK:
+            return IllegalMoveError("stock_empty", "the stock is empty and cannot be restocked")
+        if not self.discard:
+            return IllegalMoveError("discard_empty", "the discard pile is empty")
+        return IllegalMoveError(
+            "discard_pickup_must_use",
+            "a card taken from the discard pile must be melded or laid off at once, "
+            "and this one cannot be (RULES-NOTES 7)",
+        )
+
     def _dead_end_error(self, used: int) -> IllegalMoveError:
         hand_left = self.hand_size(self.current) - used
         if hand_left <= 0 and self.rules.final_discard:
@@ -1237,15 +1072,101 @@ class GameState:
     # -- views ----------------------------------------------------------------------------
     def view(self, player: int) -> PlayerView:
         """What ``player`` may know: their own hand, public cards and counts."""
-        from .view import make_view
-
         return make_view(self, player)
 
     def determinize(self, player: int, rng: random.Random) -> GameState:
         """A full state consistent with ``player``'s view, hidden cards resampled."""
-        from .view import determinize
-
         return determinize(self.view(player), rng)
+
+
+def determinize(v: PlayerView, rng: random.Random, weights: CardWeights | None = None) -> GameState:
+    """A full state that agrees with everything in ``v``; hidden cards dealt at random.
+
+    Without ``weights`` every deal of the unseen cards is equally likely.  With them,
+    each hidden hand in turn draws its cards from the unseen ones without replacement,
+    a card's chance proportional to its weight for that player (Efraimidis-Spirakis
+    keys: the ``need`` largest of ``log(u) / w``), and the stock gets the rest in
+    random order.  Either way the sample keeps every invariant of the view: hand
+    sizes, known cards, every card in exactly one place, and its own view equal to
+    ``v``.
+
+    The returned state has its own RNG seeded from ``rng``, so future chance events
+    (restocks, later deals) are also sampled rather than copied from the real game.
+
+    >>> from rummykit import new_game
+    >>> from rummykit.cards import bits
+    >>> g = new_game("gin", seed=3)
+    >>> v = g.view(0)
+    >>> hidden = unseen_cards(v)
+    >>> w = [{}, {c: 1e9 for c in hidden[:10]}]   # player 1 all but surely holds these
+    >>> d = determinize(v, random.Random(2), w)
+    >>> sorted(bits(d.hands[1])) == sorted(hidden[:10]), d.view(0) == v
+    (True, True)
+    """
+    pool = unseen_cards(v)
+    rng.shuffle(pool)
+    n = len(v.names)
+    hands = list(v.known)
+    hands[v.player] = v.hand
+    for p in range(n):
+        if p == v.player:
+            continue
+        need = v.hand_sizes[p] - v.known[p].bit_count()
+        if not need:
+            continue
+        wp = weights[p] if weights is not None else None
+        if wp:
+            rand = rng.random
+            get = wp.get
+            chosen = heapq.nlargest(need, pool, key=lambda c: log(1.0 - rand()) / get(c, 1.0))
+            for c in chosen:
+                hands[p] |= 1 << c
+            taken = set(chosen)
+            pool = [c for c in pool if c not in taken]
+        else:
+            for c in pool[len(pool) - need :]:
+                hands[p] |= 1 << c
+            del pool[len(pool) - need :]
+    s = GameState.__new__(GameState)
+    s.game = v.game
+    s.rules = v.rules
+    s.names = list(v.names)
+    s.seed = None  # resampled hidden cards: no seed replays this state
+    s.rng = random.Random(rng.getrandbits(64))
+    s.scores = list(v.scores)
+    s.round_no = v.round_no
+    s.dealer = v.dealer
+    s.phase = v.phase
+    s.current = v.current
+    s.hands = hands
+    s.stock = pool
+    s.discard = list(v.discard)
+    s.table = list(v.table)
+    s.melded = list(v.melded)
+    s.opened = list(v.opened)
+    s.laid = list(v.laid)
+    s.known = list(v.known)
+    s.taken = v.taken
+    s.pending = v.pending
+    s.pending_kind = v.pending_kind
+    s.melds_this_turn = v.melds_this_turn
+    s.open_points = v.open_points
+    s.open_pure = v.open_pure
+    s.turn_start_laid = v.turn_start_laid
+    s.turn = v.turn
+    s.restocks = v.restocks
+    s.knocker = v.knocker
+    s.knock_stage = v.knock_stage
+    s.knock_limit = v.knock_limit
+    s.upcard_passes = v.upcard_passes
+    s.upcard_draws = v.upcard_draws
+    s.repeated = v.repeated
+    s.results = list(v.results)
+    s.history = list(v.history)
+    s.round_start = 0
+    s.events = []
+    s._legal = None
+    return s
 
 
 def rng_in_state(state: tuple[Any, ...]) -> random.Random:
@@ -1345,11 +1266,3 @@ def new_game(
 ) -> GameState:
     """Start a match: ``new_game("rami51(opening_minimum=40)", players=4, seed=1)``."""
     return GameState.new(rules, players, seed, dealer=dealer)
-
-
-_KNOCK_PHASE_MOVES = {
-    Phase.FIRST_UPCARD: knock.first_upcard_moves,
-    Phase.KNOCK: knock.knock_moves,
-    Phase.LAYOFF: knock.layoff_moves,
-    Phase.WALL: knock.wall_moves,
-}

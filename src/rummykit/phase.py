@@ -1,0 +1,31 @@
+"""The phases of a turn and the pending-card markers: the vocabulary every layer shares.
+
+They live below the state machine, the variants and the views so that each of those
+can name a phase without importing the others (issue #19 broke the state, knock and
+view import circle by moving them here).  A variant that needs a phase of its own adds
+a member here; :mod:`rummykit.variants` binds each phase to its move generator.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+NO_CARD = -1
+PENDING_MELD = 1
+"""The pending card must go into a new meld (taken from a meld, freed joker)."""
+PENDING_USE = 2
+"""The pending card must be melded or laid off (taken discard under must_use)."""
+
+
+class Phase(IntEnum):
+    DRAW = 0
+    PLAY = 1
+    OVER = 2
+    FIRST_UPCARD = 3
+    """Gin: take the first upcard or pass (see :mod:`rummykit.variants.gin`)."""
+    KNOCK = 4
+    """Gin: the knocker discards, lays melds, passes."""
+    LAYOFF = 5
+    """Gin: the defender lays off, passes, lays melds, passes."""
+    WALL = 6
+    """Gin: two stock cards left; knock with the upcard or pass (void hand)."""

@@ -1,0 +1,149 @@
+"""The hooks a variant may override, with the defaults of the draw-meld-discard game.
+
+A variant is its :class:`~rummykit.rules.Rules` options (data) plus one small module
+that subclasses :class:`Variant` and overrides only the hooks where it differs from the
+seeds' turn: draw, then melds, lay-offs and the like, then a discard.  The state
+machine (:mod:`rummykit.state`) keeps the primitives every variant shares (the deal,
+the draw, laying a meld, laying off, restocking, the check that a turn can still end)
+and asks the game's variant at the few points where families differ:
+
+========================  ==============================================================
+hook                       when the state asks it
+========================  ==============================================================
+``after_deal``             once per round, after the cards are dealt: set the round's own
+                           fields and the first phase (dealing)
+``phase_moves``            once per game: the move generator of every phase the variant
+                           adds, and of the play phase if it replaces the standard one
+``play_actions``           a play phase with no cached list asks for its action numbers
+``play_action``            an action number the quick discard path does not cover
+``do_phase``               a move in one of the variant's own phases
+``do_move``                a move of a kind the shared primitives do not carry out
+``at_wall``                a discard left ``rules.wall`` stock cards or fewer
+``score``                  the round ended: its :class:`~rummykit.scoring.RoundResult`
+``end_match``              the match ended: match bonuses
+``phase_error``            an illegal move: does the phase allow its kind at all?
+``diagnose``               an illegal move in a phase of the variant's own
+========================  ==============================================================
+
+Dispatch costs nothing on the hot paths: the state reads the phase's generator from a
+tuple the :class:`~rummykit.game.Game` builds once, and the standard play phase keeps
+its generator inline (a ``None`` entry), so a seed game makes no call it did not make
+before.  Meld validation and the opening requirement are rules options read by the meld
+catalogue (:mod:`rummykit.melds`) and :meth:`GameState.needs_opening`; out-of-turn
+actions have no hook yet (no listed variant has them).
+
+The hooks take the state as an argument and import :mod:`rummykit.state` only for type
+checking, so the runtime imports run one way: state -> variants -> phase, game pieces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from ..errors import IllegalMoveError
+from ..moves import PASS, Move
+from ..phase import Phase
+from ..rules import Rules
+from ..scoring import RoundResult, score_round
+from . import upcard
+
+if TYPE_CHECKING:
+    from ..state import GameState
+
+MoveGenerator = Callable[["GameState"], list[Move]]
+"""The legal moves of one phase, given the state (each list is the state's to cache)."""
+
+
+class Variant:
+    """The draw-meld-discard family (seeds 000 to 003); subclasses override hooks.
+
+    One instance per :class:`~rummykit.game.Game` (so per rules and player count),
+    bound at construction; it holds no per-match state.
+    """
+
+    name: ClassVar[str] = "rummy"
+    """The family's name, as :mod:`rummykit.variants` lists it."""
+
+    quick_discard: ClassVar[bool] = False
+    """The play phase's discards are every held card but the one just taken, so the
+    state may accept a discard by action number without listing the moves (Gin)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    @staticmethod
+    def applies(rules: Rules) -> bool:
+        """Whether these rules are this family's (the registry asks in its order)."""
+        return True
+
+    # -- dealing ---------------------------------------------------------------------
+    def after_deal(self, state: GameState) -> None:
+        """The round's own fields, once the cards are dealt and the first turn began:
+        by default, the first upcard offered first if the rules say so."""
+        if self.rules.first_upcard_option and state.phase is Phase.DRAW:
+            state.phase = Phase.FIRST_UPCARD
+            state._legal = None
+
+    # -- the turn's phases -----------------------------------------------------------
+    def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
+        """Generators of the variant's phases.  The draw, the standard play phase
+        (melding in play) and the end of the match are the state's own; the first
+        upcard is every family's (see :mod:`rummykit.variants.upcard`)."""
+        return {Phase.FIRST_UPCARD: upcard.first_upcard_moves}
+
+    def play_actions(self, state: GameState) -> list[int] | None:
+        """The play phase's legal action numbers without building moves, or None to
+        let the state list the moves (the default)."""
+        return None
+
+    def play_action(self, state: GameState, action: int) -> Move | None:
+        """The legal move numbered ``action`` in a quick-discard play phase that is not
+        a discard, or None."""
+        return None
+
+    def do_phase(self, state: GameState, move: Move) -> bool:
+        """Carry out a legal ``move`` in one of the variant's phases; False leaves it to
+        the shared primitives (a draw)."""
+        if move.kind == PASS:  # the only move of the first-upcard phase that is not a draw
+            upcard.pass_upcard(state)
+            return True
+        return False
+
+    def do_move(self, state: GameState, move: Move) -> None:
+        """Carry out a legal move of a kind the shared primitives do not know."""
+        raise AssertionError(f"{self.name} has no move of kind {move.kind}")  # pragma: no cover
+
+    # -- round end and scoring ---------------------------------------------------------
+    def at_wall(self, state: GameState, player: int) -> bool:
+        """``player``'s discard left the stock at the wall: True if the round ended.
+        Without a knock there is nothing to play at the wall: the hand is void."""
+        state._finish_round(None, "wall")
+        return True
+
+    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
+        """The round's scores (seed scoring: winner collects or penalty)."""
+        return score_round(
+            state.rules,
+            state.round_no,
+            state.dealer,
+            [state.hand(p) for p in range(state.num_players)],
+            winner,
+            reason,
+            winner is not None and not state.turn_start_laid,
+            list(state.melded),
+        )
+
+    def end_match(self, state: GameState) -> None:
+        """Adjust the final scores once the match is over (no change by default)."""
+
+    # -- diagnosing illegal moves ---------------------------------------------------------
+    def phase_error(self, state: GameState, kind: int) -> IllegalMoveError | None:
+        """The error for a move of ``kind`` in one of the variant's phases, or in its play
+        phase when it replaces the standard one; None if the phase allows the kind."""
+        return upcard.phase_error(state, kind)  # the only phase of the base family
+
+    def diagnose(self, state: GameState, move: Move) -> IllegalMoveError:
+        """Why ``move``, of a kind the phase allows, is illegal in a variant phase: in
+        the first-upcard phase, a take the must-use rule refuses."""
+        return state._draw_error(move.kind)
