@@ -37,6 +37,9 @@ CASES: list[tuple[str, int, int]] = [
     ("basic(multiple_melds=true, final_discard=true, ace=high_or_low)", 3, 4),
     ("rami51(discard_pickup=free, swapped_joker=keep, opening_minimum=30)", 3, 5),
     ("classic(decks=2, jokers=2, set_suits=any, jokers_per_meld=1, max_players=4)", 2, 6),
+    ("rum500", 2, 7),
+    ("rum500", 4, 8),
+    ("rum500_big", 6, 9),
 ]
 
 

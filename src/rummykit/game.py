@@ -28,7 +28,11 @@ class Game:
         self.num_players = num_players
         self.melds = meld_table(rules)
         self.max_table = rules.deck_size // 3
-        self.actions = ActionSpace(len(self.melds.shapes), self.max_table)
+        self.actions = ActionSpace(
+            len(self.melds.shapes),
+            self.max_table,
+            rules.deck_size if rules.deep_discard else 0,
+        )
         self._spec: str | None = None
         self.dealt = rules.cards_per_player(num_players)
         """Cards dealt to each player."""
@@ -50,10 +54,14 @@ class Game:
         """The move generator of each phase, by phase number: None for the draw, the
         end of the match and the standard play phase, which the state generates
         itself."""
+        self.both_draws = self.free_pickup and self.movegen[Phase.DRAW] is None
+        """A turn with both piles open starts with just the two draws (a shared list)."""
         self.standard_play = self.movegen[Phase.PLAY] is None
         """The play phase is the melding turn of the seeds (the state's own)."""
         self.quick_discard = variant.quick_discard
         """See :attr:`Variant.quick_discard`."""
+        self.meld_scoring = rules.meld_scoring
+        """Melds and lay-offs score when laid (the variant's ``meld_points``)."""
 
     @staticmethod
     @lru_cache(maxsize=64)

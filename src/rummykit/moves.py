@@ -11,6 +11,7 @@ kind          a                                   b, c
 ============  =================================  ==========================
 DRAW_STOCK    -                                   -
 DRAW_DISCARD  -                                   -
+DRAW_DEEP     cards taken from the pile (>= 2)    -
 DISCARD       face                                -
 MELD          shape index (see :mod:`melds`)      -
 LAYOFF        table meld number                   cell code, 1 if a joker
@@ -45,9 +46,13 @@ PASS = 7
 """Gin: decline the first upcard, stop laying off or melding, or let a hand at the wall end."""
 KNOCK = 8
 """Gin: end the hand with deadwood within the knock limit."""
+DRAW_DEEP = 9
+"""500 Rum: take the top ``a`` cards of the discard pile (``a`` >= 2); the deepest of
+them must be used at once."""
 
 KIND_NAMES = (
     "draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take", "pass", "knock",
+    "draw_deep",
 )  # fmt: skip
 CELL_CODES = 56
 
@@ -90,17 +95,21 @@ class ActionSpace:
     """The bijection between moves and ints ``0 <= a < size`` for one rules object.
 
     Layout: draw stock, draw discard, 53 discards (faces, joker last), one action per
-    meld shape, then lay-offs, swaps and takes per table meld slot, then pass and knock.
+    meld shape, then lay-offs, swaps and takes per table meld slot, then pass and knock,
+    then (only when the rules allow deep draws: ``deep_draws`` is the deck's size) one
+    action per number of cards a deep draw takes, so every other game keeps its numbers.
     """
 
-    def __init__(self, meld_shapes: int, max_table: int) -> None:
+    def __init__(self, meld_shapes: int, max_table: int, deep_draws: int = 0) -> None:
         self.meld_base = 2 + NUM_FACES
         self.layoff_base = self.meld_base + meld_shapes
         self.swap_base = self.layoff_base + max_table * CELL_CODES * 2
         self.take_base = self.swap_base + max_table * 52
         self.pass_action = self.take_base + max_table * CELL_CODES
         self.knock_action = self.pass_action + 1
-        self.size = self.knock_action + 1
+        self.deep_base = self.knock_action + 1
+        """The action of a deep draw of ``a`` cards is ``deep_base + a - 2``."""
+        self.size = self.deep_base + max(0, deep_draws - 1)
         self.meld_shapes = meld_shapes
         self.max_table = max_table
 
@@ -120,6 +129,8 @@ class ActionSpace:
             return self.swap_base + m.a * 52 + m.b
         if kind == TAKE:
             return self.take_base + m.a * CELL_CODES + m.b
+        if kind == DRAW_DEEP:
+            return self.deep_base + m.a - 2
         return self.pass_action if kind == PASS else self.knock_action
 
     def decode(self, action: int) -> Move:
@@ -143,5 +154,7 @@ class ActionSpace:
             return Move(PASS)
         if action == self.knock_action:
             return Move(KNOCK)
+        if action >= self.deep_base:
+            return Move(DRAW_DEEP, action - self.deep_base + 2)
         slot, code = divmod(action - self.take_base, CELL_CODES)
         return Move(TAKE, slot, code)

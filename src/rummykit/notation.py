@@ -52,6 +52,7 @@ from .errors import IllegalMoveError, NotationError, RummyError
 from .melds import ACE_HIGH, RUN, SET, MeldTable, pos_rank
 from .moves import (
     DISCARD,
+    DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
     KNOCK,
@@ -141,6 +142,8 @@ def move_to_text(
         return "ds" if short else "draw stock"
     if kind == DRAW_DISCARD:
         return "dd" if short else "draw discard"
+    if kind == DRAW_DEEP and a >= 2:  # 500 Rum: the top ``a`` cards of the pile
+        return f"dd {a}" if short else f"draw discard {a}"
     if kind == PASS:
         return "p" if short else "pass"
     if kind == KNOCK:
@@ -242,6 +245,16 @@ def _meld_shape(t: MeldTable, cells: list[tuple[int, bool]]) -> int:
     return -1
 
 
+def _deep_draw(tok: _Tok, line: int) -> Move:
+    """``draw discard N`` / ``dd N``: the top N cards of the discard pile (500 Rum's deep
+    draw); N = 1 is the ordinary draw of the top discard."""
+    text = tok.text
+    if not text.isdigit() or len(text) > _MAX_NUMBER_DIGITS or int(text) < 1:
+        raise NotationError(f"expected a number of cards, not {text!r}", line, tok.col)
+    n = int(text)
+    return Move(DRAW_DISCARD) if n == 1 else Move(DRAW_DEEP, n)
+
+
 def _parse_move(state: GameState, text: str, line: int, col0: int) -> Move:
     toks = [_Tok(m.group(), col0 + m.start()) for m in _TOKEN.finditer(text)]
     if not toks:
@@ -269,15 +282,21 @@ def _parse_move(state: GameState, text: str, line: int, col0: int) -> Move:
     if kind in (PASS, KNOCK):
         no_more(0)
         return Move(kind)
-    if kind == -1:  # draw stock / draw discard
+    if kind == -1:  # draw stock / draw discard [N]
         need(1, "'stock' or 'discard' after 'draw'")
         pile = args[0].text.lower()
         if pile not in ("stock", "discard"):
             raise NotationError(
                 f"expected 'stock' or 'discard', not {args[0].text!r}", line, args[0].col
             )
+        if pile == "discard" and len(args) > 1:
+            no_more(2)
+            return _deep_draw(args[1], line)
         no_more(1)
         return Move(DRAW_STOCK if pile == "stock" else DRAW_DISCARD)
+    if kind == DRAW_DISCARD and args:
+        no_more(1)
+        return _deep_draw(args[0], line)
     if kind in (DRAW_STOCK, DRAW_DISCARD):
         no_more(0)
         return Move(kind)

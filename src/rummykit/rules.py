@@ -188,6 +188,9 @@ class Rules:
     opening_applies: OpeningScope = OpeningScope.EACH_PLAYER
     opening_pure_run: bool = False
     """The opening must include a run without a joker (some French sources)."""
+    deep_discard: bool = False
+    """Any card of the discard pile may be drawn, with every card above it, if it is
+    used in a meld or lay-off at once (500 Rum; HowStuffWorks, "How to Play 500 Rum")."""
 
     # -- the stock ----------------------------------------------------------------
     restock: Restock = Restock.TURN_OVER
@@ -207,6 +210,9 @@ class Rules:
     joker_points: int = 20
     """Value of a joker left in hand (seed 003: 20)."""
     rummy_bonus: RummyBonus = RummyBonus.NONE
+    meld_scoring: bool = False
+    """Each meld and lay-off scores its cards' value for the player who lays it, when
+    laid, and the cards left in hand count against their holder (500 Rum)."""
     never_melded_penalty: int = 0
     """Added to a player who never melded in the round (seed 003: 100)."""
     one_turn_out_bonus: int = 0
@@ -277,6 +283,8 @@ class Rules:
                 raise RulesError("knock games lay melds only at the end: set meld_in_play=false")
         elif not self.meld_in_play:
             raise RulesError("meld_in_play=false needs a knock_card: nobody could ever meld")
+        if self.knock_card is not None and (self.meld_scoring or self.deep_discard):
+            raise RulesError("meld_scoring and deep_discard are for games that meld in play")
         if self.oklahoma and self.knock_card is None:
             raise RulesError("oklahoma sets the knock limit: it needs a knock_card")
         largest_hand = max(self.cards_per_player(n) for n in (self.min_players, self.max_players))
@@ -612,6 +620,29 @@ GIN_MATCH = dataclasses.replace(
 bonus), and the winner's total doubled on a shutout (Pagat and Hoyle's American
 rules)."""
 
+RUM500 = Rules(
+    name="rum500",
+    max_players=4,
+    ace=Ace.HIGH_OR_LOW,
+    ace_points=15,
+    multiple_melds=True,
+    discard_pickup=DiscardPickup.MUST_USE,
+    deep_discard=True,
+    meld_scoring=True,
+    max_restocks=0,
+    target_score=500,
+)
+"""500 Rum after HowStuffWorks' "How to Play 500 Rum": one 52-card deck for two to
+four players, ten cards each for two and seven for more, aces high (15) or low (1),
+any number of melds, any card of the discard pile drawn with every card above it if
+it is used at once, every meld and lay-off scored for the player who lays it, cards
+left in hand counted against, the hand over when the stock runs out, play to 500."""
+
+RUM500_BIG = dataclasses.replace(
+    RUM500, name="rum500_big", decks=2, min_players=5, max_players=8, hand_size=7
+)
+"""500 Rum for five to eight players: two decks, seven cards each (same reference)."""
+
 PRESETS: dict[str, Rules] = {
     "basic": BASIC,
     "classic": CLASSIC,
@@ -619,6 +650,8 @@ PRESETS: dict[str, Rules] = {
     "rami51": RAMI51,
     "gin": GIN,
     "gin_match": GIN_MATCH,
+    "rum500": RUM500,
+    "rum500_big": RUM500_BIG,
 }
 
 PRESET_SOURCES: dict[str, str] = {
@@ -628,4 +661,6 @@ PRESET_SOURCES: dict[str, str] = {
     "rami51": "seed 003, French Rami with two decks, jokers and a 51-point opening",
     "gin": "Gin Rummy as OpenSpiel's gin_rummy (GRA rules): knock at 10, gin 25, undercut 25",
     "gin_match": "Gin Rummy match to 100 with game, line (box) and shutout bonuses",
+    "rum500": "500 Rum (HowStuffWorks 'How to Play 500 Rum'), two to four players, to 500",
+    "rum500_big": "500 Rum for five to eight players with two decks (same reference)",
 }

@@ -129,7 +129,9 @@ def state_from_dict(d: Any) -> GameState:
     check_state(s)
     # Derived, not saved: a state whose history does not hold its round (hand-built)
     # shows its whole history to views.
-    s.round_start = round_start_of(s.history, s.turn, s.phase, s.upcard_passes) or 0
+    s.round_start = (
+        round_start_of(s.history, s.turn, s.phase, s.upcard_passes, s.game.actions.deep_base) or 0
+    )
     return s
 
 

@@ -44,6 +44,7 @@ from .melds import RUN, HandCounts, MeldTable
 from .moves import (
     DISCARD,
     DISCARD_MOVES,
+    DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_DISCARD_MOVE,
     DRAW_STOCK,
@@ -270,7 +271,7 @@ class GameState:
         # Every branch sets the legal list (_finish_round clears it).
         if self.turn > rules.max_turns:
             self._finish_round(None, "turn_limit")
-        elif self.stock and self.discard and self.game.free_pickup:
+        elif self.stock and self.discard and self.game.both_draws:
             self._legal = _BOTH_DRAWS  # the usual case (see _draw_moves), without the call
         elif (
             not self.stock
@@ -279,7 +280,7 @@ class GameState:
         ):
             self._finish_round(None, "restock_limit")
         else:
-            legal = self._legal = self._draw_moves()
+            legal = self._legal = self._generate()
             if not legal:
                 self._finish_round(None, "no_draw")
 
@@ -310,6 +311,8 @@ class GameState:
         d["opened"] = list(self.opened)
         d["laid"] = list(self.laid)
         d["known"] = list(self.known)
+        if self.game.meld_scoring:  # melds score as they are laid
+            d["scores"] = list(self.scores)
         s._legal = None
         return s
 
@@ -400,11 +403,11 @@ class GameState:
         are the state's own; every other phase is the variant's (see
         :attr:`Game.movegen`)."""
         phase = self.phase
-        if phase is _DRAW_PHASE:
-            return self._draw_moves()
         gen = self.game.movegen[phase]
         if gen is not None:
             return gen(self)
+        if phase is _DRAW_PHASE:
+            return self._draw_moves()
         if phase is _PLAY_PHASE:
             out: list[Move] = []
             memo: dict[Any, bool] = {}
@@ -802,6 +805,8 @@ class GameState:
         self.table.append(TableMeld(p, index, tuple(cards)))
         self.melded[p] = True
         self.laid[p] = True
+        if self.game.meld_scoring:
+            self.scores[p] += self.game.variant.meld_points(index)
         if self.needs_opening(p):
             self.open_points += sh.points
             self.open_pure = self.open_pure or (sh.kind == RUN and sh.njokers == 0)
@@ -825,6 +830,8 @@ class GameState:
                 self.hands[p] &= ~(1 << card)
                 self.known[p] &= self.hands[p]
                 self.laid[p] = True
+                if self.game.meld_scoring:
+                    self.scores[p] += self.game.variant.cell_points(shape, at)
                 return
         raise AssertionError("layoff cell vanished")  # pragma: no cover
 
@@ -907,7 +914,7 @@ class GameState:
         phase = self.phase
         if phase is _OVER_PHASE:
             return IllegalMoveError("match_over", "the match is over")
-        draw = kind in (DRAW_STOCK, DRAW_DISCARD)
+        draw = kind in (DRAW_STOCK, DRAW_DISCARD, DRAW_DEEP)
         if phase is _DRAW_PHASE:
             if draw:
                 return None
@@ -1044,6 +1051,8 @@ class GameState:
         """Why a draw the phase allows is refused (only called on failure)."""
         if kind == DRAW_STOCK:
             return IllegalMoveError("stock_empty", "the stock is empty and cannot be restocked")
+        if kind == DRAW_DEEP:
+            return self.game.variant.draw_error(self, kind)
         if not self.discard:
             return IllegalMoveError("discard_empty", "the discard pile is empty")
         return IllegalMoveError(
@@ -1186,7 +1195,7 @@ def rng_in_state(state: tuple[Any, ...]) -> random.Random:
 
 
 def round_start_of(
-    history: Sequence[int], turn: int, phase: Phase, upcard_passes: int
+    history: Sequence[int], turn: int, phase: Phase, upcard_passes: int, deep_base: int = 0
 ) -> int | None:
     """Where the current round begins in ``history``, found from the history alone (a
     loaded state, or a view's moves), or None if the history does not hold the whole
@@ -1195,7 +1204,9 @@ def round_start_of(
     Every turn begins with exactly one draw (action numbers 0 and 1, which name
     nothing else), and only the first upcard's passes come before the first one: so
     walking back over as many draws as the round has had, then its passes, finds the
-    round's first move.
+    round's first move.  Under ``deep_discard`` a draw may also be a deep draw, whose
+    numbers start at ``deep_base`` (:class:`~rummykit.moves.ActionSpace`); 0 means the
+    rules have none.
 
     >>> g = new_game("basic", players=2, seed=1)
     >>> g.apply(g.legal_moves()[0])
@@ -1209,7 +1220,8 @@ def round_start_of(
         i -= 1
         if i < 0:
             return None
-        if history[i] <= 1:
+        a = history[i]
+        if a <= 1 or a >= deep_base > 0:
             need -= 1
     start = i - upcard_passes
     return start if start >= 0 else None
@@ -1220,7 +1232,7 @@ def _is_move(move: Any, actions: ActionSpace) -> bool:
     ``Move(DISCARD, 5.0)``, a bare tuple or out-of-range fields are not)."""
     if not _int_fields(move):
         return False
-    if not DRAW_STOCK <= move.kind <= KNOCK or min(move) < 0:
+    if not DRAW_STOCK <= move.kind <= DRAW_DEEP or min(move) < 0:
         return False
     code = actions.encode(move)
     return 0 <= code < actions.size and actions.decode(code) == move

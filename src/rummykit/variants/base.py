@@ -114,6 +114,19 @@ class Variant:
         """Carry out a legal move of a kind the shared primitives do not know."""
         raise AssertionError(f"{self.name} has no move of kind {move.kind}")  # pragma: no cover
 
+    # -- melds ---------------------------------------------------------------------------
+    def meld_points(self, shape: int) -> int:
+        """What laying the meld ``shape`` scores at once, under ``meld_scoring``."""
+        return 0
+
+    def cell_points(self, shape: int, index: int) -> int:
+        """What laying off the card at ``index`` of the grown ``shape`` scores at once."""
+        return 0
+
+    def draw_error(self, state: GameState, kind: int) -> IllegalMoveError:
+        """Why a draw of a kind only this variant has is refused."""
+        return IllegalMoveError("deep_discard", "these rules draw only the top discard")
+
     # -- round end and scoring ---------------------------------------------------------
     def at_wall(self, state: GameState, player: int) -> bool:
         """``player``'s discard left the stock at the wall: True if the round ended.

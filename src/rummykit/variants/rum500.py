@@ -1,0 +1,137 @@
+"""500 Rum: melds score as they are laid, and the whole discard pile is open.
+
+After HowStuffWorks, "How to Play 500 Rum" (entertainment.howstuffworks.com/
+how-to-play-500-rum.htm); docs/rules.md lists every option against it.  Two hooks
+differ from the seeds' turn:
+
+* **the draw** (``deep_discard``): besides the stock and the top discard, a player may
+  take any card of the pile together with every card above it, provided the deepest
+  card taken is used in a meld or lay-off at once.  It is one move,
+  ``Move(DRAW_DEEP, n)``, taking the top ``n >= 2`` cards; the deepest is then the
+  pending card that the next move must use, as a top discard is under
+  ``discard_pickup=must_use``, and the draw is legal only if the turn can go on;
+* **the score** (``meld_scoring``): each meld and each lay-off adds its cards' value
+  to the score of the player who lays it, when laid (so the running scores are public
+  and move during a hand), and when the hand ends each player loses what is left in
+  hand.  A high ace in a run or an ace in a set counts ``ace_points`` (15), a low ace
+  in A-2-3 counts 1, pictures 10, others their number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ..cards import bits
+from ..errors import IllegalMoveError
+from ..melds import RUN, Shape, meld_table
+from ..moves import DRAW_DEEP, Move
+from ..phase import PENDING_USE, Phase
+from ..rules import Rules
+from ..scoring import PlayerScore, RoundResult, card_value, hand_value
+from .base import MoveGenerator, Variant
+
+if TYPE_CHECKING:
+    from ..state import GameState
+
+
+class Rum500(Variant):
+    """Melds scored when laid; deep draws from the discard pile."""
+
+    name = "rum500"
+
+    @staticmethod
+    def applies(rules: Rules) -> bool:
+        return rules.meld_scoring or rules.deep_discard
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        self._meld_points: dict[int, int] = {}
+        """A memo of :meth:`meld_points` by shape (shapes never change)."""
+
+    def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
+        moves = dict(super().phase_moves())
+        if self.rules.deep_discard:
+            moves[Phase.DRAW] = draw_moves
+        return moves
+
+    def do_move(self, state: GameState, move: Move) -> None:
+        take_deep(state, move.a)
+
+    def draw_error(self, state: GameState, kind: int) -> IllegalMoveError:
+        if not self.rules.deep_discard:
+            return super().draw_error(state, kind)
+        return IllegalMoveError(
+            "deep_discard_must_use",
+            "a card taken from deep in the discard pile comes with every card above it and "
+            "must be melded or laid off at once, and this one cannot be (500 Rum)",
+        )
+
+    # -- scoring -------------------------------------------------------------------------
+    def meld_points(self, shape: int) -> int:
+        points = self._meld_points.get(shape)
+        if points is None:
+            cells = len(self._shapes(shape).cells)
+            points = self._meld_points[shape] = sum(
+                self.cell_points(shape, i) for i in range(cells)
+            )
+        return points
+
+    def cell_points(self, shape: int, index: int) -> int:
+        """The card in cell ``index``: a joker counts as the card it stands for, an ace
+        1 at the low end of a run and ``ace_points`` elsewhere (HowStuffWorks: "High aces
+        count 15, low aces 1")."""
+        sh = self._shapes(shape)
+        face = sh.cells[index]
+        if face % 13 == 0 and sh.kind == RUN and sh.positions[index] == 0:
+            return 1
+        return card_value(self.rules, face)
+
+    def _shapes(self, shape: int) -> Shape:
+        return meld_table(self.rules).shapes[shape]
+
+    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
+        """What the hand's end adds: each player loses the cards left in hand.  The
+        melds and lay-offs were scored as they were laid, so the scores stay right
+        however the hand began (a dealt round or a position built by hand)."""
+        rules = self.rules
+        players = []
+        for p in range(state.num_players):
+            cards = tuple(bits(state.hands[p]))
+            held = hand_value(rules, cards)
+            players.append(PlayerScore(cards, held, -held, (f"cards in hand -{held}",)))
+        went_out = winner is not None
+        return RoundResult(
+            state.round_no, state.dealer, winner, went_out, reason, False, tuple(players)
+        )
+
+
+def draw_moves(state: GameState) -> list[Move]:
+    """The seeds' draws, then a deep draw of every depth whose deepest card the player
+    could use at once."""
+    out = list(state._draw_moves())
+    pile = len(state.discard)
+    for n in range(2, pile + 1):
+        t = state._turn_copy()
+        take_deep(t, n)
+        if t._finishable({}):
+            out.append(Move(DRAW_DEEP, n))
+    return out
+
+
+def take_deep(state: GameState, n: int) -> None:
+    """The player takes the top ``n`` cards of the discard pile; the deepest is pending."""
+    p = state.current
+    pile = state.discard
+    taken = pile[-n:]
+    del pile[-n:]
+    mask = 0
+    for c in taken:
+        mask |= 1 << c
+    state.hands[p] |= mask
+    state.known[p] |= mask
+    deepest = taken[0]
+    state.taken = deepest
+    state.pending = deepest
+    state.pending_kind = PENDING_USE
+    state.phase = Phase.PLAY
