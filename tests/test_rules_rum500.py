@@ -198,3 +198,19 @@ def test_rum500_big_plays() -> None:
         n = 5 + seed
         state, _stats = play_match("rum500_big(deals=1)", n, [make_bot("random")] * n, seed)
         assert state.is_over()
+
+
+def test_hints_explain_a_deep_draw() -> None:
+    """Hints name the card a deep draw digs out and what it melds."""
+    from rummykit.bots.hints import explain, suggest
+    from rummykit.solver import Solver
+
+    g = build(RUM, hands=["7C 7D 2S 9H KD JC QH", "3C 4D 5H 6S 8C 10D 2H"],
+              discard="4C 7H 10S 3D", phase=Phase.DRAW)  # fmt: skip
+    v = g.view(0)
+    text = explain(v, Move(DRAW_DEEP, 3), Solver(v.rules, v.game.melds), unicode=False)
+    assert (
+        text == "take 7H and the 2 card(s) above it: 21 points of your hand would then be in melds"
+    )
+    hint = suggest(v, budget=8)
+    assert hint.move in v.legal and hint.reason

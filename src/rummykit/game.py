@@ -60,6 +60,9 @@ class Game:
         """The play phase is the melding turn of the seeds (the state's own)."""
         self.quick_discard = variant.quick_discard
         """See :attr:`Variant.quick_discard`."""
+        self.play_actions = variant.play_actions
+        self.play_action = variant.play_action
+        """The variant's quick play-phase hooks, bound once (Gin asks them every turn)."""
         self.meld_scoring = rules.meld_scoring
         """Melds and lay-offs score when laid (the variant's ``meld_points``)."""
 

@@ -365,7 +365,7 @@ class GameState:
         if type(legal) is LegalMoves:
             return list(legal.numbered)
         if legal is None and self.phase is _PLAY_PHASE and not self.game.standard_play:
-            quick = self.game.variant.play_actions(self)  # Gin's turn: no list of moves
+            quick = self.game.play_actions(self)  # Gin's turn: no list of moves
             if quick is not None:
                 return quick
         return list(self._actions())
@@ -650,7 +650,7 @@ class GameState:
                     self.history.append(action)
                     self._play_discard(card)
                     return
-                move = self.game.variant.play_action(self, action)
+                move = self.game.play_action(self, action)
             else:
                 move = self._actions().get(action)
             if move is not None:

@@ -36,6 +36,7 @@ from .tactics import (
     best_layoff,
     best_meld,
     copy_of,
+    deep_draw_choice,
     draw_gain,
     knock_game_move,
     last_resort,
@@ -165,6 +166,10 @@ class ExpertBot(Bot):
         return last_resort(legal, rng)
 
     def _draw(self, view: PlayerView, solver: Solver, legal: tuple[Move, ...]) -> Move:
+        if view.rules.deep_discard:  # 500 Rum: the whole pile is open, and melds score
+            deep = deep_draw_choice(view, solver)
+            if deep is not None:
+                return deep
         take = Move(DRAW_DISCARD)
         stock = Move(DRAW_STOCK)
         if take not in legal:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..cards import JOKER, bits, display_face, face_of, format_face, is_joker
 from ..moves import (
     DISCARD,
+    DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
     KNOCK,
@@ -77,6 +78,8 @@ def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) 
     before = solver.deadwood(hand)
     if move.kind == DRAW_DISCARD:
         return f"take {fmt(face_of(view.discard[-1]))}: " + _take_reason(view, solver, fmt)
+    if move.kind == DRAW_DEEP:
+        return _deep_reason(view, solver, move, fmt)
     if move.kind == DRAW_STOCK:
         if not view.discard:
             return "draw from the stock: the discard pile is empty"
@@ -117,6 +120,19 @@ def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) 
     if move.kind == PASS:
         return _pass_reason(view, solver, fmt)
     return "the strongest move found"  # pragma: no cover - every kind is named above
+
+
+def _deep_reason(view: PlayerView, solver: Solver, move: Move, fmt: Callable[[int], str]) -> str:
+    """500 Rum's deep draw: the card dug out, how many come with it, and the points of
+    hand plus pile that then go into melds (the solver's figures)."""
+    pile = view.discard[len(view.discard) - move.a :]
+    taken = 0
+    for c in pile:
+        taken |= 1 << c
+    hand = view.hand | taken
+    melded = hand_value(view.rules, bits(hand)) - solver.deadwood(hand)
+    head = f"take {fmt(face_of(pile[0]))} and the {move.a - 1} card(s) above it: "
+    return head + f"{melded} points of your hand would then be in melds"
 
 
 def _change(before: int, after: int) -> str:

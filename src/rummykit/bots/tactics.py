@@ -10,7 +10,17 @@ import random
 from collections.abc import Sequence
 
 from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
-from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD, PASS, Move
+from ..moves import (
+    DISCARD,
+    DRAW_DEEP,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    LAYOFF,
+    MELD,
+    PASS,
+    Move,
+)
 from ..rules import Ace, Rules
 from ..scoring import card_value
 from ..solver import Solver
@@ -174,6 +184,42 @@ def draw_gain(view: PlayerView, solver: Solver) -> int:
     return solver.deadwood(view.hand) + card_value(view.rules, card) - with_card
 
 
+DEEP_RISK = 0.5
+"""In a deep draw, points of the new deadwood weighed against each point it melds: cards
+left in hand count against their holder in 500 Rum, but the points melded score now."""
+
+
+def deep_draw_choice(view: PlayerView, solver: Solver) -> Move | None:
+    """500 Rum: the legal draw from the discard pile (top card or deeper) that melds the
+    most points, net of :data:`DEEP_RISK` times the deadwood it adds, or None when no
+    draw from the pile gains anything.  A card drawn from the pile must be used at once,
+    so the legal list offers only draws whose deepest card melds or lays off; those that
+    only lay off gain nothing here, a cautious reading of a hand the solver cannot see
+    the table for."""
+    before = solver.deadwood(view.hand)
+    best: Move | None = None
+    best_gain = 0.0
+    pile = view.discard
+    for m in view.legal:
+        if m.kind == DRAW_DEEP:
+            n = m.a
+        elif m.kind == DRAW_DISCARD:
+            n = 1
+        else:
+            continue
+        taken = 0
+        for c in pile[len(pile) - n :]:
+            taken |= 1 << c
+        value = sum(card_value(view.rules, c) for c in bits(taken))
+        after = solver.deadwood(view.hand | taken)
+        melded = before + value - after
+        gain = melded - DEEP_RISK * max(0, after - before)
+        if gain > best_gain:
+            best_gain = gain
+            best = m
+    return best
+
+
 def faces_of(mask: int) -> list[int]:
     return [face_of(c) for c in bits(mask)]
 
@@ -213,6 +259,10 @@ def greedy_move(
     """
     legal = view.legal
     if view.phase is Phase.DRAW:
+        if view.rules.deep_discard:
+            deep = deep_draw_choice(view, solver)
+            if deep is not None:
+                return deep
         take = Move(DRAW_DISCARD)
         if take in legal and draw_gain(view, solver) > 0:
             return take

@@ -92,14 +92,17 @@ class Variant:
         upcard is every family's (see :mod:`rummykit.variants.upcard`)."""
         return {Phase.FIRST_UPCARD: upcard.first_upcard_moves}
 
-    def play_actions(self, state: GameState) -> list[int] | None:
+    @staticmethod
+    def play_actions(state: GameState) -> list[int] | None:
         """The play phase's legal action numbers without building moves, or None to
-        let the state list the moves (the default)."""
+        let the state list the moves (the default).  A static method, so a variant can
+        bind a plain function and the state calls it without a wrapper frame."""
         return None
 
-    def play_action(self, state: GameState, action: int) -> Move | None:
+    @staticmethod
+    def play_action(state: GameState, action: int) -> Move | None:
         """The legal move numbered ``action`` in a quick-discard play phase that is not
-        a discard, or None."""
+        a discard, or None (static, like :meth:`play_actions`)."""
         return None
 
     def do_phase(self, state: GameState, move: Move) -> bool:

@@ -410,11 +410,8 @@ class Gin(Variant):
             Phase.WALL: wall_moves,
         }
 
-    def play_actions(self, state: GameState) -> list[int] | None:
-        return play_actions(state)
-
-    def play_action(self, state: GameState, action: int) -> Move | None:
-        return play_knock(state, action)
+    play_actions = staticmethod(play_actions)
+    play_action = staticmethod(play_knock)
 
     def do_phase(self, state: GameState, move: Move) -> bool:
         """Moves of the Gin phases; False for a draw, which the shared code handles."""
