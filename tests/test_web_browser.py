@@ -410,3 +410,52 @@ def test_review_button_at_the_end_of_a_round_draws_the_chart(
     page.click('#rounds [data-round="1"]')  # and the side panel opens it again
     page.wait_for_selector("#summary:not(.hidden) #review-chart")
     page.close()
+
+
+def test_a_rum500_hand_with_a_deep_draw(server: ServerThread, browser: Any) -> None:
+    """500 Rum in the browser (HowStuffWorks, "How to Play 500 Rum": any card of the
+    discard pile may be taken with every card above it if it is used at once): the
+    pile is shown spread out, a deep draw is a click on a card in it, and the card taken
+    must then be melded; melds score as they are laid."""
+    t = create(
+        server,
+        {
+            "rules": "rum500",
+            "deals": 1,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
+        },
+    )
+    page = new_page(browser)
+    page.goto(server.base + t["seats"][0]["link"])
+    page.wait_for_function("window.rummy.state !== null")
+    deep_draws = 0
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        g = state(page)["game"]
+        if g["phase"] == "over":
+            break
+        if my_turn(page):
+            assert g.get("deep_discard") is True
+            page.wait_for_function(  # the pile is drawn spread out, every card of it
+                "document.querySelectorAll('#pile .pile-card').length"
+                " === window.rummy.state.game.discard.length"
+            )
+            g = state(page)["game"]
+            deep = [m for m in g["legal"] if m["kind"] == "draw_deep"]
+            if deep:
+                v = state(page)["version"]
+                before = len(g["hand"])
+                page.click(f'#pile .pile-card.playable[data-count="{deep[0]["count"]}"]')
+                wait_version(page, v)
+                g = state(page)["game"]
+                assert len(g["hand"]) == before + deep[0]["count"]
+                assert g["pending"] >= 0 and {m["kind"] for m in g["legal"]} <= {"meld", "layoff"}
+                deep_draws += 1
+            else:
+                play_turn_by_clicks(page)
+        else:
+            page.wait_for_timeout(30)
+    g = state(page)["game"]
+    assert g["phase"] == "over", stalled(server, t["id"], page)
+    assert g["results"][0]["reason"] in ("out", "restock_limit")
+    page.close()

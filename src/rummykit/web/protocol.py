@@ -26,6 +26,7 @@ from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts, meld_table, pos_rank
 from ..moves import (
     DISCARD,
+    DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
     KIND_NAMES,
@@ -70,7 +71,7 @@ class MoveIntent(_Msg):
 
     kind: Literal[
         "draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take",
-        "pass", "knock", "text",
+        "pass", "knock", "text", "draw_deep",
     ]  # fmt: skip
     card: _Card | None = None
     cards: Annotated[list[_Card], Field(max_length=30)] | None = None
@@ -79,6 +80,8 @@ class MoveIntent(_Msg):
     index: _Small | None = None
     """For ``take``: the position of the card in the meld's ``cards``."""
     end: Literal["low", "high"] | None = None
+    count: _Small | None = None
+    """For ``draw_deep`` (500 Rum): how many cards to take from the top of the pile."""
     """For a lay-off that fits both ends of a run: which end."""
     text: Annotated[str, Field(max_length=200)] | None = None
     """For ``kind="text"``: a move in the notation of docs/notation.md."""
@@ -229,6 +232,8 @@ def legal_entry(v: PlayerView, m: Move) -> dict[str, Any]:
         e["meld"] = m.a
     elif m.kind == TAKE:
         e["meld"] = m.a
+    elif m.kind == DRAW_DEEP:
+        e["count"] = m.a
     return e
 
 
@@ -284,6 +289,9 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
         "results": [_result_payload(v, r) for r in v.results],
         "legal": [] if spectator else [legal_entry(v, m) for m in v.legal],
         "arrangement": None if spectator else arrangement_payload(v),
+        # 500 Rum: the client shows the whole pile, each card a deep draw (only then,
+        # so other games' payloads stay as they were).
+        **({"deep_discard": True} if v.rules.deep_discard else {}),
     }
 
 
@@ -369,6 +377,10 @@ def resolve(intent: MoveIntent, v: PlayerView) -> Move:
         return Move(DRAW_STOCK)
     if k == "draw_discard":
         return Move(DRAW_DISCARD)
+    if k == "draw_deep":
+        if intent.count is None or intent.count < 2:
+            raise ProtocolError("invalid_message", "a deep draw takes 'count' cards, 2 or more")
+        return Move(DRAW_DEEP, intent.count)
     if k == "pass":
         return Move(PASS)
     if k == "knock":

@@ -31,6 +31,7 @@ export const MESSAGES = {
 
     "table.stock": "stock", "table.stock_title": "draw from the stock", "table.pile": "discard pile",
     "table.pile_title": "draw from the discard pile", "table.pile_empty": "discard pile, empty",
+    "table.deep_pile": "500 Rum: the whole discard pile; take a card with every card above it",
     "table.pile_top": "discard pile: {card} on top, {n} cards", "table.stock_n.one": "stock, {n} card",
     "table.stock_n.other": "stock, {n} cards", "table.pile_n.one": "Discard pile: {n} card",
     "table.pile_n.other": "Discard pile: {n} cards", "table.melds": "melds on the table", "table.hand": "your hand",
@@ -133,6 +134,7 @@ export const MESSAGES = {
 
     "table.stock": "pioche", "table.stock_title": "piocher", "table.pile": "défausse",
     "table.pile_title": "prendre la carte de la défausse", "table.pile_empty": "défausse vide",
+    "table.deep_pile": "500 Rum : toute la défausse ; prendre une carte avec toutes celles au-dessus",
     "table.pile_top": "défausse : {card} dessus, {n} cartes", "table.stock_n.one": "pioche, {n} carte",
     "table.stock_n.other": "pioche, {n} cartes", "table.pile_n.one": "Défausse : {n} carte",
     "table.pile_n.other": "Défausse : {n} cartes", "table.melds": "combinaisons sur la table", "table.hand": "votre main",

@@ -35,6 +35,7 @@ export async function tablePage(app, connEl, tableId) {
     stock: h("button", { class: "pile stock", id: "stock", "aria-label": t("table.stock"), title: t("table.stock_title"), onclick: () => send({ kind: "draw_stock" }) }),
     discard: h("button", { class: "pile discard", id: "discard", "aria-label": t("table.pile"), title: t("table.pile_title"), onclick: () => send({ kind: "draw_discard" }) }),
     melds: h("div", { class: "melds", id: "melds", "aria-label": t("table.melds") }),
+    pile: h("div", { class: "spread-pile", id: "pile", title: t("table.deep_pile") }),
     hand: h("div", { class: "hand", id: "hand", role: "group", "aria-label": t("table.hand") }),
     arrangeInfo: h("p", { class: "arrange-info", id: "arrange-info" }),
     status: h("p", { class: "status", id: "status", "aria-live": "polite" }),
@@ -110,7 +111,7 @@ export async function tablePage(app, connEl, tableId) {
   const game = h("div", { class: "game" },
       h("section", { class: "board", "aria-label": t("table.board") },
         els.seats,
-        h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard), els.melds),
+        h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard), els.pile, els.melds),
         h("div", { class: "mine" }, els.announce, els.status, els.timer, els.error, els.hintBox,
           els.sorts, els.arrangeInfo, els.hand, els.actions)),
       h("aside", { class: "side" },
@@ -285,6 +286,21 @@ export async function tablePage(app, connEl, tableId) {
     const kinds = new Set(g.legal.map((l) => l.kind));
     els.stock.disabled = !myTurn || !kinds.has("draw_stock");
     els.discard.disabled = !myTurn || !kinds.has("draw_discard");
+    // 500 Rum: the whole pile is open; a card below the top is drawn with every card above it
+    const deep = new Map(g.legal.filter((l) => l.kind === "draw_deep").map((l) => [l.count, l]));
+    els.pile.replaceChildren(...(g.deep_discard ? g.discard.map((c, i) => {
+      const count = g.discard.length - i;
+      const el = cardEl(c);
+      el.classList.add("pile-card");
+      el.dataset.count = count;
+      const move = deep.get(count);
+      if (move && myTurn) {
+        el.classList.add("playable");
+        el.title = move.text;
+        el.addEventListener("click", () => send({ kind: "draw_deep", count }));
+      }
+      return el;
+    }) : []));
     renderMelds(g);
     renderHand(g, me);
     ui.lastHand = hand;
