@@ -30,6 +30,7 @@ from rummykit.bots import GreedyBot, play_match
 from rummykit.bots.review import match_start, review_round
 from rummykit.moves import (
     DISCARD,
+    DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
     KNOCK,
@@ -89,7 +90,7 @@ from rummykit.tui.widgets import HandView, PilesBar, TableView
 
 SIZE = (80, 24)
 KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
-        DISCARD: "d", KNOCK: "k", PASS: "n"}  # fmt: skip
+        DISCARD: "d", KNOCK: "k", PASS: "n", DRAW_DEEP: "p"}  # fmt: skip
 
 
 def sync(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
@@ -286,6 +287,8 @@ async def test_new_game_screen_offers_gin_options() -> None:
     [
         ("basic(deals=1)", 3, {DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD}),
         ("rami51(deals=1)", 1, {DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD}),
+        # 500 Rum (HowStuffWorks): p offers every card of the pile the hand can use
+        ("rum500(deals=1)", 2, {DRAW_STOCK, DRAW_DEEP, MELD, DISCARD}),
     ],
 )
 @sync

@@ -23,6 +23,7 @@ from ..cards import face_of
 from ..errors import IllegalMoveError
 from ..moves import (
     DISCARD,
+    DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
     KNOCK,
@@ -522,7 +523,13 @@ class TableScreen(Screen[None]):
             self.try_move(Move(DRAW_STOCK))
 
     def action_draw_pile(self) -> None:
-        if self._ready():
+        if not self._ready():
+            return
+        # 500 Rum: a card deep in the pile may be taken with every card above it
+        draws = [m for m in self.state.legal_moves() if m.kind in (DRAW_DISCARD, DRAW_DEEP)]
+        if any(m.kind == DRAW_DEEP for m in draws):
+            self.choose("Take from the discard pile", draws)
+        else:
             self.try_move(Move(DRAW_DISCARD))
 
     def action_meld(self) -> None:

@@ -110,7 +110,7 @@ class ChoiceScreen(ModalScreen[int | None]):
 
 KEYS_HELP: tuple[tuple[str, str], ...] = (
     ("s / click Stock", "draw from the stock"),
-    ("p / click Discard", "take the top card of the discard pile"),
+    ("p / click Discard", "take the top card of the discard pile (500 Rum: or a deeper one)"),
     ("1-9 0 a b e f …", "select or unselect a card: the key shown above it (or click it)"),
     ("← → space", "move the card cursor, select the card under it"),
     ("c / Esc", "clear the selection"),

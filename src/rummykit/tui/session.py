@@ -33,6 +33,7 @@ from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts
 from ..moves import (
     DISCARD,
+    DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
     KNOCK,
@@ -174,6 +175,9 @@ def move_clause(state: GameState, move: Move) -> str:
     if kind == DRAW_DISCARD:
         top = state.discard[-1] if state.discard else -1
         return f"took {card_text(top)} from the discard pile" if top >= 0 else "took the upcard"
+    if kind == DRAW_DEEP and 0 < move.a <= len(state.discard):
+        deepest = state.discard[-move.a]
+        return f"took {card_text(deepest)} and the {move.a - 1} card(s) above it from the pile"
     if kind == DISCARD:
         return f"discarded {face_text(move.a)}"
     if kind == MELD:
