@@ -37,7 +37,7 @@ from rich.table import Table
 from rummykit import new_game
 from rummykit.bots import RandomBot, play_match
 
-PRESETS = ("basic", "classic", "cg101", "rami51", "rum500")
+PRESETS = ("basic", "classic", "cg101", "rami51", "rum500", "kalooki")
 PLAYERS = (2, 4)
 GOAL = ("basic", 2, 30_000)
 """Preset, players and actions/s the view-driven playouts should reach."""
@@ -56,6 +56,8 @@ GAMES: dict[tuple[str, int], int] = {
     ("rami51", 4): 12,
     ("rum500", 2): 6,
     ("rum500", 4): 6,
+    ("kalooki", 2): 6,
+    ("kalooki", 4): 12,
 }
 QUICK_GAMES = 2
 REPS = 5

@@ -32,7 +32,7 @@ from rummykit.bots import make_bot, play_match
 from rummykit.errors import IllegalMoveError
 from rummykit.rules import Rules
 
-PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big")
+PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki")
 BOTS = ("random", "greedy", "expert", "ismcts:2i")
 SEARCH_SHARE = 20
 """The search bot plays one deal in this many."""

@@ -40,6 +40,8 @@ CASES: list[tuple[str, int, int]] = [
     ("rum500", 2, 7),
     ("rum500", 4, 8),
     ("rum500_big", 6, 9),
+    ("kalooki", 2, 10),
+    ("kalooki", 4, 11),
 ]
 
 

@@ -43,7 +43,7 @@ LINES: list[dict[str, Any]] = DATA["lines"]
 
 def test_fixture_covers_every_preset() -> None:
     specs = {line["rules"] for line in LINES}
-    assert {"basic", "classic", "cg101", "rami51", "rum500", "rum500_big"} <= specs
+    assert {"basic", "classic", "cg101", "rami51", "rum500", "rum500_big", "kalooki"} <= specs
 
 
 @pytest.mark.parametrize(

@@ -643,6 +643,34 @@ RUM500_BIG = dataclasses.replace(
 )
 """500 Rum for five to eight players: two decks, seven cards each (same reference)."""
 
+KALOOKI = Rules(
+    name="kalooki",
+    decks=2,
+    jokers=2,
+    max_players=4,
+    hand_size=13,
+    ace=Ace.HIGH_OR_LOW,
+    jokers_per_meld=2,
+    multiple_melds=True,
+    layoff_after_own_meld=True,
+    final_discard=True,
+    discard_pickup=DiscardPickup.MUST_USE,
+    joker_swap=True,
+    swapped_joker=SwappedJoker.MUST_MELD,
+    opening_minimum=40,
+    restock=Restock.SHUFFLE_KEEP_TOP,
+    scoring=Scoring.PENALTY,
+    ace_points=11,
+    joker_points=15,
+    target_score=150,
+)
+"""Kalooki 40 after Ludopoli's "Kalooki 40 Rules": two decks and four jokers, 2-4
+players, 13 cards, a first meld of at least 40 points (ace 11, pictures 10, a joker
+the card it stands for), a taken discard used at once, a table joker exchanged for the
+card it stands for and used again at once, the pile reshuffled but for its top card,
+the last card discarded to go out, penalty points (ace 11, joker 15); lowest total
+wins once someone reaches 150 (the match length is this project's choice)."""
+
 PRESETS: dict[str, Rules] = {
     "basic": BASIC,
     "classic": CLASSIC,
@@ -652,6 +680,7 @@ PRESETS: dict[str, Rules] = {
     "gin_match": GIN_MATCH,
     "rum500": RUM500,
     "rum500_big": RUM500_BIG,
+    "kalooki": KALOOKI,
 }
 
 PRESET_SOURCES: dict[str, str] = {
@@ -663,4 +692,5 @@ PRESET_SOURCES: dict[str, str] = {
     "gin_match": "Gin Rummy match to 100 with game, line (box) and shutout bonuses",
     "rum500": "500 Rum (HowStuffWorks 'How to Play 500 Rum'), two to four players, to 500",
     "rum500_big": "500 Rum for five to eight players with two decks (same reference)",
+    "kalooki": "Kalooki 40 (Ludopoli 'Kalooki 40 Rules'): two decks, four jokers, 40 to open",
 }

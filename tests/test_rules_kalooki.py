@@ -1,0 +1,133 @@
+"""Kalooki 40 (preset ``kalooki``), rule by rule.
+
+The reference is Ludopoli, "Kalooki 40 Rules" (https://www.ludopoli.us/kalooki40_rules.aspx),
+quoted as LUDO below; the joker exchange follows the Kalooki rules of equal-chance.co.uk
+(http://equal-chance.co.uk/kalooki/index.html), quoted as EQUAL.  docs/rules.md lists
+every option against them.  The preset is data only: Kalooki is played by the seeds'
+turn (``variants/rummy.py``), with Rami's options set to Kalooki's values.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import build, conserved, discard_move, draw, meld_move, pile_faces, swap_move
+from rummykit import IllegalMoveError, Move, Rules, new_game
+from rummykit.bots import make_bot, play_match
+from rummykit.cards import JOKER, face_of, parse_cards
+from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, MELD
+from rummykit.scoring import card_value
+from rummykit.state import GameState, Phase
+from rummykit.variants import variant_for
+
+K = "kalooki"
+OPENED = {"opened": [True, True], "melded": [True, True], "laid": [True, True]}
+
+
+def melds_in(g: GameState) -> set[str]:
+    return {g.game.melds.describe(m.a) for m in g.legal_moves() if m.kind == MELD}
+
+
+def test_two_decks_four_jokers_thirteen_cards() -> None:
+    """LUDO: "Each game is played with two standard card decks plus 4 jokers"; "it is
+    usually played with 2-4 players"; "each player receives 13 cards"."""
+    r = Rules.preset(K)
+    assert r.deck_size == 108 and (r.decks, r.jokers) == (2, 2)
+    assert (r.min_players, r.max_players) == (2, 4)
+    for n in (2, 4):
+        g = new_game(K, players=n, seed=3)
+        assert [g.hand_size(p) for p in range(n)] == [13] * n and conserved(g)
+    assert variant_for(r).name == "rummy"
+
+
+def test_opening_needs_40_points() -> None:
+    """LUDO: "the minimum total value that is required to lay down melds for the first
+    time - 40"; "three royal cards which are 10 points each, the ace is worth 11"."""
+    g = build(K, hands=["9D 10D JD 2S 5C", "KS"], discard="7D")  # 29 points
+    assert not melds_in(g)
+    with pytest.raises(IllegalMoveError) as e:
+        g.apply(meld_move(g, "9D 10D JD"))
+    assert e.value.rule == "opening_minimum"
+    g = build(K, hands=["JC QC KC AC 2S", "KS"], discard="7D")  # 10+10+10+11 = 41
+    g.apply(meld_move(g, "JC QC KC AC"))
+    assert g.opened[0] and g.open_points == 41
+
+
+def test_a_joker_counts_as_the_card_it_stands_for() -> None:
+    """LUDO: "the jokers get the value of the card they represent" (toward the 40)."""
+    g = build(K, hands=["10H JK QH KH 3S", "KS"], discard="7D")
+    g.apply(meld_move(g, "10H JK=JH QH KH"))
+    assert g.opened[0] and g.open_points == 40
+
+
+def test_taken_discard_must_be_used_at_once() -> None:
+    """The card taken from the discard pile "can only be used in a meld in the same
+    turn" (mybetinfo.com, "Kalooki 40 and rules for players"; ``must_use``): before the
+    first meld, that means opening with it."""
+    g = build(K, hands=["JC QC AC 2D 5S", "KS"], discard="5H KC", phase=Phase.DRAW)
+    assert set(g.legal_moves()) == {Move(DRAW_STOCK), Move(DRAW_DISCARD)}
+    draw(g, from_discard=True)
+    assert [m.kind for m in g.legal_moves()] == [MELD]
+    g = build(K, hands=["JC QC 9D 2D 5S", "KS"], discard="5H KC", phase=Phase.DRAW)
+    assert g.legal_moves() == [Move(DRAW_STOCK)]  # J-Q-K is 30: no opening with it
+    with pytest.raises(IllegalMoveError) as e:
+        draw(g, from_discard=True)
+    assert e.value.rule == "discard_pickup_must_use"
+
+
+def test_joker_exchange() -> None:
+    """EQUAL: "the players to hold the card the Joker represents in their hand may use
+    it to release the Joker"; "The released Joker can be used to meld ... The player
+    doesn't have the option of adding the Joker to the cards in their hand"."""
+    g = build(K, hands=["10D 2C 3C 9S", "KS"], discard="7D",
+              table=[(1, "9D JK=10D JD")], **OPENED)  # fmt: skip
+    g.apply(swap_move(0, "10D"))
+    assert pile_faces(g.table[0].cards) == ["9D", "TD", "JD"]
+    assert face_of(g.pending) == JOKER
+    assert not [m for m in g.legal_moves() if m.kind != MELD]
+
+
+def test_two_jokers_in_one_meld() -> None:
+    """EQUAL: "In case a 3 card set contains two Jokers": a meld may hold two jokers."""
+    g = build(K, hands=["7C JK JK 10S 10D 10H", "KS"], discard="7D", **OPENED)
+    assert {"7C JK=7D JK=7H", "JK=5C JK=6C 7C"} <= melds_in(g)
+    assert not any(m.count("JK") > 2 for m in melds_in(g))
+
+
+def test_going_out_discards_the_last_card() -> None:
+    """LUDO: "The winner of the hand is the first player to lay down all of the cards in
+    his hand ... They must then discard their last card onto the discard pile"."""
+    g = build(K, hands=["3S 4S 5S", "KS"], discard="7D", **OPENED)
+    assert {m.kind for m in g.legal_moves()} == {DISCARD}
+    g = build(K, hands=["3S 4S 5S 9C", "KS"], discard="7D", **OPENED)
+    g.apply(meld_move(g, "3S 4S 5S"))
+    g.apply(discard_move("9C"))
+    assert g.results[-1].winner == 0 and g.results[-1].reason == "out"
+
+
+def test_reshuffle_keeps_the_last_discard() -> None:
+    """LUDO: "If the stock pile runs out of cards, the discard pile will be reshuffled to
+    form a new stock pile, but the last card that was thrown out, will remain"."""
+    g = build(K, hands=["3H 9C KD", "KS 2D"], discard="2C 3C 4C 5C", rest="discard",
+              phase=Phase.DRAW)  # fmt: skip
+    top = g.discard[-1]
+    draw(g)
+    assert g.discard == [top] and conserved(g)
+
+
+def test_penalty_points() -> None:
+    """LUDO: "all number cards are worth their value in penalty points ... Royal cards
+    are worth 10 each, Ace = 11 and a joker is worth 15"; the lowest total wins."""
+    r = Rules.preset(K)
+    values = [card_value(r, c) for c in parse_cards("2C 10D JH QS KC AD JK")]
+    assert values == [2, 10, 10, 10, 10, 11, 15]
+    assert r.scoring.value == "penalty"
+
+
+def test_bots_play_kalooki_legally() -> None:
+    """A legality soak in the suite: 100 deals of random play and a few of each heuristic
+    bot (benchmarks/legality.py plays thousands of each)."""
+    for seed in range(110):
+        n = 2 + seed % 3
+        bot = "random" if seed < 100 else ("greedy", "expert")[seed % 2]
+        play_match(f"{K}(deals=1)", n, [make_bot(bot) for _ in range(n)], seed)
