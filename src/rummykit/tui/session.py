@@ -69,7 +69,7 @@ card counting and defence and wins 66% of Basic Rummy matches against ``easy``
 (docs/bots.md), so a newcomer who plays about as well as ``easy`` would lose two first
 games in three.  The level is shown by each bot's name and is one choice away.
 """
-TUI_PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "gin_match")
+TUI_PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki")
 """The presets the new-game screen offers."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus")
 ENV_DATA_DIR = "RUMMYKIT_DATA_DIR"
