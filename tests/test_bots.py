@@ -138,8 +138,9 @@ def test_random_matches_end_with_consistent_counts(preset: str, players: int, se
 
 def test_full_matches_and_determinism() -> None:
     for preset in PRESET_NAMES:
-        a, stats_a = play_match(preset, 2, [RandomBot(), RandomBot()], seed=1)
-        b, stats_b = play_match(preset, 2, [RandomBot(), RandomBot()], seed=1)
+        n = seats(preset, 2)
+        a, stats_a = play_match(preset, n, [RandomBot()] * n, seed=1)
+        b, stats_b = play_match(preset, n, [RandomBot()] * n, seed=1)
         assert a.is_over() and a.history == b.history and stats_a == stats_b
         assert stats_a.rounds == len(a.results) >= 1
         target, deals = a.rules.target_score, a.rules.deals
