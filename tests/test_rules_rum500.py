@@ -214,3 +214,15 @@ def test_hints_explain_a_deep_draw() -> None:
     )
     hint = suggest(v, budget=8)
     assert hint.move in v.legal and hint.reason
+
+
+@pytest.mark.parametrize("option", ["deep_discard", "meld_scoring"])
+def test_each_option_works_alone_with_another_preset(option: str) -> None:
+    """Each 500 Rum rule is an option of its own, so a house rule may add either to
+    another game: random matches of basic with it end, every move legal."""
+    for seed in range(5):
+        g = new_game(f"basic({option}=true, deals=1)", 3, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over():
+            g.apply(rng.choice(g.legal_moves()))
+        assert any(a >= g.game.actions.deep_base for a in g.history) == (option == "deep_discard")

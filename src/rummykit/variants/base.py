@@ -120,15 +120,18 @@ class Variant:
     # -- melds ---------------------------------------------------------------------------
     def meld_points(self, shape: int) -> int:
         """What laying the meld ``shape`` scores at once, under ``meld_scoring``."""
-        return 0
+        return 0  # pragma: no cover - asked only of a family with meld_scoring
 
     def cell_points(self, shape: int, index: int) -> int:
         """What laying off the card at ``index`` of the grown ``shape`` scores at once."""
-        return 0
+        return 0  # pragma: no cover - asked only of a family with meld_scoring
 
     def draw_error(self, state: GameState, kind: int) -> IllegalMoveError:
-        """Why a draw of a kind only this variant has is refused."""
-        return IllegalMoveError("deep_discard", "these rules draw only the top discard")
+        """Why a draw of a kind only this variant has is refused.  (A deep draw in rules
+        without ``deep_discard`` is not in their action space: refused before this.)"""
+        return IllegalMoveError(  # pragma: no cover - see above
+            "deep_discard", "these rules draw only the top discard"
+        )
 
     # -- round end and scoring ---------------------------------------------------------
     def at_wall(self, state: GameState, player: int) -> bool:

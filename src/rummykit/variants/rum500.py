@@ -59,8 +59,6 @@ class Rum500(Variant):
         take_deep(state, move.a)
 
     def draw_error(self, state: GameState, kind: int) -> IllegalMoveError:
-        if not self.rules.deep_discard:
-            return super().draw_error(state, kind)
         return IllegalMoveError(
             "deep_discard_must_use",
             "a card taken from deep in the discard pile comes with every card above it and "
