@@ -59,6 +59,8 @@ SPECS = [
     "rami51(set_suits=any)",
     "rami51(jokers_per_meld=2, ace=low)",
     "basic(jokers=2, jokers_per_meld=2, ace=high_or_low)",
+    "rum500",  # 500 Rum: one deck, ace high or low
+    "kalooki",  # Kalooki 40: two decks, four jokers, two a meld
 ]
 
 Meld = tuple[int, tuple[int, ...], int]

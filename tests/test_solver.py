@@ -27,6 +27,8 @@ SPECS = [
     "rami51(set_suits=any)",
     "rami51(jokers_per_meld=2)",
     "basic(decks=2, jokers=2, max_players=5)",
+    "rum500",  # 500 Rum: one deck, ace high or low
+    "kalooki",  # Kalooki 40: two decks, four jokers, two a meld
 ]
 
 
