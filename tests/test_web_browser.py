@@ -459,3 +459,35 @@ def test_a_rum500_hand_with_a_deep_draw(server: ServerThread, browser: Any) -> N
     assert g["phase"] == "over", stalled(server, t["id"], page)
     assert g["results"][0]["reason"] in ("out", "restock_limit")
     page.close()
+
+
+def test_a_kalooki_hand_by_clicks(server: ServerThread, browser: Any) -> None:
+    """Kalooki 40 in the browser (Ludopoli, "Kalooki 40 Rules": two decks and four
+    jokers, 13 cards, a first meld of at least 40 points, the last card discarded): a hand
+    played by clicks to its end, every move taken from the page's legal list."""
+    t = create(
+        server,
+        {
+            "rules": "kalooki",
+            "deals": 1,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
+        },
+    )
+    page = new_page(browser)
+    page.goto(server.base + t["seats"][0]["link"])
+    page.wait_for_function("window.rummy.state !== null")
+    first = state(page)["game"]
+    assert len(first["hand"]) == 13
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        g = state(page)["game"]
+        if g["phase"] == "over":
+            break
+        if my_turn(page):
+            play_turn_by_clicks(page)
+        else:
+            page.wait_for_timeout(30)
+    g = state(page)["game"]
+    assert g["phase"] == "over", stalled(server, t["id"], page)
+    assert g["results"][0]["reason"] in ("out", "turn_limit", "no_draw")
+    page.close()
