@@ -71,7 +71,8 @@ games in three.  The level is shown by each bot's name and is one choice away.
 """
 TUI_PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki")
 """The presets the new-game screen offers."""
-BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus")
+BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus", "Hal", "Ivy")
+"""Enough for the largest table (rum500_big: eight seats, seven bots, one name spare)."""
 ENV_DATA_DIR = "RUMMYKIT_DATA_DIR"
 """Environment variable that overrides where games are saved (tests use it)."""
 SAVE_NAME = "saved-game.rummy"
