@@ -1072,3 +1072,16 @@ async def test_round_and_match_end_show_hands_history_and_chart() -> None:
         await pilot.press("a")  # the rematch
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.match.state is not s and app.match.state.round_no == 1
+
+
+@sync
+async def test_rum500_big_with_eight_seats() -> None:
+    """500 Rum for five to eight players (HowStuffWorks, "How to Play 500 Rum": "Two to
+    eight"; two decks from five): a whole round at eight seats by keys."""
+    app = start("rum500_big(deals=1)", players=8, seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_round(pilot, app)
+        assert app.match is not None
+        s = app.match.state
+        assert s.num_players == 8 and len(s.results) == 1
+        assert len(set(s.names)) == 8
