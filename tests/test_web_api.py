@@ -668,3 +668,14 @@ def test_every_message_key_the_page_uses_is_in_both_catalogs() -> None:
     used |= {f"rank.{i}" for i in range(13)} | {f"suit.{i}" for i in range(4)}
     assert used - en == set()
     assert not {k for k in en if k.startswith(("rank.", "suit.")) and k not in used}
+
+
+def test_rum500_big_table_with_eight_seats(client: TestClient) -> None:
+    """500 Rum is for "Two to eight" players (HowStuffWorks), five to eight with two
+    decks (rum500_big): the lobby's presets say so and a table of eight can be made."""
+    presets = {p["name"]: p for p in client.get("/api/presets").json()}
+    assert presets["rum500_big"]["players"] == [5, 8]
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "difficulty": "easy"}] * 7
+    r = client.post("/api/tables", json={"rules": "rum500_big", "seats": seats})
+    assert r.status_code == 200, r.text
+    assert len(r.json()["seats"]) == 8

@@ -137,7 +137,8 @@ class SeatSpec(BaseModel):
 class CreateTable(BaseModel):
     model_config = _STRICT
     rules: Annotated[str, Field(min_length=1, max_length=400)] = "basic"
-    seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=6)]
+    seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=8)]
+    """Up to eight: 500 Rum with two decks seats five to eight (rum500_big)."""
     public: bool = False
     target: Annotated[int, Field(ge=1, le=100_000)] | None = None
     deals: Annotated[int, Field(ge=1, le=100)] | None = None

@@ -9,7 +9,7 @@ export async function lobby(app) {
   app.replaceChildren();
   const presets = await api("/api/presets").catch(() => [{ name: "basic", source: "", players: [2, 6], summary: [] }]);
   const seatsBox = h("div", { class: "seats" });
-  const nSeats = h("select", { id: "n-seats" }, [2, 3, 4, 5, 6].map((n) => h("option", { value: n, text: tn("lobby.players", n) })));
+  const nSeats = h("select", { id: "n-seats" }, [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, text: tn("lobby.players", n) })));
   const preset = h("select", { id: "preset" }, presets.map((p) => h("option", { value: p.name, text: p.name, title: p.source })));
   const house = h("input", { id: "house", "aria-label": t("lobby.house"), placeholder: t("lobby.house_eg", { example: "multiple_melds=true" }), maxlength: 300 });
   const myName = h("input", { id: "my-name", placeholder: t("lobby.name_ph"), maxlength: 24, autocomplete: "nickname", value: localStorage.getItem("rummy:name") || "" });
