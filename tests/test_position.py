@@ -87,7 +87,18 @@ def test_documented_errors_are_the_errors_raised() -> None:
 # -- the round trip over random play -------------------------------------------------------
 CASES = [
     (spec, n)
-    for spec in ("basic", "classic", "cg101", "rami51", "gin", "gin_match", "gin(oklahoma=true)")
+    for spec in (
+        "basic",
+        "classic",
+        "cg101",
+        "rami51",
+        "gin",
+        "gin_match",
+        "gin(oklahoma=true)",
+        "rum500",
+        "rum500_big",
+        "kalooki",
+    )
     for n in sorted({Rules.parse(spec).min_players, Rules.parse(spec).max_players})
 ]
 ROUND_TRIP = settings(
