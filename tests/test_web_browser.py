@@ -412,17 +412,21 @@ def test_review_button_at_the_end_of_a_round_draws_the_chart(
     page.close()
 
 
-def test_a_rum500_hand_with_a_deep_draw(server: ServerThread, browser: Any) -> None:
+@pytest.mark.parametrize(("preset", "bots"), [("rum500", 1), ("rum500_big", 4)])
+def test_a_rum500_hand_with_a_deep_draw(
+    server: ServerThread, browser: Any, preset: str, bots: int
+) -> None:
     """500 Rum in the browser (HowStuffWorks, "How to Play 500 Rum": any card of the
-    discard pile may be taken with every card above it if it is used at once): the
-    pile is shown spread out, a deep draw is a click on a card in it, and the card taken
-    must then be melded; melds score as they are laid."""
+    discard pile may be taken with every card above it if it is used at once; two decks
+    for five or more players): the pile is shown spread out, a deep draw is a click on a
+    card in it, and the card taken must then be melded."""
     t = create(
         server,
         {
-            "rules": "rum500",
+            "rules": preset,
             "deals": 1,
-            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
+            "seats": [{"kind": "human", "name": "Ann"}]
+            + [{"kind": "bot", "difficulty": "easy"}] * bots,
         },
     )
     page = new_page(browser)
