@@ -245,6 +245,11 @@ def test_other_players_moves_are_animated_and_marked(server: ServerThread, brows
         },
     )
     page = open_seat(browser, server, t)
+    # the timer runs on people's turns only (bots are not timed): when the deal lets
+    # the bot act first, wait for the player's turn
+    page.wait_for_function(
+        "window.rummy.state && window.rummy.state.game.current === window.rummy.state.game.seat"
+    )
     assert page.locator("#turn-timer").is_visible()
     assert "s left" in page.inner_text("#turn-timer")
     assert "Your turn" not in page.title()
