@@ -253,6 +253,9 @@ PROTOCOL: dict[str, str] = {
     "too_large": "message trop long",
     "unavailable": "le serveur de cette table ne répond pas ; réessayez",
     "unknown_type": "type de message inconnu",
+    "origin": "cette page n'a pas le droit de se connecter ici",
+    "server_full": "le serveur est plein ; réessayez plus tard",
+    "expired": "cette table a expiré",
 }
 """The server's own error codes (docs/protocol.md), one French sentence each."""
 

@@ -38,9 +38,10 @@ from starlette.websockets import WebSocketState
 
 from ..bots import RandomBot, make_bot
 from ..errors import IllegalMoveError, NotationError, RummyError
+from ..i18n import error_text, hint_text, normalize, rules_summary
+from ..i18n.rulebook_fr import SOURCES_FR
 from ..moves import Move
 from ..notation import export_record
-from ..rulebook import rules_summary
 from ..rules import PRESET_SOURCES, PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
@@ -170,6 +171,8 @@ class Conn:
     """-1 for a spectator."""
     over_limit: int = 0
     hinting: bool = False
+    lang: str = "en"
+    """The page's language, from its ``hello``: errors and hints to it come in it."""
     opened: float = field(default_factory=time.monotonic)
     reviews: TokenBucket | None = None
     """The connection's allowance of round reviews (web/reviews.py), made on first use."""
@@ -943,6 +946,9 @@ class Manager:
         await self.send(conn, json.dumps(msg, separators=(",", ":")))
 
     async def error(self, conn: Conn, code: str, message: str, **extra: Any) -> None:
+        """An ``error`` message; its text in the connection's language (the code, the
+        machine's part, is the same in every language)."""
+        message = error_text(code, message, conn.lang)
         await self.send_json(conn, {"type": "error", "code": code, "message": message, **extra})
 
     # -- the WebSocket session ----------------------------------------------------------------
@@ -1023,6 +1029,7 @@ class Manager:
         connected or was renamed, in a light ``presence`` message.
         """
         announce = False
+        conn.lang = normalize(msg.lang) or "en"
         if msg.seat is not None:
             seat = msg.seat
             info = live.seats[seat] if seat < len(live.seats) else None
@@ -1155,7 +1162,7 @@ class Manager:
                     "type": "hint",
                     "version": msg.version,
                     "move": legal_entry(view, hint.move),
-                    "reason": hint.reason,
+                    "reason": hint_text(hint.reason, conn.lang),
                 },
             )
         finally:
@@ -1329,17 +1336,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ok": ok, "tables": len(m.tables)}, 200 if ok else 503)
 
     @app.get("/api/presets")
-    async def presets() -> list[dict[str, Any]]:
+    async def presets(lang: str | None = None) -> list[dict[str, Any]]:
+        """The presets, their summaries in ``lang`` (``?lang=fr``; English by default)."""
+        lg = normalize(lang) or "en"
+        sources = SOURCES_FR if lg == "fr" else PRESET_SOURCES
         return [
             {
                 "name": n,
-                "source": PRESET_SOURCES.get(n, ""),
+                "source": sources.get(n, ""),
                 "spec": PRESETS[n].spec(),
                 "players": [PRESETS[n].min_players, PRESETS[n].max_players],
                 "example": _HOUSE_EXAMPLES[PRESETS[n].knock_card is not None],
                 "target": PRESETS[n].target_score,
                 "deals": PRESETS[n].deals,
-                "summary": rules_summary(PRESETS[n]),
+                "summary": rules_summary(PRESETS[n], lg),
             }
             for n in PRESETS
         ]
@@ -1377,9 +1387,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return live
 
     @app.get("/api/tables/{table_id}")
-    async def table_info(table_id: str) -> dict[str, Any]:
+    async def table_info(table_id: str, lang: str | None = None) -> dict[str, Any]:
         live = await _table(table_id)
-        summary = rules_summary(live.state.rules)  # the page's rules panel
+        # the page's rules panel, in its language (?lang=fr)
+        summary = rules_summary(live.state.rules, normalize(lang) or "en")
         return {**live.info(), "version": live.version, "over": live.over, "summary": summary}
 
     @app.post("/api/tables/{table_id}/join")
