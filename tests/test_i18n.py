@@ -259,3 +259,32 @@ def test_tr_and_counts() -> None:
     assert trn("fr", "{n} card", "{n} cards", 1) == trn("fr", "{n} card", "{n} cards", 0).replace(
         "0", "1"
     )
+
+
+def _ui_texts() -> dict[str, str]:
+    """Every text the terminal game translates: the string literals given to ``_``,
+    ``_n`` and ``N_`` in ``rummykit/tui`` (and the command line), with where they are."""
+    out: dict[str, str] = {}
+    for path in [*sorted((PKG / "tui").glob("*.py")), PKG / "cli.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or getattr(node.func, "id", None) not in (
+                "_",
+                "_n",
+                "N_",
+            ):
+                continue
+            for arg in node.args:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    out.setdefault(arg.value, f"{path.name}:{node.lineno}")
+    return out
+
+
+def test_every_terminal_text_has_french_and_nothing_else_is_in_the_catalog() -> None:
+    """Both ways: each text the terminal game shows through the catalog has French, and
+    each French entry is a text the game shows (a removed text leaves no stale one)."""
+    texts = _ui_texts()
+    assert len(texts) > 150
+    missing = sorted(f"{where}: {t!r}" for t, where in texts.items() if t not in FR)
+    assert missing == []
+    unused = sorted(k for k in FR if k not in texts)
+    assert unused == []

@@ -71,11 +71,20 @@ def lang_from_env(environ: Mapping[str, str]) -> str:
     return "en"
 
 
+_CONTEXT = re.compile(r"[a-z_]+\|")
+
+
 def tr(lang: str, text: str, **values: object) -> str:
-    """``text`` (the English) in ``lang``, its ``{names}`` filled from ``values``."""
-    if lang == "fr":
-        text = FR.get(text, text)
-    return text.format(**values) if values else text
+    """``text`` (the English) in ``lang``, its ``{names}`` filled from ``values``.
+
+    A text may start with a context, ``pile|Discard``, where one English word needs two
+    French ones (the pile, *la défausse*, and the action, *défausser*); the context is
+    not shown."""
+    out = FR.get(text) if lang == "fr" else None
+    if out is None:
+        m = _CONTEXT.match(text)
+        out = text[m.end() :] if m else text
+    return out.format(**values) if values else out
 
 
 def trn(lang: str, one: str, other: str, n: int, **values: object) -> str:
