@@ -231,6 +231,8 @@ def test_card_names_match_the_web_pages_french() -> None:
     for face in range(52):
         assert card_name(face, "fr") == f"{ranks[str(face % 13)]} de {suits[str(face // 13)]}"
     assert card_name(11 + 13 * 2, "en") == "queen of hearts"
+    courts = dict(re.findall(r'"court\.(\d+)": "([^"]+)"', fr))
+    assert [card_text(r, "fr")[0] for r in (10, 11, 12)] == [courts[str(r)] for r in (10, 11, 12)]
     assert [card_text(f, "fr") for f in (0, 9, 10, 11, 12, 52)] == [
         "A♣",
         "10♣",
