@@ -500,9 +500,7 @@ def test_french_from_the_browser_switchable_and_kept(server: ServerThread, brows
     label = page.get_attribute("#hand [data-card]", "aria-label") or ""
     assert re.fullmatch(r"\w+ de (trèfle|carreau|cœur|pique)|joker", label), label
     # the court cards as French faces show them, V D R (as in the terminal game)
-    ranks = page.evaluate(
-        "[...document.querySelectorAll('.card .rank')].map((e) => e.textContent)"
-    )
+    ranks = page.evaluate("[...document.querySelectorAll('.card .rank')].map((e) => e.textContent)")
     assert ranks and not set(ranks) & {"J", "Q", "K"}, ranks
     # the server's own texts follow the page: an illegal move's rule and a hint
     page.wait_for_function(

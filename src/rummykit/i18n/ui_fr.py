@@ -420,6 +420,7 @@ FR: dict[str, str] = {
     "--bots gives {bots} for {n} players (you + bots)": (
         "--bots donne {bots} pour {n} joueurs (vous + les robots)"
     ),
+    "cannot read {path}: {error}": "impossible de lire {path} : {error}",
     "give --target or --deals, not both": "donnez --target ou --deals, pas les deux",
     "unknown bot difficulty {name} (known: {known})": (
         "niveau de robot inconnu {name} (connus : {known})"

@@ -181,7 +181,7 @@ def replay_main(path: str | Path, lang: str | None = None) -> int:
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read {p}: {exc}") from None
+        raise ValueError(_("cannot read {path}: {error}", path=p, error=exc)) from None
     state = import_record(text)
     steps = replay_steps(state)
     from .app import RummyApp, run_app

@@ -317,7 +317,10 @@ class GameSettings:
         self.rules.check_players(self.players)
         for b in self.bots:
             if b not in DIFFICULTIES:
-                raise ValueError(f"unknown difficulty {b!r} (known: {', '.join(DIFFICULTIES)})")
+                known = ", ".join(DIFFICULTIES)
+                raise ValueError(
+                    _("unknown bot difficulty {name} (known: {known})", name=repr(b), known=known)
+                )
 
 
 class Match:
