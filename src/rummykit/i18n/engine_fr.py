@@ -332,17 +332,17 @@ _CARDS = r"(?P<cards>.+?)"
 HINT_HEADS: Patterns = (
     (
         rf"take {_CARD} and the {_N} card\(s\) above it",
-        "prenez {card} et les {n} carte(s) au-dessus",
+        "prenez le {card} et les {n} carte(s) au-dessus",
     ),
-    (rf"take {_CARD}", "prenez {card}"),
+    (rf"take {_CARD}", "prenez le {card}"),
     (r"draw from the stock", "piochez"),
     (rf"meld {_CARDS}", "posez {cards}"),
-    (rf"lay off {_CARD} on meld {_N}", "ajoutez {card} à la combinaison {n}"),
+    (rf"lay off {_CARD} on meld {_N}", "ajoutez le {card} à la combinaison {n}"),
     (
         rf"swap {_CARD} for the joker in meld {_N}",
-        "échangez {card} contre le joker de la combinaison {n}",
+        "échangez le {card} contre le joker de la combinaison {n}",
     ),
-    (rf"discard {_CARD}", "défaussez {card}"),
+    (rf"discard {_CARD}", "défaussez le {card}"),
     (r"knock", "frappez"),
     (r"pass", "passez"),
 )
@@ -369,7 +369,7 @@ HINT_TAILS: Patterns = (
         r"(?P<n>\d+) of the (?P<m>\d+) unseen cards would meld with your hand",
         "{n} des {m} cartes encore cachées iraient dans une combinaison de votre main",
     ),
-    (r"it goes out", "vous n'avez plus de cartes : la manche est à vous"),
+    (r"it goes out", "vous terminez la manche"),
     (
         r"(?P<p>\d+) points off your hand, (?P<a>\d+) left in deadwood",
         "{p} points de moins en main, {a} en cartes isolées",
@@ -383,11 +383,11 @@ HINT_TAILS: Patterns = (
     (rf"it completes a meld \({_CARDS}\)", "elle complète une combinaison ({cards})"),
     (
         rf"it makes a pair with {_CARD} \((?P<n>\d+) cards can complete it\)",
-        "elle forme une paire avec {card} ({n} cartes peuvent la compléter)",
+        "elle forme une paire avec le {card} ({n} cartes peuvent la compléter)",
     ),
     (
         rf"it makes a run draw with {_CARD} \((?P<n>\d+) cards can complete it\)",
-        "elle prépare une suite avec {card} ({n} cartes peuvent la compléter)",
+        "elle prépare une suite avec le {card} ({n} cartes peuvent la compléter)",
     ),
     (
         r"it raises your outs from (?P<a>\d+) to (?P<b>\d+)",
