@@ -290,3 +290,21 @@ def test_every_terminal_text_has_french_and_nothing_else_is_in_the_catalog() -> 
     assert missing == []
     unused = sorted(k for k in FR if k not in texts)
     assert unused == []
+
+
+def test_french_agreement_and_elision() -> None:
+    """One card is singular, none is *aucune*, and *le* before an ace is *l'*."""
+    one = "take 6♥: it makes a run draw with 8♥ (1 cards can complete it)"
+    assert hint_text(one, "fr").endswith("(1 carte peut la compléter)")
+    none = "draw from the stock: 0 of the 30 unseen cards would meld with your hand"
+    assert hint_text(none, "fr") == (
+        "piochez : aucune des 30 cartes encore cachées n'irait dans une combinaison de votre main"
+    )
+    deep = "take 8C and the 1 card(s) above it: 21 points of your hand would then be in melds"
+    assert hint_text(deep, "fr").startswith("prenez le 8C et la carte au-dessus : 21 points")
+    ace = "draw from the stock: AD on the discard pile does not help your hand"
+    assert hint_text(ace, "fr") == "piochez : l'AD de la défausse n'aide pas votre main"
+    assert tr("fr", "discarded {card}", card="A♠") == "a défaussé l'A♠"
+    assert tr("fr", "discarded {card}", card="10♠") == "a défaussé le 10♠"
+    meld = "meld 9♦ 10♦ J♦ Q♦ 🃏=K♦: 59 points off your hand, 36 left in deadwood"
+    assert hint_text(meld, "fr").startswith("posez 9♦ 10♦ V♦ D♦ 🃏=R♦ : 59 points de moins")

@@ -49,7 +49,9 @@ SUIT_NAMES_FR = ("trèfle", "carreau", "cœur", "pique")
 RANK_LETTERS_FR = "A23456789XVDR"
 """A face's rank as one letter in French (X for ten is never shown: ten is ``10``)."""
 
-_COURT = re.compile(r"(?<![\w=])([JQK])(?=[♣♦♥♠])")
+_COURT = re.compile(r"(?<!\w)([JQK])(?=[♣♦♥♠])")
+_ACE_AFTER_LE = re.compile(r"\ble (?=A(?:[♣♦♥♠]|[CDHS]\b))")
+"""``le A♦`` is written ``l'A♦`` (l'as), in faces and in the notation alike."""
 _COURT_FR = {"J": "V", "Q": "D", "K": "R"}
 
 
@@ -84,7 +86,14 @@ def tr(lang: str, text: str, **values: object) -> str:
     if out is None:
         m = _CONTEXT.match(text)
         out = text[m.end() :] if m else text
-    return out.format(**values) if values else out
+    if values:
+        out = out.format(**values)
+    return elide(out) if lang == "fr" else out
+
+
+def elide(text: str) -> str:
+    """French elision before an ace's face: ``le A♦`` → ``l'A♦``."""
+    return _ACE_AFTER_LE.sub("l'", text)
 
 
 def trn(lang: str, one: str, other: str, n: int, **values: object) -> str:
@@ -104,7 +113,7 @@ def localize_cards(text: str, lang: str) -> str:
     """Faces written in a text (``Q♠``) with the language's letters (``D♠``)."""
     if lang != "fr":
         return text
-    return _COURT.sub(lambda m: _COURT_FR[m[1]], text)
+    return elide(_COURT.sub(lambda m: _COURT_FR[m[1]], text))
 
 
 def card_name(face: int, lang: str) -> str:

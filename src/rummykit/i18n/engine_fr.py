@@ -331,6 +331,10 @@ _CARDS = r"(?P<cards>.+?)"
 
 HINT_HEADS: Patterns = (
     (
+        rf"take {_CARD} and the 1 card\(s\) above it",
+        "prenez le {card} et la carte au-dessus",
+    ),
+    (
         rf"take {_CARD} and the {_N} card\(s\) above it",
         "prenez le {card} et les {n} carte(s) au-dessus",
     ),
@@ -366,6 +370,14 @@ HINT_TAILS: Patterns = (
         "le {card} de la défausse n'aide pas votre main",
     ),
     (
+        r"0 of the (?P<m>\d+) unseen cards would meld with your hand",
+        "aucune des {m} cartes encore cachées n'irait dans une combinaison de votre main",
+    ),
+    (
+        r"1 of the (?P<m>\d+) unseen cards would meld with your hand",
+        "une des {m} cartes encore cachées irait dans une combinaison de votre main",
+    ),
+    (
         r"(?P<n>\d+) of the (?P<m>\d+) unseen cards would meld with your hand",
         "{n} des {m} cartes encore cachées iraient dans une combinaison de votre main",
     ),
@@ -381,6 +393,14 @@ HINT_TAILS: Patterns = (
         "{n} points de votre main iraient alors en combinaisons",
     ),
     (rf"it completes a meld \({_CARDS}\)", "elle complète une combinaison ({cards})"),
+    (
+        rf"it makes a pair with {_CARD} \(1 cards can complete it\)",
+        "elle forme une paire avec le {card} (1 carte peut la compléter)",
+    ),
+    (
+        rf"it makes a run draw with {_CARD} \(1 cards can complete it\)",
+        "elle prépare une suite avec le {card} (1 carte peut la compléter)",
+    ),
     (
         rf"it makes a pair with {_CARD} \((?P<n>\d+) cards can complete it\)",
         "elle forme une paire avec le {card} ({n} cartes peuvent la compléter)",
