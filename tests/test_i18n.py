@@ -308,3 +308,22 @@ def test_french_agreement_and_elision() -> None:
     assert tr("fr", "discarded {card}", card="10♠") == "a défaussé le 10♠"
     meld = "meld 9♦ 10♦ J♦ Q♦ 🃏=K♦: 59 points off your hand, 36 left in deadwood"
     assert hint_text(meld, "fr").startswith("posez 9♦ 10♦ V♦ D♦ 🃏=R♦ : 59 points de moins")
+
+
+def test_rules_errors_a_person_can_meet_in_french() -> None:
+    from rummykit.errors import RulesError
+    from rummykit.i18n import rules_error_text
+
+    for spec, players, fr in (
+        ("gin", 3, "gin se joue à 2 joueurs exactement, pas 3"),
+        ("rami51", 6, "rami51 se joue de 2 à 5 joueurs, pas 6"),
+    ):
+        with pytest.raises(RulesError) as info:
+            PRESETS[spec].check_players(players)
+        assert rules_error_text(str(info.value), "fr") == fr
+    with pytest.raises(RulesError) as info:
+        PRESETS["basic"].with_options(opening_minimum=100000)
+    assert rules_error_text(str(info.value), "fr").startswith(
+        "opening_minimum doit être un nombre entier de 0 à"
+    )
+    assert rules_error_text("option 'x' given twice", "fr") == "option 'x' given twice"

@@ -101,6 +101,8 @@ def test_flags_errors_and_names_in_french() -> None:
     assert s is not None and s.names()[0] == "Vous"
     with pytest.raises(ValueError, match="--bots donne 3 robots pour 3 joueurs"):
         settings_from_options(players=3, bots="easy,easy,easy")
+    with pytest.raises(ValueError, match=r"^gin se joue à 2 joueurs exactement, pas 3$"):
+        settings_from_options(rules="gin", players=3)
     with pytest.raises(ValueError, match="pas les deux"):
         settings_from_options(rules="basic", target=50, deals=2)
     m = Match.start(GameSettings(Rules.preset("basic"), name="Ann", bots=("easy",), seed=3))

@@ -145,6 +145,14 @@ def illegal_text(exc: IllegalMoveError, lang: str) -> str:
     return error_text(exc.rule, exc.reason, lang)
 
 
+def rules_error_text(message: str, lang: str) -> str:
+    """A :class:`~rummykit.errors.RulesError`'s message in ``lang`` where the catalog
+    has it (a player count, a number out of range), else as it is."""
+    if lang == "fr":
+        return engine_fr.match(engine_fr.RULES_SPEC, message) or message
+    return message
+
+
 def hint_text(reason: str, lang: str) -> str:
     """A hint's reason (:mod:`rummykit.bots.hints`) in ``lang``."""
     if lang == "fr":
@@ -199,6 +207,7 @@ __all__ = [
     "normalize",
     "note_text",
     "round_text",
+    "rules_error_text",
     "rules_summary",
     "tr",
     "trn",

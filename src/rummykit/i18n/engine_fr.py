@@ -506,6 +506,24 @@ def note_fr(note: str) -> str:
     return match(NOTES, note) or note
 
 
+# -- rules that cannot be played (rummykit.rules: RulesError, no codes) ----------------------
+RULES_SPEC: Patterns = (
+    (
+        r"(?P<name>\S+) is for exactly (?P<lo>\d+) players, not (?P<n>\d+)",
+        "{name} se joue à {lo} joueurs exactement, pas {n}",
+    ),
+    (
+        r"(?P<name>\S+) is for (?P<lo>\d+) to (?P<hi>\d+) players, not (?P<n>\d+)",
+        "{name} se joue de {lo} à {hi} joueurs, pas {n}",
+    ),
+    (
+        r"(?P<name>\w+) must be an integer from (?P<lo>-?\d+) to (?P<hi>-?\d+), not (?P<v>.+)",
+        "{name} doit être un nombre entier de {lo} à {hi}, pas {v}",
+    ),
+)
+"""The rules errors a person can meet in the terminal game (a player count, a number
+out of its range); the others name options and stay in English."""
+
 BLOCKED = {
     "restock_limit": "la pioche a été refaite trop souvent",
     "turn_limit": "la limite de tours est atteinte",

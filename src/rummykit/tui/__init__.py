@@ -20,9 +20,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..errors import RulesError
 from ..i18n import LANGS, lang_from_env, normalize
 from ..rules import Rules
-from .lang import _, _n, set_lang
+from .lang import _, _n, error_words, set_lang
 from .session import DEFAULT_BOT, DIFFICULTIES, GameSettings
 
 __all__ = [
@@ -139,7 +140,10 @@ def settings_from_options(
             _("--bots gives {bots} for {n} players (you + bots)", bots=given, n=players)
         )
     settings = GameSettings(rules, name=o.name or _("You"), bots=tuple(bots), seed=o.seed)
-    settings.check()
+    try:
+        settings.check()
+    except RulesError as exc:
+        raise RulesError(error_words(exc)) from None
     return settings
 
 

@@ -37,7 +37,7 @@ from ..moves import (
 )
 from ..state import GameState, Phase
 from .hand import HAND_ORDERS, ordered_hand
-from .lang import N_, _, _n, lang, set_lang, translate_bindings
+from .lang import N_, _, _n, error_words, lang, set_lang, translate_bindings
 from .review_screen import ReviewScreen
 from .screens import (
     ChoiceScreen,
@@ -786,7 +786,8 @@ class RummyApp(App[int]):
                 self.begin(Match.start(self.start_settings))
                 return
             except ValueError as exc:
-                self.notify(_("Cannot start: {error}", error=exc), severity="error")
+                error = error_words(exc)
+                self.notify(_("Cannot start: {error}", error=error), severity="error")
         self.new_game_screen(self.initial or self.start_settings)
 
     def new_game_screen(self, initial: GameSettings | None = None) -> None:

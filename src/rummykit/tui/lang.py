@@ -36,6 +36,16 @@ def _n(one: str, other: str, n: int, **values: object) -> str:
     return i18n.trn(_lang[0], one, other, n, **values)
 
 
+def error_words(exc: Exception) -> str:
+    """An error's message for the person: a rules error in the app's language where
+    the catalog has it."""
+    from ..errors import RulesError
+
+    if isinstance(exc, RulesError):
+        return i18n.rules_error_text(str(exc), _lang[0])
+    return str(exc)
+
+
 def N_(text: str) -> str:
     """Mark a text for the catalog where it is defined (a key binding's description);
     :func:`_` translates it where it is shown."""

@@ -33,7 +33,7 @@ from ..rules import PRESET_SOURCES, Ace, Rules, RummyBonus, Scoring
 from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
-from .lang import N_, _, _n, lang, translate_bindings
+from .lang import N_, _, _n, error_words, lang, translate_bindings
 from .results import history_block, round_details
 from .session import (
     DEFAULT_BOT,
@@ -667,7 +667,8 @@ class NewGameScreen(Screen[GameSettings | str | None]):
         try:
             settings = self.settings()
         except (ValueError, RummyError) as exc:
-            self.query_one("#error", Static).update(_("Cannot start: {error}", error=exc))
+            error = error_words(exc)
+            self.query_one("#error", Static).update(_("Cannot start: {error}", error=error))
             return
         self.dismiss(settings)
 
