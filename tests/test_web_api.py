@@ -691,6 +691,10 @@ def test_the_servers_texts_follow_the_pages_language(client: TestClient) -> None
     assert presets["rami51"]["summary"][0].startswith("rami51 : seed 003, le Rami français")
     assert any("51 points" in line for line in presets["rami51"]["summary"])
     assert client.get("/api/presets").json()[0]["summary"][1].startswith("Cards:")
+    three = {"rules": "gin", "seats": [{}, {}, {}]}
+    refused = client.post("/api/tables?lang=fr", json=three)
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == "gin se joue à 2 joueurs exactement, pas 3"
     t = create(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
     info = client.get(f"/api/tables/{t['id']}?lang=fr-FR").json()
     assert info["summary"][1].startswith("Cartes :")

@@ -38,7 +38,7 @@ from starlette.websockets import WebSocketState
 
 from ..bots import RandomBot, make_bot
 from ..errors import IllegalMoveError, NotationError, RummyError
-from ..i18n import error_text, hint_text, normalize, rules_summary
+from ..i18n import error_text, hint_text, normalize, rules_error_text, rules_summary
 from ..i18n.rulebook_fr import SOURCES_FR
 from ..moves import Move
 from ..notation import export_record
@@ -456,7 +456,8 @@ class Manager:
             self.loading.pop(table_id, None)
 
     # -- creating and joining ------------------------------------------------------------
-    async def create(self, req: CreateTable) -> dict[str, Any]:
+    async def create(self, req: CreateTable, lang: str = "en") -> dict[str, Any]:
+        """Make a table; a refusal (400) says why in ``lang`` where the catalog can."""
         try:
             rules = Rules.parse(req.rules)
             if req.deals is not None:
@@ -464,7 +465,7 @@ class Manager:
             elif req.target is not None:
                 rules = rules.with_options(target_score=req.target)
         except RummyError as exc:
-            raise HTTPException(400, str(exc)) from None
+            raise HTTPException(400, rules_error_text(str(exc), lang)) from None
         seats: list[dict[str, Any]] = []
         links: list[str | None] = []
         creator: int | None = None
@@ -494,7 +495,7 @@ class Manager:
         try:
             state = new_game(rules, [s["name"] for s in seats], seed=secrets.randbits(63))
         except RummyError as exc:
-            raise HTTPException(400, str(exc)) from None
+            raise HTTPException(400, rules_error_text(str(exc), lang)) from None
         table_id = secrets.token_urlsafe(9)
         stored = StoredTable(
             table_id,
@@ -1355,7 +1356,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
 
     @app.post("/api/tables")
-    async def create(req: CreateTable, request: Request) -> dict[str, Any]:
+    async def create(req: CreateTable, request: Request, lang: str | None = None) -> dict[str, Any]:
         peer = _peer(request)
         if not tables_limit.allow(peer):
             wait = max(1, math.ceil(tables_limit.retry_after(peer)))
@@ -1364,7 +1365,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 f"too many tables created from your address; try again in {wait} s",
                 headers={"Retry-After": str(wait)},
             )
-        return await mgr().create(req)
+        return await mgr().create(req, normalize(lang) or "en")
 
     @app.get("/api/tables")
     async def public_tables() -> list[dict[str, Any]]:

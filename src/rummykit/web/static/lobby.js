@@ -84,7 +84,7 @@ export async function lobby(app) {
   async function submit(body) {
     err.textContent = "";
     try {
-      const tbl = await api("/api/tables", body);
+      const tbl = await api(`/api/tables?lang=${lang}`, body);
       const mine = tbl.creator;
       const others = tbl.seats.filter((s) => s.link && s.seat !== mine.seat);
       result.replaceChildren(
