@@ -738,3 +738,21 @@ def test_a_rounds_result_carries_its_words_in_french() -> None:
     for r, done in zip(results, g.results, strict=True):
         assert r["fr"]["text"] == round_text(done, g.names, "fr") != r["text"]
         assert r["fr"]["notes"] == [[note_text(n, "fr") for n in p.notes] for p in done.players]
+
+
+def test_a_reviews_reasons_follow_the_connections_language() -> None:
+    from rummykit.web.server import _reasons_in
+
+    review = {
+        "type": "review",
+        "key_moments": [{"turn": 3, "reason": "draw from the stock: the discard pile is empty"}],
+        "decisions": [{"reason": "discard 7H: it completes nothing", "played": "discard 7H"}],
+    }
+    fr = _reasons_in(review, "fr")
+    assert fr["key_moments"][0]["reason"] == "piochez : la défausse est vide"
+    assert fr["decisions"][0] == {
+        "reason": "défaussez le 7H : elle ne complète rien",
+        "played": "discard 7H",
+    }
+    assert review["key_moments"][0]["reason"].startswith("draw")  # the original is kept
+    assert _reasons_in(review, "en") is review

@@ -1219,7 +1219,22 @@ class Manager:
             log.error("table %s: the review of round %d failed", table_id, round_no, exc_info=exc)
             await self.error(conn, "review_failed", "the review could not be made", round=round_no)
         else:
-            await self.send_json(conn, payload)
+            await self.send_json(conn, _reasons_in(payload, conn.lang))
+
+
+def _reasons_in(payload: Any, lang: str) -> Any:
+    """A review with every ``reason`` (a hint's reason) in ``lang``; a copy, so a
+    review kept for other connections stays as it was."""
+    if lang == "en":
+        return payload
+    if isinstance(payload, dict):
+        return {
+            k: hint_text(v, lang) if k == "reason" and isinstance(v, str) else _reasons_in(v, lang)
+            for k, v in payload.items()
+        }
+    if isinstance(payload, list):
+        return [_reasons_in(v, lang) for v in payload]
+    return payload
 
 
 def _log_entry(seq: int, seat: int, text: str, auto: bool) -> dict[str, Any]:
