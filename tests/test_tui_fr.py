@@ -9,11 +9,12 @@ import argparse
 import random
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from helpers import build
-from rummykit.bots import GreedyBot
+from rummykit.bots import GreedyBot, play_match
 from rummykit.i18n import tr
 from rummykit.moves import DISCARD, DRAW_DISCARD, Move
 from rummykit.rules import Rules
@@ -22,12 +23,19 @@ from rummykit.tui import (
     add_play_arguments,
     add_replay_arguments,
     game_lang,
+    replay_main,
     settings_from_options,
 )
 from rummykit.tui.app import CARD_KEYS, RummyApp, TableScreen
 from rummykit.tui.lang import lang, set_lang
-from rummykit.tui.screens import HelpScreen, MatchEndScreen, NewGameScreen, RoundSummaryScreen
-from rummykit.tui.session import GameSettings, Match, move_clause
+from rummykit.tui.screens import (
+    HelpScreen,
+    MatchEndScreen,
+    NewGameScreen,
+    RoundSummaryScreen,
+    state_text,
+)
+from rummykit.tui.session import GameSettings, Match, move_clause, replay_steps
 from test_tui import (
     SIZE,
     _footer_text,
@@ -225,3 +233,25 @@ def test_catalog_lookups_used_here() -> None:
     assert tr("fr", "pile|Discard") == "Défausse" and tr("en", "pile|Discard") == "Discard"
     assert tr("fr", "Discard") == "Jette"  # the key bar's short word
     assert tr("en", "replay|Start") == "Start"
+
+
+@sync
+async def test_replay_in_french(tmp_path: Any) -> None:
+    final, _ = play_match("basic(deals=1)", ["Ann", "Bob"], [GreedyBot(), GreedyBot()], seed=3)
+    set_lang("fr")
+    steps = replay_steps(final)
+    assert steps[0].text.startswith("Manche 1 : ") and steps[0].text.endswith(" donne.")
+    assert steps[-1].text.count("Manche 1 : ") == 1  # how the round ended
+    body = state_text(steps[-1].state).plain
+    assert "Pioche" in body and "Défausse" in body and "La partie est finie." in body
+    app = RummyApp(replay=(steps, "partie.rummy"), lang="fr")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "right")
+        head = str(app.screen.query_one("#replay-head").render())
+        assert head.startswith("Relecture partie.rummy étape 2/")
+        footer = _footer_text(app)
+        assert "Suivant" in footer and "Retour" in footer and "Fin" in footer, footer
+        await pilot.press("q")
+    path = tmp_path / "absent.rummy"
+    with pytest.raises(ValueError, match=r"^impossible de lire"):
+        replay_main(path, "fr")
