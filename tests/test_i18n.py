@@ -327,3 +327,33 @@ def test_rules_errors_a_person_can_meet_in_french() -> None:
         "opening_minimum doit être un nombre entier de 0 à"
     )
     assert rules_error_text("option 'x' given twice", "fr") == "option 'x' given twice"
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_rule_code_met_in_play_has_french(name: str) -> None:
+    """The scan's safety net, at run time: illegal actions tried in positions of random
+    games of every preset (and of the first-upcard house rule) name rules that all have
+    French, however the engine came to build their codes."""
+    rules = PRESETS[name]
+    specs = [name] if rules.knock_card is not None else [name, f"{name}(first_upcard_option=true)"]
+    met: set[str] = set()
+    rng = random.Random(3)
+    for spec in specs:
+        g = new_game(spec, rules.min_players, seed=1)
+        size = g.game.actions.size
+        for _ in range(40):
+            if g.is_over():
+                break
+            legal = {g.game.actions.encode(m) for m in g.legal_moves()}
+            for action in [*range(min(size, 60)), *rng.sample(range(size), min(size, 120))]:
+                if action in legal:
+                    continue
+                with pytest.raises(IllegalMoveError) as info:
+                    g.apply_action(action)
+                met.add(info.value.rule)
+                assert illegal_text(info.value, "fr") != info.value.reason or (
+                    info.value.rule == "unknown_action"
+                )
+            g.apply(rng.choice(g.legal_moves()))
+    missing = sorted(r for r in met if r not in engine_fr.RULES)
+    assert missing == [] and len(met) >= 3, met
