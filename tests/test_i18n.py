@@ -48,7 +48,18 @@ def _calls(names: tuple[str, ...], under: Path = PKG) -> list[tuple[str, ast.exp
     for path in sorted(under.rglob("*.py")):
         if "i18n" in path.parts:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # a code may be a module constant (RULE = "some_rule") rather than a literal
+        consts = {
+            t.id: n.value.value
+            for n in tree.body
+            if isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Constant)
+            and isinstance(n.value.value, str)
+            for t in n.targets
+            if isinstance(t, ast.Name)
+        }
+        for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             f = node.func
@@ -59,9 +70,12 @@ def _calls(names: tuple[str, ...], under: Path = PKG) -> list[tuple[str, ast.exp
                 continue
             # the code is the first argument, or the second after a connection
             for i, first in enumerate(node.args[:2]):
-                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                code = first.value if isinstance(first, ast.Constant) else None
+                if isinstance(first, ast.Name):
+                    code = consts.get(first.id)
+                if isinstance(code, str):
                     msg = node.args[i + 1] if len(node.args) > i + 1 else None
-                    out.append((first.value, msg, path))
+                    out.append((code, msg, path))
                     break
     return out
 
