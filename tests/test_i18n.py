@@ -270,7 +270,7 @@ def test_language_from_the_environment() -> None:
 
 def test_tr_and_counts() -> None:
     assert tr("en", "Wait: it is {who}'s turn.", who="Bob") == "Wait: it is Bob's turn."
-    assert tr("fr", "Wait: it is {who}'s turn.", who="Bob") == "Attendez : c’est au tour de Bob."
+    assert tr("fr", "Wait: it is {who}'s turn.", who="Bob") == "Attendez : c'est au tour de Bob."
     assert tr("fr", "not in the catalog") == "not in the catalog"
     assert trn("fr", "{n} card", "{n} cards", 1) == trn("fr", "{n} card", "{n} cards", 0).replace(
         "0", "1"

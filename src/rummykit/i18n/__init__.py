@@ -14,7 +14,7 @@ Cards keep their faces; in French the court cards are written V, D, R (valet, da
 roi), as on the web page (``web/static/messages.js``).  No I/O, no global state.
 
 >>> tr("fr", "Wait: it is {who}'s turn.", who="Bob")
-'Attendez : c’est au tour de Bob.'
+"Attendez : c'est au tour de Bob."
 >>> card_text(10 + 13 * 2, "fr"), card_name(11, "fr"), card_name(52, "en")
 ('V♥', 'dame de trèfle', 'joker')
 >>> lang_from_env({"LANG": "fr_FR.UTF-8"}), lang_from_env({"LC_ALL": "C"})
@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ..cards import JOKER, RANK_NAMES, SUIT_NAMES, UNICODE_SUITS, display_face
+from ..cards import JOKER, RANK_NAMES, SUIT_NAMES, display_face
 from ..errors import IllegalMoveError
 from ..rulebook import rules_summary as summary_en
 from ..rules import Rules
@@ -46,8 +46,6 @@ RANK_NAMES_FR = (
     "huit", "neuf", "dix", "valet", "dame", "roi",
 )  # fmt: skip
 SUIT_NAMES_FR = ("trèfle", "carreau", "cœur", "pique")
-RANK_LETTERS_FR = "A23456789XVDR"
-"""A face's rank as one letter in French (X for ten is never shown: ten is ``10``)."""
 
 _COURT = re.compile(r"(?<!\w)([JQK])(?=[♣♦♥♠])")
 _ACE_AFTER_LE = re.compile(r"\ble (?=A(?:[♣♦♥♠]|[CDHS]\b))")
@@ -124,10 +122,6 @@ def card_name(face: int, lang: str) -> str:
     if lang == "fr":
         return f"{RANK_NAMES_FR[rank]} de {SUIT_NAMES_FR[suit]}"
     return f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
-
-
-def suit_symbol(suit: int) -> str:
-    return UNICODE_SUITS[suit]
 
 
 def error_text(code: str, message: str, lang: str) -> str:

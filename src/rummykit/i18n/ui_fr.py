@@ -115,7 +115,7 @@ FR: dict[str, str] = {
     "No hint: {error}": "Pas de conseil : {error}",
     "The bot tried an illegal move: {error}": "Le robot a tenté un coup interdit : {error}",
     "The match is over.": "La partie est finie.",
-    "Wait: it is {who}'s turn.": "Attendez : c’est au tour de {who}.",
+    "Wait: it is {who}'s turn.": "Attendez : c'est au tour de {who}.",
     "Not allowed: {reason} [rule: {rule}]": "Interdit : {reason} [règle : {rule}]",
     "You {did}.": "Vous {did}.",
     "Select exactly one card to {what}.": "Choisissez une seule carte à {what}.",
