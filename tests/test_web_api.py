@@ -666,6 +666,7 @@ def test_every_message_key_the_page_uses_is_in_both_catalogs() -> None:
         }
         used |= set(re.findall(r'\? "([a-z_]+\.[a-z_]+)" : "[a-z_]+\.[a-z_]+"', text))
     used |= {f"rank.{i}" for i in range(13)} | {f"suit.{i}" for i in range(4)}
+    used |= {f"court.{i}" for i in (10, 11, 12)}  # cards.js rankText
     assert used - en == set()
     assert not {k for k in en if k.startswith(("rank.", "suit.")) and k not in used}
 
@@ -679,3 +680,79 @@ def test_rum500_big_table_with_eight_seats(client: TestClient) -> None:
     r = client.post("/api/tables", json={"rules": "rum500_big", "seats": seats})
     assert r.status_code == 200, r.text
     assert len(r.json()["seats"]) == 8
+
+
+# -- languages (issue #20) --------------------------------------------------------------------
+def test_the_servers_texts_follow_the_pages_language(client: TestClient) -> None:
+    """A page that says ``"lang": "fr"`` in its hello gets its errors (rule and protocol
+    codes unchanged) in French; the rules summary follows ``?lang=fr``; a round's result
+    carries its words in French too, whatever the page's language."""
+    presets = {p["name"]: p for p in client.get("/api/presets?lang=fr").json()}
+    assert presets["rami51"]["summary"][0].startswith("rami51 : seed 003, le Rami français")
+    assert any("51 points" in line for line in presets["rami51"]["summary"])
+    assert client.get("/api/presets").json()[0]["summary"][1].startswith("Cards:")
+    three = {"rules": "gin", "seats": [{}, {}, {}]}
+    refused = client.post("/api/tables?lang=fr", json=three)
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == "gin se joue à 2 joueurs exactement, pas 3"
+    t = create(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    info = client.get(f"/api/tables/{t['id']}?lang=fr-FR").json()
+    assert info["summary"][1].startswith("Cartes :")
+    words = {
+        ("fr", "draw_first"): "un tour commence par piocher une carte",
+        ("fr", "not_your_turn"): "ce n'est pas votre tour",
+        ("en", "draw_first"): "a turn starts by drawing a card (seed 000, 001)",
+        ("en", "not_your_turn"): "it is not your turn",
+    }
+    with (
+        client.websocket_connect(f"/ws/{t['id']}") as fr,
+        client.websocket_connect(f"/ws/{t['id']}") as en,
+    ):
+        states = []
+        for ws, seat, lang in ((fr, 0, "fr-FR"), (en, 1, None)):
+            msg = {"type": "hello", "seat": seat, "secret": t["seats"][seat]["secret"]}
+            ws.send_text(json.dumps({**msg, "lang": lang} if lang else msg))
+            states.append(until(ws, lambda m: m["type"] == "state"))
+        for ws, s, lang in ((fr, states[0], "fr"), (en, states[1], "en")):
+            g = s["game"]
+            if g["current"] == g["seat"]:
+                move(ws, s["version"], kind="discard", card=g["hand"][0])
+                code = "draw_first"
+            else:
+                move(ws, s["version"], kind="draw_stock")
+                code = "not_your_turn"
+            err = until(ws, lambda m: m["type"] == "error")
+            assert (err["code"], err["message"]) == (code, words[lang, code])
+
+
+def test_a_rounds_result_carries_its_words_in_french() -> None:
+    from helpers import play_random
+    from rummykit import new_game
+    from rummykit.i18n import note_text, round_text
+    from rummykit.web.protocol import view_payload
+
+    g = new_game("cg101", 2, seed=11)
+    play_random(g, random.Random(5))
+    results = view_payload(g.view(0))["results"]
+    assert results and len(results) == len(g.results)
+    for r, done in zip(results, g.results, strict=True):
+        assert r["fr"]["text"] == round_text(done, g.names, "fr") != r["text"]
+        assert r["fr"]["notes"] == [[note_text(n, "fr") for n in p.notes] for p in done.players]
+
+
+def test_a_reviews_reasons_follow_the_connections_language() -> None:
+    from rummykit.web.server import _reasons_in
+
+    review = {
+        "type": "review",
+        "key_moments": [{"turn": 3, "reason": "draw from the stock: the discard pile is empty"}],
+        "decisions": [{"reason": "discard 7H: it completes nothing", "played": "discard 7H"}],
+    }
+    fr = _reasons_in(review, "fr")
+    assert fr["key_moments"][0]["reason"] == "piochez : la défausse est vide"
+    assert fr["decisions"][0] == {
+        "reason": "défaussez le 7H : elle ne complète rien",
+        "played": "discard 7H",
+    }
+    assert review["key_moments"][0]["reason"].startswith("draw")  # the original is kept
+    assert _reasons_in(review, "en") is review

@@ -16,6 +16,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 import test_web_browser
 from test_web_browser import (
     cards_for,
@@ -484,6 +486,9 @@ def test_french_from_the_browser_switchable_and_kept(server: ServerThread, brows
     page.goto(server.base + "/")
     page.wait_for_selector("#create-btn")
     assert page.inner_text("#create-btn") == "Créer la table"
+    # the rules summary is the server's, in the page's language
+    page.wait_for_function("document.getElementById('preset-summary').textContent.length > 0")
+    assert "Combinaisons :" in page.inner_text("#preset-summary")
     missing = page.evaluate(
         "import('/static/messages.js').then(({MESSAGES}) => {"
         " const [en, fr] = [MESSAGES.en, MESSAGES.fr];"
@@ -499,6 +504,26 @@ def test_french_from_the_browser_switchable_and_kept(server: ServerThread, brows
     page.wait_for_function("window.rummy && window.rummy.state !== null")
     label = page.get_attribute("#hand [data-card]", "aria-label") or ""
     assert re.fullmatch(r"\w+ de (trèfle|carreau|cœur|pique)|joker", label), label
+    # the court cards as French faces show them, V D R (as in the terminal game)
+    ranks = page.evaluate("[...document.querySelectorAll('.card .rank')].map((e) => e.textContent)")
+    assert ranks and not set(ranks) & {"J", "Q", "K"}, ranks
+    # the server's own texts follow the page: an illegal move's rule and a hint
+    page.wait_for_function(
+        "(() => { const g = window.rummy.state.game;"
+        " return g.current === g.seat && g.phase === 'draw'; })()"
+    )
+    g = state(page)["game"]
+    page.click(f'#hand [data-card="{g["hand"][0]}"]')
+    page.evaluate("document.getElementById('btn-discard').disabled = false")
+    page.click("#btn-discard")
+    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    assert page.inner_text("#error") == "un tour commence par piocher une carte"
+    page.click("#btn-hint")
+    page.wait_for_function("document.getElementById('hint-text').textContent.includes(' — ')")
+    hint = page.inner_text("#hint-text")
+    assert hint.startswith("Conseil :") and re.search(r" — (piochez|prenez) ", hint), hint
+    info = httpx.get(f"{server.base}/api/tables/{t['id']}?lang=fr").json()
+    assert info["summary"][1].startswith("Cartes : un jeu de 52 cartes")
     play_until(page, server, t, "window.rummy.state.log.length >= 3")
     assert "pioche" in page.inner_text("#log") or "prend la défausse" in page.inner_text("#log")
     page.select_option("#lang", "en")

@@ -684,7 +684,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .tui import replay_main
 
             try:
-                return replay_main(args.file)
+                return replay_main(args.file, args.lang)
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
         return _cmd_simulate(args, out)

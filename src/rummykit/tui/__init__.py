@@ -15,18 +15,22 @@ True
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..rulebook import count
+from ..errors import RulesError
+from ..i18n import LANGS, lang_from_env, normalize
 from ..rules import Rules
+from .lang import _, _n, error_words, set_lang
 from .session import DEFAULT_BOT, DIFFICULTIES, GameSettings
 
 __all__ = [
     "GameSettings",
     "add_play_arguments",
     "add_replay_arguments",
+    "game_lang",
     "play_main",
     "replay_main",
     "settings_from_options",
@@ -43,6 +47,7 @@ _DEFAULTS: dict[str, Any] = {
     "seed": None,
     "target": None,
     "deals": None,
+    "lang": None,
 }
 
 
@@ -61,11 +66,32 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="seed of the shuffle (to replay a deal)")
     parser.add_argument("--instant", action="store_true", help="bots move without pausing")
     parser.add_argument("--resume", action="store_true", help="continue the saved game")
+    _add_lang(parser)
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        choices=LANGS,
+        help="language of the game: en (English) or fr (French); default: $RUMMYKIT_LANG, "
+        "else the locale ($LC_ALL, $LC_MESSAGES, $LANG), else English",
+    )
+
+
+def game_lang(value: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The terminal game's language: ``--lang``, else ``RUMMYKIT_LANG``, else the
+    locale, else English.
+
+    >>> game_lang("fr", {}), game_lang(None, {"LANG": "fr_FR.UTF-8"}), game_lang(None, {})
+    ('fr', 'fr', 'en')
+    """
+    return normalize(value) or lang_from_env(os.environ if environ is None else environ)
 
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the argument of ``rummy replay`` to a (sub)parser."""
     parser.add_argument("file", help="a game record (see docs/notation.md)")
+    _add_lang(parser)
 
 
 def _options(args: argparse.Namespace | Mapping[str, Any] | None, extra: Mapping[str, Any]) -> Any:
@@ -92,7 +118,7 @@ def settings_from_options(
         return None
     rules = Rules.parse(o.rules or "basic")
     if o.target is not None and o.deals is not None:
-        raise ValueError("give --target or --deals, not both")
+        raise ValueError(_("give --target or --deals, not both"))
     if o.target is not None:
         rules = rules.with_options(target_score=o.target)
     if o.deals is not None:
@@ -101,16 +127,23 @@ def settings_from_options(
     bots = [_BOT_ALIASES.get(b, b) for b in bots]
     for b in bots:
         if b not in DIFFICULTIES:
-            raise ValueError(f"unknown bot difficulty {b!r} (known: {', '.join(DIFFICULTIES)})")
+            known = ", ".join(DIFFICULTIES)
+            raise ValueError(
+                _("unknown bot difficulty {name} (known: {known})", name=repr(b), known=known)
+            )
     players = o.players if o.players is not None else (1 + len(bots) if o.bots else 2)
     if len(bots) == 1:
         bots = bots * max(1, players - 1)
     if len(bots) != players - 1:
+        given = _n("{n} bot", "{n} bots", len(bots))
         raise ValueError(
-            f"--bots gives {count(len(bots), 'bot')} for {players} players (you + bots)"
+            _("--bots gives {bots} for {n} players (you + bots)", bots=given, n=players)
         )
-    settings = GameSettings(rules, name=o.name or "You", bots=tuple(bots), seed=o.seed)
-    settings.check()
+    settings = GameSettings(rules, name=o.name or _("You"), bots=tuple(bots), seed=o.seed)
+    try:
+        settings.check()
+    except RulesError as exc:
+        raise RulesError(error_words(exc)) from None
     return settings
 
 
@@ -122,31 +155,39 @@ def play_main(args: argparse.Namespace | Mapping[str, Any] | None = None, /, **o
     the app starts.
     """
     o = _options(args, options)
+    lang = game_lang(o.lang)
+    set_lang(lang)
     settings = settings_from_options(vars(o))
     initial = None
     if settings is None and (o.name or o.seed is not None):
-        initial = GameSettings(Rules.preset("basic"), name=o.name or "You", seed=o.seed)
+        initial = GameSettings(Rules.preset("basic"), name=o.name or _("You"), seed=o.seed)
     from .app import RummyApp, run_app
 
     app = RummyApp(
-        settings=settings, resume=bool(o.resume), instant=bool(o.instant), initial=initial
+        settings=settings,
+        resume=bool(o.resume),
+        instant=bool(o.instant),
+        initial=initial,
+        lang=lang,
     )
     return run_app(app)
 
 
-def replay_main(path: str | Path) -> int:
+def replay_main(path: str | Path, lang: str | None = None) -> int:
     """Run ``rummy replay FILE``; return the exit code.  ``ValueError`` (a
     :class:`~rummykit.errors.NotationError` for a bad record) before the app starts."""
     from ..notation import import_record
     from .session import replay_steps
 
+    chosen = game_lang(lang)
+    set_lang(chosen)
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read {p}: {exc}") from None
+        raise ValueError(_("cannot read {path}: {error}", path=p, error=exc)) from None
     state = import_record(text)
     steps = replay_steps(state)
     from .app import RummyApp, run_app
 
-    return run_app(RummyApp(replay=(steps, p.name)))
+    return run_app(RummyApp(replay=(steps, p.name), lang=chosen))

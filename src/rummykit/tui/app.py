@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState
 from ..bots.hints import Hint, suggest
 from ..cards import face_of
 from ..errors import IllegalMoveError
+from ..i18n import hint_text, illegal_text
 from ..moves import (
     DISCARD,
     DRAW_DEEP,
@@ -34,9 +35,9 @@ from ..moves import (
     TAKE,
     Move,
 )
-from ..rulebook import count
 from ..state import GameState, Phase
 from .hand import HAND_ORDERS, ordered_hand
+from .lang import N_, _, _n, error_words, lang, set_lang, translate_bindings
 from .review_screen import ReviewScreen
 from .screens import (
     ChoiceScreen,
@@ -117,23 +118,23 @@ class TableScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "draw_stock", "Stock"),
-        Binding("p", "draw_pile", "Pile"),
-        Binding("m", "meld", "Meld"),
-        Binding("l", "layoff", "Lay off"),
-        Binding("d", "discard", "Discard"),
-        Binding("j", "swap", "Swap joker", show=False),
-        Binding("t", "take", "Take", show=False),
-        Binding("k", "knock", "Knock"),
-        Binding("n", "pass_turn", "Pass"),
-        Binding("b", "lay_best", "Best melds", show=False),
-        Binding("c,escape", "clear", "Clear", show=False),
-        Binding("h", "hint", "Hint"),
-        Binding("r", "sort", "Order", show=False),
-        Binding("v", "view_pile", "Pile", show=False),
-        Binding("i", "instant", "Instant", show=False),
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("q", "quit_game", "Quit"),
+        Binding("s", "draw_stock", N_("Stock")),
+        Binding("p", "draw_pile", N_("Pile")),
+        Binding("m", "meld", N_("Meld")),
+        Binding("l", "layoff", N_("Lay off")),
+        Binding("d", "discard", N_("Discard")),
+        Binding("j", "swap", N_("Swap joker"), show=False),
+        Binding("t", "take", N_("Take"), show=False),
+        Binding("k", "knock", N_("Knock")),
+        Binding("n", "pass_turn", N_("Pass")),
+        Binding("b", "lay_best", N_("Best melds"), show=False),
+        Binding("c,escape", "clear", N_("Clear"), show=False),
+        Binding("h", "hint", N_("Hint")),
+        Binding("r", "sort", N_("Order"), show=False),
+        Binding("v", "view_pile", N_("Pile"), show=False),
+        Binding("i", "instant", N_("Instant"), show=False),
+        Binding("question_mark,f1", "help", N_("Help")),
+        Binding("q", "quit_game", N_("Quit")),
         Binding("left", "cursor(-1)", show=False),
         Binding("right", "cursor(1)", show=False),
         Binding("space", "toggle_cursor", show=False),
@@ -141,6 +142,7 @@ class TableScreen(Screen[None]):
 
     def __init__(self, match: Match) -> None:
         super().__init__()
+        translate_bindings(self)
         self.match = match
         self.selected: set[int] = set()
         self.cursor = -1
@@ -159,25 +161,27 @@ class TableScreen(Screen[None]):
         yield Static(id="status")
         with Horizontal(id="main"):
             with VerticalScroll(id="table-box") as box:
-                box.border_title = "Table"
+                box.border_title = _("Table")
                 yield TableView(id="table")
             with Vertical(id="side"):
                 with Vertical(id="players-box") as players:
-                    players.border_title = "Players"
+                    players.border_title = _("Players")
                     yield PlayersView(id="players")
                 log = LogView(id="log")
-                log.border_title = "Log"
+                log.border_title = _("Log")
                 yield log
         yield PilesBar(id="piles")
         with Vertical(id="hand-box") as hand:
-            hand.border_title = "Your hand"
+            hand.border_title = _("Your hand")
             yield HandView(id="hand")
         yield Static(id="message")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.refresh_all()
-        self.set_message("Select cards with the keys shown above them or by clicking; ? for help.")
+        self.set_message(
+            _("Select cards with the keys shown above them or by clicking; ? for help.")
+        )
         self.advance()
 
     @property
@@ -207,14 +211,16 @@ class TableScreen(Screen[None]):
             self.order, labels, self.selected, self.new_card, self.cursor, starts=starts
         )
         box = self.query_one("#hand-box")
-        box.border_title = f"Your hand · {count(len(self.order), 'card')} · by {order} (r)"
+        cards = _n("{n} card", "{n} cards", len(self.order))
+        box.border_title = _("Your hand · {cards} · by {order} (r)", cards=cards, order=_(order))
         if s.rules.knock_card is not None:
             box.border_title += f" · {deadwood_text(s, hand)}"
-        selected = [f"{len(self.selected)} selected"] if self.selected else []
+        selected = [_("{n} selected", n=len(self.selected))] if self.selected else []
         box.border_subtitle = " · ".join([note, *selected] if note else selected)
         melds = [MeldInfo(slot, tm.owner, table_cells(s, tm)) for slot, tm in enumerate(s.table)]
         self.query_one(TableView).show(s.names, melds, self._layoff_slots())
-        self.query_one("#table-box").border_title = f"Table · {count(len(s.table), 'meld')}"
+        melds_n = _n("{n} meld", "{n} melds", len(s.table))
+        self.query_one("#table-box").border_title = _("Table · {melds}", melds=melds_n)
         self.query_one(PilesBar).show(len(s.stock), s.discard)
         seats = [
             SeatInfo(
@@ -257,15 +263,15 @@ class TableScreen(Screen[None]):
         out = Text()
         out.append(f"{s.rules.name} ", Style(bold=True))
         if s.phase is Phase.OVER:
-            out.append("· the match is over")
+            out.append(_("· the match is over"))
         elif self.match.my_turn:
             out.append("· ")
-            out.append("Your turn: ", Style(bold=True))
+            out.append(_("Your turn: "), Style(bold=True))
             out.append(self._turn_advice())
         else:
             who = s.names[s.current]
             label = self.match.seat_labels()[s.current]
-            out.append(f"· {who} ({label}) is playing…")
+            out.append(_("· {who} ({label}) is playing…", who=who, label=label))
         self.query_one("#status", Static).update(out)
 
     def _turn_advice(self) -> str:
@@ -274,48 +280,52 @@ class TableScreen(Screen[None]):
             return self._knock_advice()
         if s.phase is Phase.DRAW:
             if not s.discard:
-                return "draw from the stock (s)"
+                return _("draw from the stock (s)")
             top = _face(s.discard[-1])
             if Move(DRAW_DISCARD) not in s.legal_moves():
-                return f"draw from the stock (s); {top} on the pile cannot be used now"
-            return f"draw from the stock (s) or take {top} (p)"
+                return _("draw from the stock (s); {card} on the pile cannot be used now", card=top)
+            return _("draw from the stock (s) or take {card} (p)", card=top)
         if s.pending >= 0:
-            return f"use {_face(s.pending)} in a meld now"
+            return _("use {card} in a meld now", card=_face(s.pending))
+        minimum = s.rules.opening_minimum
         if s.opening_in_progress():
-            return (
-                f"opening {s.open_points}/{s.rules.opening_minimum} points: "
-                "meld more before you discard"
+            return _(
+                "opening {points}/{minimum} points: meld more before you discard",
+                points=s.open_points,
+                minimum=minimum,
             )
         if s.needs_opening(self.match.human):
-            return f"meld (m) or discard (d); opening melds need {s.rules.opening_minimum}+"
-        return "meld (m), lay off (l) or discard (d)"
+            return _("meld (m) or discard (d); opening melds need {minimum}+", minimum=minimum)
+        return _("meld (m), lay off (l) or discard (d)")
 
     def _knock_advice(self) -> str:
         """What to do in a knock game's own phases (Gin), with the keys."""
         s = self.state
         legal = s.legal_moves()
-        top = _face(s.discard[-1]) if s.discard else "the upcard"
+        top = _face(s.discard[-1]) if s.discard else _("the upcard")
         limit = s.knock_limit
         if s.phase is Phase.FIRST_UPCARD:
             if Move(PASS) in legal:
-                return f"take {top} (p) or pass (n)"
-            return "both passed: draw from the stock (s)"
+                return _("take {card} (p) or pass (n)", card=top)
+            return _("both passed: draw from the stock (s)")
         if s.phase is Phase.WALL:
             if Move(KNOCK) in legal:
-                return f"two stock cards left: knock with {top} (k) or pass (n, void hand)"
-            return "two stock cards left: pass (n); the hand is void"
+                return _(
+                    "two stock cards left: knock with {card} (k) or pass (n, void hand)", card=top
+                )
+            return _("two stock cards left: pass (n); the hand is void")
         if s.phase is Phase.KNOCK:
             if s.hand_size(self.match.human) > s.game.dealt:
-                return f"discard (d) a card that leaves deadwood {limit} or less"
-            return "lay your melds (m, or b for the best ones), then n"
+                return _("discard (d) a card that leaves deadwood {limit} or less", limit=limit)
+            return _("lay your melds (m, or b for the best ones), then n")
         if s.phase is Phase.LAYOFF:
             knocker = s.names[s.knocker]
             if s.knock_stage == 0:
-                return f"lay off on {knocker}'s melds (l, or b for the best), then n"
-            return "lay your melds (m, or b for the best ones), then n to score"
+                return _("lay off on {who}'s melds (l, or b for the best), then n", who=knocker)
+            return _("lay your melds (m, or b for the best ones), then n to score")
         if Move(KNOCK) in legal:
-            return f"discard (d), or knock (k): your deadwood can be {limit} or less"
-        return f"discard (d); knock (k) once your deadwood is {limit} or less"
+            return _("discard (d), or knock (k): your deadwood can be {limit} or less", limit=limit)
+        return _("discard (d); knock (k) once your deadwood is {limit} or less", limit=limit)
 
     def set_message(self, text: str, kind: str = "") -> None:
         msg = self.query_one("#message", Static)
@@ -375,7 +385,7 @@ class TableScreen(Screen[None]):
                     self.play_bot_move(w.name, move)
             elif event.state is WorkerState.ERROR:
                 self.bot_job = None
-                self.set_message(f"The bot failed: {w.error}", "error")
+                self.set_message(_("The bot failed: {error}", error=w.error), "error")
         elif w.group == "hint" and w.name == self.hint_job:
             if event.state is WorkerState.SUCCESS:
                 self.hint_job = None
@@ -384,7 +394,7 @@ class TableScreen(Screen[None]):
                 self.show_hint(hint)
             elif event.state is WorkerState.ERROR:
                 self.hint_job = None
-                self.set_message(f"No hint: {w.error}", "error")
+                self.set_message(_("No hint: {error}", error=w.error), "error")
 
     def play_bot_move(self, name: str, move: Move) -> None:
         if name != self.bot_job or name != f"bot:{len(self.state.history)}":
@@ -393,7 +403,7 @@ class TableScreen(Screen[None]):
         try:
             self.match.apply(move)
         except IllegalMoveError as exc:  # pragma: no cover - bots play legal moves
-            self.set_message(f"The bot tried an illegal move: {exc}", "error")
+            self.set_message(_("The bot tried an illegal move: {error}", error=exc), "error")
             return
         self.after_move()
 
@@ -457,10 +467,10 @@ class TableScreen(Screen[None]):
         if self.blocked:
             return False
         if s.phase is Phase.OVER:
-            self.set_message("The match is over.", "error")
+            self.set_message(_("The match is over."), "error")
             return False
         if not self.match.my_turn:
-            self.set_message(f"Wait: it is {s.names[s.current]}'s turn.", "error")
+            self.set_message(_("Wait: it is {who}'s turn.", who=s.names[s.current]), "error")
             return False
         return True
 
@@ -473,7 +483,10 @@ class TableScreen(Screen[None]):
         try:
             self.match.apply(move)
         except IllegalMoveError as exc:
-            self.set_message(f"Not allowed: {exc.reason} [rule: {exc.rule}]", "error")
+            reason = illegal_text(exc, lang())
+            self.set_message(
+                _("Not allowed: {reason} [rule: {rule}]", reason=reason, rule=exc.rule), "error"
+            )
             self.refresh_all()
             return False
         if move.kind in (DRAW_STOCK, DRAW_DISCARD):
@@ -485,7 +498,9 @@ class TableScreen(Screen[None]):
             self.new_card = -1
             self.set_message("")
         else:
-            self.set_message(f"You {clause}.", "info")
+            if lang() == "fr" and clause.startswith("a "):  # "Ann a posé", "Vous avez posé"
+                clause = "avez " + clause[2:]
+            self.set_message(_("You {did}.", did=clause), "info")
         self.after_move()
         return True
 
@@ -515,7 +530,7 @@ class TableScreen(Screen[None]):
             return next(iter(self.selected))
         if not self.selected and 0 <= self.cursor < len(self.order):
             return self.order[self.cursor]
-        self.set_message(f"Select exactly one card to {what}.", "error")
+        self.set_message(_("Select exactly one card to {what}.", what=_(what)), "error")
         return None
 
     def action_draw_stock(self) -> None:
@@ -528,7 +543,7 @@ class TableScreen(Screen[None]):
         # 500 Rum: a card deep in the pile may be taken with every card above it
         draws = [m for m in self.state.legal_moves() if m.kind in (DRAW_DISCARD, DRAW_DEEP)]
         if any(m.kind == DRAW_DEEP for m in draws):
-            self.choose("Take from the discard pile", draws)
+            self.choose(_("Take from the discard pile"), draws)
         else:
             self.try_move(Move(DRAW_DISCARD))
 
@@ -536,34 +551,34 @@ class TableScreen(Screen[None]):
         if not self._ready():
             return
         attempt = meld_attempt(self.state, sorted(self.selected))
-        self.run_attempt(attempt, "Which meld do you mean? (each joker stands for one card)")
+        self.run_attempt(attempt, _("Which meld do you mean? (each joker stands for one card)"))
 
     def action_layoff(self, slot: int | None = None) -> None:
         if not self._ready():
             return
-        card = self._one_card("lay off")
+        card = self._one_card(N_("lay off"))
         if card is None:
             return
         attempt = layoff_attempt(self.state, card, slot)
-        self.run_attempt(attempt, f"Lay off {_face(card)} where?")
+        self.run_attempt(attempt, _("Lay off {card} where?", card=_face(card)))
 
     def action_swap(self) -> None:
         if not self._ready():
             return
         card = next(iter(self.selected)) if len(self.selected) == 1 else None
         if len(self.selected) > 1:
-            self.set_message("Select the one card to give for a joker.", "error")
+            self.set_message(_("Select the one card to give for a joker."), "error")
             return
-        self.run_attempt(swap_attempt(self.state, card), "Swap which joker?")
+        self.run_attempt(swap_attempt(self.state, card), _("Swap which joker?"))
 
     def action_take(self) -> None:
         if self._ready():
-            self.run_attempt(take_attempt(self.state), "Take which card?")
+            self.run_attempt(take_attempt(self.state), _("Take which card?"))
 
     def action_discard(self) -> None:
         if not self._ready():
             return
-        card = self._one_card("discard")
+        card = self._one_card(N_("discard"))
         if card is not None:
             self.try_move(Move(DISCARD, face_of(card)))
 
@@ -583,11 +598,11 @@ class TableScreen(Screen[None]):
         before = len(self.state.history)
         moves = self.match.lay_best()
         if not moves:
-            self.set_message("Nothing to lay now: press n when you are done.", "error")
+            self.set_message(_("Nothing to lay now: press n when you are done."), "error")
             return
         self.after_move()
         if len(self.state.history) == before + len(moves) and self.match.my_turn:
-            self.set_message(f"You laid {laid_text(moves)}; n when done.", "info")
+            self.set_message(_("You laid {what}; n when done.", what=laid_text(moves)), "info")
 
     def action_clear(self) -> None:
         self.selected.clear()
@@ -629,7 +644,7 @@ class TableScreen(Screen[None]):
         s = self.state
         name = f"hint:{len(s.history)}"
         self.hint_job = name
-        self.set_message("Thinking of a hint…", "hint")
+        self.set_message(_("Thinking of a hint…"), "hint")
         self.run_worker(
             partial(suggest, s.view(self.match.human), budget=HINT_BUDGET, seed=len(s.history)),
             name=name,
@@ -648,8 +663,9 @@ class TableScreen(Screen[None]):
             self.selected = set(cards)
         self.refresh_all()
         key = ACTION_KEYS.get(hint.move.kind, "")
-        press = f" (press {key})" if key else ""
-        self.set_message(f"Hint: {hint.reason}{press}", "hint")
+        press = _(" (press {key})", key=key) if key else ""
+        reason = hint_text(hint.reason, lang())
+        self.set_message(_("Hint: {reason}{press}", reason=reason, press=press), "hint")
 
     def action_view_pile(self) -> None:
         self.app.push_screen(PileScreen(self.state.discard))
@@ -658,7 +674,7 @@ class TableScreen(Screen[None]):
         app = self.app_
         app.pace = BOT_PACE if app.pace == 0 else 0.0
         self.set_message(
-            "Bots play instantly." if app.pace == 0 else "Bots play at a readable pace."
+            _("Bots play instantly.") if app.pace == 0 else _("Bots play at a readable pace.")
         )
 
     def action_help(self) -> None:
@@ -695,7 +711,7 @@ class TableScreen(Screen[None]):
         if len(self.selected) == 1:
             self.action_layoff(event.slot)
         else:
-            self.set_message("Select one card, then click a meld to lay it off.", "hint")
+            self.set_message(_("Select one card, then click a meld to lay it off."), "hint")
 
     @on(PilesBar.PileClicked)
     def _pile_clicked(self, event: PilesBar.PileClicked) -> None:
@@ -730,7 +746,9 @@ class RummyApp(App[int]):
         instant: bool = False,
         initial: GameSettings | None = None,
         match: Match | None = None,
+        lang: str = "en",
     ) -> None:
+        set_lang(lang)  # before any screen is made: their words come in it
         super().__init__()
         self.start_match = match
         self.start_settings = settings
@@ -762,13 +780,14 @@ class RummyApp(App[int]):
             if m is not None:
                 self.begin(m)
                 return
-            self.notify("There is no saved game to resume.", severity="warning")
+            self.notify(_("There is no saved game to resume."), severity="warning")
         if self.start_settings is not None:
             try:
                 self.begin(Match.start(self.start_settings))
                 return
             except ValueError as exc:
-                self.notify(f"Cannot start: {exc}", severity="error")
+                error = error_words(exc)
+                self.notify(_("Cannot start: {error}", error=error), severity="error")
         self.new_game_screen(self.initial or self.start_settings)
 
     def new_game_screen(self, initial: GameSettings | None = None) -> None:
@@ -783,7 +802,7 @@ class RummyApp(App[int]):
             if isinstance(result, str):
                 m = load_saved()
                 if m is None:
-                    self.notify("The saved game cannot be read.", severity="error")
+                    self.notify(_("The saved game cannot be read."), severity="error")
                     self.new_game_screen(initial)
                     return
                 self.begin(m)
@@ -810,7 +829,7 @@ class RummyApp(App[int]):
         try:
             self.saved_to = save_match(m)
         except OSError as exc:
-            self.notify(f"Could not save the game: {exc}", severity="error")
+            self.notify(_("Could not save the game: {error}", error=exc), severity="error")
 
     def match_finished(self, match: Match) -> None:
         discard_save()
@@ -844,5 +863,5 @@ def run_app(app: RummyApp) -> int:
     """Run the app in the terminal; say where a game in progress was saved."""
     code = app.run()
     if app.saved_to is not None and app.match is not None and not app.match.state.is_over():
-        print(f"Game saved to {app.saved_to}; continue it with: rummy play --resume")
+        print(_("Game saved to {path}; continue it with: rummy play --resume", path=app.saved_to))
     return code if isinstance(code, int) else 0

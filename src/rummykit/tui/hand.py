@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rulebook import count
 from ..state import GameState
+from .lang import N_, _, _n
 from .session import cards_of_faces, shape_faces, sort_cards
 
-HAND_ORDERS = ("suit", "rank", "melds")
+HAND_ORDERS = (N_("suit"), N_("rank"), N_("melds"))
 """The orders key ``r`` cycles through; the first is the default."""
 
 
@@ -87,9 +87,13 @@ def ordered_hand(
     if order != "melds":
         return sort_cards(hand, by_rank=order == "rank"), set(), ""
     lay = arrange_hand(state, hand)
-    note = count(lay.melds, "meld")
+    note = _n("{n} meld", "{n} melds", lay.melds)
     if state.rules.knock_card is not None:
         return lay.order, lay.starts, note
     if lay.melds and state.needs_opening(player):
-        note += f" ({lay.meld_points} of {state.rules.opening_minimum} points to open)"
-    return lay.order, lay.starts, f"{note}, deadwood {lay.deadwood}"
+        note += " " + _(
+            "({points} of {minimum} points to open)",
+            points=lay.meld_points,
+            minimum=state.rules.opening_minimum,
+        )
+    return lay.order, lay.starts, _("{note}, deadwood {n}", note=note, n=lay.deadwood)

@@ -26,11 +26,12 @@ from rich.text import Text
 
 from ..bots.review import sparkline
 from ..cards import face_of, mask_of
-from ..rulebook import count
+from ..i18n import note_text
 from ..scoring import RoundResult, card_value
 from ..state import GameState
 from ..table import TableMeld
 from .hand import arrange_hand
+from .lang import _, _n, lang
 from .session import cells_text, face_text, is_red, table_cells
 from .widgets import CARD_WIDTH, hand_positions
 
@@ -87,16 +88,19 @@ def round_details(
             out.append("\n\n")
         star = " ★" if result.winner == p else ""
         out.append(f"{names[p]}{star}", Style(bold=True))
-        out.append(f"  round {ps.delta:+d} · total {totals[p]}")
+        out.append(_("  round {delta} · total {total}", delta=f"{ps.delta:+d}", total=totals[p]))
         if ps.notes:
-            out.append(" · " + "; ".join(ps.notes), Style(italic=True))
+            notes = "; ".join(note_text(n, lang()) for n in ps.notes)
+            out.append(" · " + notes, Style(italic=True))
         mine = [tm for tm in laid if tm.owner == p]
         if mine:
-            out.append("\nlaid: " + "  ".join(cells_text(table_cells(state, tm)) for tm in mine))
+            melds = "  ".join(cells_text(table_cells(state, tm)) for tm in mine)
+            out.append("\n" + _("laid: {melds}", melds=melds))
         if not ps.cards:
-            out.append("\nno cards left", Style(dim=True))
+            out.append("\n" + _("no cards left"), Style(dim=True))
             continue
-        out.append(f"\n{count(len(ps.cards), 'card')} left, {ps.hand_points} points:\n")
+        left = _n("{n} card left", "{n} cards left", len(ps.cards))
+        out.append("\n" + _("{left}, {points} points:", left=left, points=ps.hand_points) + "\n")
         out.append_text(card_rows(state, ps.cards))
     return out
 
@@ -115,8 +119,8 @@ def score_history(
 ) -> Table:
     """Every round's points per player, the running total under each, and the match
     bonuses when ``final`` (the match scores) differs from the rounds' sum."""
-    t = Table(padding=(0, 1), title="Score by round", title_justify="left")
-    t.add_column("round", justify="right")
+    t = Table(padding=(0, 1), title=_("Score by round"), title_justify="left")
+    t.add_column(_("round"), justify="right")
     for name in names:
         t.add_column(name, justify="right", no_wrap=True)
     series = running_totals(results, len(names))
@@ -125,7 +129,7 @@ def score_history(
         t.add_row(str(r.round_no), *cells)
     if final is not None and list(final) != [s[-1] for s in series]:
         bonus = [f"{final[p] - series[p][-1]:+d} → {final[p]}" for p in range(len(names))]
-        t.add_row("bonus", *bonus)
+        t.add_row(_("bonus"), *bonus)
     return t
 
 
@@ -150,6 +154,6 @@ def history_block(
     results: Sequence[RoundResult], names: Sequence[str], final: Sequence[int] | None = None
 ) -> RenderableType:
     """The score history and the chart of running totals, one under the other."""
-    chart = Text("Running totals\n", style=Style(bold=True))
+    chart = Text(_("Running totals") + "\n", style=Style(bold=True))
     chart.append_text(totals_chart(results, names))
     return Group(score_history(results, names, final), Text(""), chart)

@@ -23,9 +23,12 @@ from textual.widgets import Label, ProgressBar, Sparkline, Static
 from textual.worker import Worker, WorkerState
 
 from ..bots.review import RoundReview, count_decisions, review_round
+from ..i18n import hint_text
 from ..state import GameState
+from .lang import N_, _, lang, translate_bindings
 from .screens import DIALOG_CSS
 
+N_("best"), N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder")  # the labels
 LABEL_STYLES = {
     "best": "bold green",
     "good": "green",
@@ -60,28 +63,41 @@ def review_body(rv: RoundReview) -> Table:
     """The review as a table of text: accuracy, key moments, then every decision."""
     t = Table.grid(padding=(0, 1))
     t.add_column()
-    counts = ", ".join(f"{n} {label}" for label, n in rv.counts.items() if n)
-    t.add_row(Text(f"Accuracy {rv.accuracy:.0f}% over {len(rv.decisions)} decisions: {counts}"))
+    counts = ", ".join(f"{n} {_(label)}" for label, n in rv.counts.items() if n)
+    t.add_row(
+        Text(
+            _(
+                "Accuracy {accuracy}% over {n} decisions: {counts}",
+                accuracy=f"{rv.accuracy:.0f}",
+                n=len(rv.decisions),
+                counts=counts,
+            )
+        )
+    )
     if rv.key_moments:
-        t.add_row(Text("Key moments", style="bold"))
+        t.add_row(Text(_("Key moments"), style="bold"))
         for k in rv.key_moments:
             t.add_row(
                 Text.assemble(
-                    f"turn {k.turn}: {k.played} ",
-                    (k.label, LABEL_STYLES.get(k.label, "")),
-                    f", {k.lost:.1f} points; better {k.reason}",
+                    _("turn {n}: {played} ", n=k.turn, played=k.played),
+                    (_(k.label), LABEL_STYLES.get(k.label, "")),
+                    _(
+                        ", {lost} points; better {reason}",
+                        lost=f"{k.lost:.1f}",
+                        reason=hint_text(k.reason, lang()),
+                    ),
                 )
             )
     moves = Table(padding=(0, 1), expand=False)
-    for col in ("turn", "played", "best", "lost", "label"):
-        moves.add_column(col, justify="right" if col in ("turn", "lost") else "left")
+    for col in (N_("turn"), N_("played"), N_("best"), N_("lost"), N_("label")):
+        moves.add_column(_(col), justify="right" if col in ("turn", "lost") else "left")
     for d in rv.decisions:
         moves.add_row(
             str(d.turn),
             d.played,
             "" if d.best == d.played else d.best,
             f"{d.lost:.1f}±{d.error:.1f}",
-            Text(d.label, style=LABEL_STYLES.get(d.label, "")),
+            Text(_(d.label), style=LABEL_STYLES.get(d.label, "")),
         )
     t.add_row(moves)
     return t
@@ -95,7 +111,7 @@ class ReviewScreen(ModalScreen[None]):
         " ReviewScreen Sparkline { height: 3; margin: 1 0 0 0; }"
         " ReviewScreen #dialog > VerticalScroll { max-height: 12; }"
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,r", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,r", "close", N_("Close"))]
 
     def __init__(
         self,
@@ -107,6 +123,7 @@ class ReviewScreen(ModalScreen[None]):
         workers: int = 2,
     ) -> None:
         super().__init__()
+        translate_bindings(self)
         self.state = state.clone()
         self.player = player
         self.round_no = round_no
@@ -122,16 +139,19 @@ class ReviewScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         name = self.state.names[self.player]
         with Vertical(id="dialog"):
-            yield Label(f"Review of round {self.round_no}: {name}", id="dialog-title")
             yield Label(
-                f"Grading {self.total} decisions against the hard engine…", id="review-status"
+                _("Review of round {n}: {name}", n=self.round_no, name=name), id="dialog-title"
+            )
+            yield Label(
+                _("Grading {n} decisions against the hard engine…", n=self.total),
+                id="review-status",
             )
             yield ProgressBar(total=max(1, self.total), show_eta=False, id="review-progress")
             yield Sparkline([], id="review-chart")
             yield Label("", id="review-range", classes="hint")
             with VerticalScroll():
                 yield Static("", id="review-body")
-            yield Label("Esc: close", classes="hint")
+            yield Label(_("Esc: close"), classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#review-chart").display = False
@@ -166,16 +186,16 @@ class ReviewScreen(ModalScreen[None]):
         if event.state is WorkerState.SUCCESS and isinstance(w.result, RoundReview):
             self.show(w.result)
         elif event.state is WorkerState.ERROR:
-            self.failed = f"The review failed: {w.error}"
+            self.failed = _("The review failed: {error}", error=w.error)
             self.query_one("#review-status", Label).update(self.failed)
 
     def show(self, rv: RoundReview) -> None:
         """Replace the progress bar by the review."""
         self.review = rv
         self.query_one("#review-progress").display = False
-        result = "" if rv.result is None else f" (the round: {rv.result:+.0f})"
+        result = "" if rv.result is None else _(" (the round: {n})", n=f"{rv.result:+.0f}")
         self.query_one("#review-status", Label).update(
-            f"Expected points after each decision{result}:"
+            _("Expected points after each decision{result}:", result=result)
         )
         points = [p for _i, p in rv.series]
         chart = self.query_one("#review-chart", Sparkline)
@@ -183,7 +203,11 @@ class ReviewScreen(ModalScreen[None]):
         chart.display = bool(points)
         if points:
             self.query_one("#review-range", Label).update(
-                f"from {min(points):+.1f} to {max(points):+.1f} points"
+                _(
+                    "from {low} to {high} points",
+                    low=f"{min(points):+.1f}",
+                    high=f"{max(points):+.1f}",
+                )
             )
         self.query_one("#review-body", Static).update(review_body(rv))
 

@@ -27,11 +27,13 @@ from textual.widgets import (
 
 from ..cards import bits, face_of
 from ..errors import RummyError
-from ..rulebook import count, rules_summary
+from ..i18n import rules_summary
+from ..i18n.rulebook_fr import SOURCES_FR
 from ..rules import PRESET_SOURCES, Ace, Rules, RummyBonus, Scoring
-from ..scoring import RoundResult, describe_round
+from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
+from .lang import N_, _, _n, error_words, lang, translate_bindings
 from .results import history_block, round_details
 from .session import (
     DEFAULT_BOT,
@@ -43,6 +45,7 @@ from .session import (
     cells_text,
     face_text,
     goal_text,
+    round_line,
     sort_cards,
     table_cells,
     toggle_option,
@@ -67,6 +70,11 @@ DIALOG_CSS = """
 """
 
 
+def _source(preset: str) -> str:
+    """Where a preset's rules come from, in the app's language."""
+    return (SOURCES_FR if lang() == "fr" else PRESET_SOURCES).get(preset, "")
+
+
 def _cards_text(cards: Sequence[int]) -> Text:
     out = Text()
     for k, c in enumerate(sort_cards(cards)):
@@ -81,12 +89,13 @@ class ChoiceScreen(ModalScreen[int | None]):
 
     DEFAULT_CSS = "ChoiceScreen {" + DIALOG_CSS + "} ChoiceScreen OptionList { height: auto; }"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
+        Binding("escape", "cancel", N_("Cancel")),
         *(Binding(str(k), f"pick({k - 1})", show=False) for k in range(1, 10)),
     ]
 
     def __init__(self, title: str, options: Sequence[str]) -> None:
         super().__init__()
+        translate_bindings(self)
         self.title_text = title
         self.options = list(options)
 
@@ -94,7 +103,7 @@ class ChoiceScreen(ModalScreen[int | None]):
         with Vertical(id="dialog"):
             yield Label(self.title_text, id="dialog-title")
             yield OptionList(*(f"{k + 1}. {o}" for k, o in enumerate(self.options)))
-            yield Label("1-9 or Enter: choose · Esc: cancel", classes="hint")
+            yield Label(_("1-9 or Enter: choose · Esc: cancel"), classes="hint")
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -109,33 +118,36 @@ class ChoiceScreen(ModalScreen[int | None]):
 
 
 KEYS_HELP: tuple[tuple[str, str], ...] = (
-    ("s / click Stock", "draw from the stock"),
-    ("p / click Discard", "take the top card of the discard pile (500 Rum: or a deeper one)"),
-    ("1-9 0 a b e f …", "select or unselect a card: the key shown above it (or click it)"),
-    ("← → space", "move the card cursor, select the card under it"),
-    ("c / Esc", "clear the selection"),
-    ("m", "meld the selected cards"),
-    ("l / click a meld", "lay off the selected card on a meld"),
-    ("j", "swap the selected card for the joker standing for it"),
-    ("t", "take a card from a table meld (rami51)"),
-    ("d", "discard the selected card (ends your turn)"),
-    ("h", "hint: what the hard bot would play, and why"),
-    ("r", "show the hand by suit, by rank, or arranged into melds with the deadwood apart"),
-    ("v", "show the whole discard pile"),
-    ("i", "bots play instantly / at a readable pace"),
-    ("? / F1", "this help"),
-    ("q", "save the game and quit (rummy play --resume continues it)"),
+    (N_("s / click Stock"), N_("draw from the stock")),
+    (
+        N_("p / click Discard"),
+        N_("take the top card of the discard pile (500 Rum: or a deeper one)"),
+    ),
+    ("1-9 0 a b e f …", N_("select or unselect a card: the key shown above it (or click it)")),
+    (N_("← → space"), N_("move the card cursor, select the card under it")),
+    (N_("c / Esc"), N_("clear the selection")),
+    ("m", N_("meld the selected cards")),
+    (N_("l / click a meld"), N_("lay off the selected card on a meld")),
+    ("j", N_("swap the selected card for the joker standing for it")),
+    ("t", N_("take a card from a table meld (rami51)")),
+    ("d", N_("discard the selected card (ends your turn)")),
+    ("h", N_("hint: what the hard bot would play, and why")),
+    ("r", N_("show the hand by suit, by rank, or arranged into melds with the deadwood apart")),
+    ("v", N_("show the whole discard pile")),
+    ("i", N_("bots play instantly / at a readable pace")),
+    ("? / F1", N_("this help")),
+    ("q", N_("save the game and quit (rummy play --resume continues it)")),
 )
 
 KNOCK_KEYS_HELP: tuple[tuple[str, str], ...] = (
-    ("k", "knock (deadwood within the limit), or at the wall knock with the upcard"),
-    ("n", "pass: on the first upcard, at the wall, or when done laying melds and lay-offs"),
-    ("b", "after a knock: lay the melds (and lay-offs) that leave the least deadwood"),
+    ("k", N_("knock (deadwood within the limit), or at the wall knock with the upcard")),
+    ("n", N_("pass: on the first upcard, at the wall, or when done laying melds and lay-offs")),
+    ("b", N_("after a knock: lay the melds (and lay-offs) that leave the least deadwood")),
 )
 """Keys of knock games (Gin) only, shown in their help."""
 
 
-SYMBOLS_HELP = (
+SYMBOLS_HELP = N_(
     "▶ the player to act · D the dealer · ✓ has opened (met the opening minimum)\n"
     "🃏(7♥) a joker standing for 7♥ · 2* the card you just drew · "
     "a highlighted meld number: the selected card fits there"
@@ -149,11 +161,12 @@ class HelpScreen(ModalScreen[None]):
         + "} HelpScreen VerticalScroll { height: auto; max-height: 20; }"
     )
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1", "close", "Close"),
+        Binding("escape,q,question_mark,f1", "close", N_("Close")),
     ]
 
     def __init__(self, rules: Rules) -> None:
         super().__init__()
+        translate_bindings(self)
         self.rules = rules
 
     def compose(self) -> ComposeResult:
@@ -162,21 +175,21 @@ class HelpScreen(ModalScreen[None]):
         keys.add_column()
         extra = KNOCK_KEYS_HELP if self.rules.knock_card is not None else ()
         for key, what in (*KEYS_HELP, *extra):
-            keys.add_row(key, what)
+            keys.add_row(_(key), _(what))
         rules = Text()
-        for k, line in enumerate(rules_summary(self.rules)):
+        for k, line in enumerate(rules_summary(self.rules, lang())):
             if k:
                 rules.append("\n")
             rules.append("• " + line)
         with Vertical(id="dialog"):
-            yield Label(f"Help · {self.rules.spec()}", id="dialog-title")
+            yield Label(_("Help · {spec}", spec=self.rules.spec()), id="dialog-title")
             with VerticalScroll():
                 yield Static(keys)
-                yield Static(Text("\nOn the screen", style=Style(bold=True)))
-                yield Static(SYMBOLS_HELP)
-                yield Static(Text("\nRules of this game", style=Style(bold=True)))
+                yield Static(Text("\n" + _("On the screen"), style=Style(bold=True)))
+                yield Static(_(SYMBOLS_HELP))
+                yield Static(Text("\n" + _("Rules of this game"), style=Style(bold=True)))
                 yield Static(rules)
-            yield Label("Esc: close", classes="hint")
+            yield Label(_("Esc: close"), classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -186,10 +199,11 @@ class PileScreen(ModalScreen[None]):
     """The whole discard pile (every player saw it being built)."""
 
     DEFAULT_CSS = "PileScreen {" + DIALOG_CSS + "}"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,v", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,v", "close", N_("Close"))]
 
     def __init__(self, pile: Sequence[int]) -> None:
         super().__init__()
+        translate_bindings(self)
         self.pile = list(pile)
 
     def compose(self) -> ComposeResult:
@@ -199,10 +213,11 @@ class PileScreen(ModalScreen[None]):
                 body.append(" ")
             body.append(face_text(face_of(c)), Style(bold=k == 0))
         with Vertical(id="dialog"):
-            title = f"Discard pile, top first ({count(len(self.pile), 'card')})"
+            cards = _n("{n} card", "{n} cards", len(self.pile))
+            title = _("Discard pile, top first ({cards})", cards=cards)
             yield Label(title, id="dialog-title")
-            yield Static(body if self.pile else Text("empty"))
-            yield Label("Esc: close", classes="hint")
+            yield Static(body if self.pile else Text(_("empty")))
+            yield Label(_("Esc: close"), classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -237,8 +252,8 @@ class RoundSummaryScreen(ModalScreen[None]):
 
     DEFAULT_CSS = "RoundSummaryScreen {" + DIALOG_CSS + RESULT_CSS + "}"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space,n", "close", "Continue"),
-        Binding("r", "review", "Review"),
+        Binding("enter,space,n", "close", N_("Continue")),
+        Binding("r", "review", N_("Review")),
         *SCROLL_BINDINGS,
     ]
 
@@ -252,6 +267,7 @@ class RoundSummaryScreen(ModalScreen[None]):
         laid: Sequence[TableMeld] = (),
     ) -> None:
         super().__init__()
+        translate_bindings(self)
         self.state = state
         self.result = result
         self.names = list(state.names)
@@ -265,16 +281,21 @@ class RoundSummaryScreen(ModalScreen[None]):
         r = self.result
         done = [x for x in self.state.results if x.round_no <= r.round_no]
         with Vertical(id="dialog"):
-            yield Label(f"Round {r.round_no}: {describe_round(r, self.names)}", id="dialog-title")
+            yield Label(round_line(r, self.names).rstrip("."), id="dialog-title")
             with VerticalScroll(id="body"):
                 yield Static(round_details(self.state, r, self.names, self.totals, self.laid))
                 yield Static(Text(""))
                 yield Static(history_block(done, self.names))
-            label = "Final standings" if self.last else "Next deal"
+            label = _("Final standings") if self.last else _("Next deal")
             with Horizontal():
-                yield Button(f"{label} (Enter)", id="continue", variant="primary", compact=True)
+                yield Button(
+                    _("{label} (Enter)", label=label),
+                    id="continue",
+                    variant="primary",
+                    compact=True,
+                )
                 if self.review is not None:
-                    yield Button("Review (r)", id="review", compact=True)
+                    yield Button(_("Review (r)"), id="review", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "review":
@@ -298,14 +319,15 @@ class MatchEndScreen(ModalScreen[str]):
 
     DEFAULT_CSS = "MatchEndScreen {" + DIALOG_CSS + RESULT_CSS + "}"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a,enter", "choose('again')", "Play again"),
-        Binding("n", "choose('new')", "New settings"),
-        Binding("q,escape", "choose('quit')", "Quit"),
+        Binding("a,enter", "choose('again')", N_("Play again")),
+        Binding("n", "choose('new')", N_("New settings")),
+        Binding("q,escape", "choose('quit')", N_("Quit")),
         *SCROLL_BINDINGS,
     ]
 
     def __init__(self, state: GameState, me: int) -> None:
         super().__init__()
+        translate_bindings(self)
         self.state = state
         self.me = me
 
@@ -313,27 +335,34 @@ class MatchEndScreen(ModalScreen[str]):
         res = self.state.result()
         names = self.state.names
         t = Table(padding=(0, 1))
-        t.add_column("place", justify="right")
-        t.add_column("player")
-        t.add_column("score", justify="right")
+        t.add_column(_("place"), justify="right")
+        t.add_column(_("player"))
+        t.add_column(_("score"), justify="right")
         place = 0
         last_score: int | None = None
         for k, p in enumerate(res.standings):
             if res.scores[p] != last_score:
                 place = k + 1
                 last_score = res.scores[p]
-            name = names[p] + (" (you)" if p == self.me else "")
+            name = names[p] + (_(" (you)") if p == self.me else "")
             t.add_row(str(place), name, str(res.scores[p]))
-        won = " and ".join(names[p] for p in res.winners)
-        verdict = "You win!" if self.me in res.winners else f"{won} won."
+        won = _(" and ").join(names[p] for p in res.winners)
+        if self.me in res.winners:
+            verdict = _("You win!")
+        elif len(res.winners) > 1:
+            verdict = _("{who} won together.", who=won)
+        else:
+            verdict = _("{who} won.", who=won)
         rule = (
-            "highest score wins"
+            _("highest score wins")
             if self.state.rules.scoring is Scoring.WINNER_COLLECTS
-            else "lowest score wins"
+            else _("lowest score wins")
         )
         with Vertical(id="dialog"):
+            rounds = _n("{n} round", "{n} rounds", res.rounds)
             yield Label(
-                f"Match over after {count(res.rounds, 'round')}. {verdict}", id="dialog-title"
+                _("Match over after {rounds}. {verdict}", rounds=rounds, verdict=verdict),
+                id="dialog-title",
             )
             with VerticalScroll(id="body"):
                 yield Static(Text(rule, style=Style(italic=True)))
@@ -341,9 +370,9 @@ class MatchEndScreen(ModalScreen[str]):
                 yield Static(Text(""))
                 yield Static(history_block(self.state.results, names, self.state.scores))
             with Horizontal():
-                yield Button("Play again (a)", id="again", variant="primary", compact=True)
-                yield Button("New settings (n)", id="new", compact=True)
-                yield Button("Quit (q)", id="quit", compact=True)
+                yield Button(_("Play again (a)"), id="again", variant="primary", compact=True)
+                yield Button(_("New settings (n)"), id="new", compact=True)
+                yield Button(_("Quit (q)"), id="quit", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "quit")
@@ -357,9 +386,9 @@ class MatchEndScreen(ModalScreen[str]):
 
 # -- new game ----------------------------------------------------------------------------
 KNOCK_NUMBERS: tuple[tuple[str, str], ...] = (
-    ("knock_card", "Knock at"),
-    ("gin_bonus", "Gin bonus"),
-    ("undercut_bonus", "Undercut bonus"),
+    ("knock_card", N_("Knock at")),
+    ("gin_bonus", N_("Gin bonus")),
+    ("undercut_bonus", N_("Undercut bonus")),
 )
 """The number options of knock games (Gin) on the new-game screen."""
 
@@ -388,9 +417,9 @@ class NewGameScreen(Screen[GameSettings | str | None]):
     NewGameScreen .options { height: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "Start"),
-        Binding("ctrl+r", "resume", "Resume", show=False),
-        Binding("escape", "quit_app", "Quit"),
+        Binding("ctrl+s", "start", N_("Start")),
+        Binding("ctrl+r", "resume", N_("Resume"), show=False),
+        Binding("escape", "quit_app", N_("Quit")),
     ]
 
     def __init__(
@@ -401,6 +430,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
         instant: bool = False,
     ) -> None:
         super().__init__()
+        translate_bindings(self)
         self.initial = initial or GameSettings(Rules.preset("basic"))
         self.can_resume = can_resume
         self.instant = instant
@@ -410,9 +440,9 @@ class NewGameScreen(Screen[GameSettings | str | None]):
         rules = init.rules
         preset = rules.name if rules.name in TUI_PRESETS else "basic"
         with VerticalScroll():
-            yield Label("rummykit · new game", id="title")
+            yield Label(_("rummykit · new game"), id="title")
             with Horizontal(classes="row"):
-                yield Label("Preset")
+                yield Label(_("Preset"))
                 yield Select(
                     [(p, p) for p in TUI_PRESETS],
                     value=preset,
@@ -420,12 +450,12 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                     compact=True,
                     id="preset",
                 )
-            yield Static(PRESET_SOURCES.get(preset, ""), id="preset-about")
+            yield Static(_source(preset), id="preset-about")
             with Horizontal(classes="row"):
-                yield Label("Your name")
+                yield Label(_("Your name"))
                 yield Input(init.name, compact=True, id="name", max_length=20)
             with Horizontal(classes="row"):
-                yield Label("Players")
+                yield Label(_("Players"))
                 yield Select(
                     self._player_options(rules),
                     value=init.players,
@@ -434,20 +464,20 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                     id="players",
                 )
             with Horizontal(classes="row", id="bots"):
-                yield Label("Bots")
+                yield Label(_("Bots"))
                 for k in range(5):
                     value = init.bots[k] if k < len(init.bots) else DEFAULT_BOT
                     yield Select(
-                        [(d, d) for d in DIFFICULTIES],
+                        [(_(d), d) for d in DIFFICULTIES],
                         value=value,
                         allow_blank=False,
                         compact=True,
                         id=f"bot{k}",
                     )
             with Horizontal(classes="row"):
-                yield Label("Match")
+                yield Label(_("Match"))
                 yield Select(
-                    [("to a target score", "target"), ("a number of deals", "deals")],
+                    [(_("to a target score"), "target"), (_("a number of deals"), "deals")],
                     value="deals" if rules.deals is not None else "target",
                     allow_blank=False,
                     compact=True,
@@ -459,60 +489,69 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                     id="goal",
                     type="integer",
                 )
-            yield Label("House rules", classes="section")
+            yield Label(_("House rules"), classes="section")
             with Vertical(id="knock-rules", classes="options"):
                 for key, label in KNOCK_NUMBERS:
                     with Horizontal(classes="row"):
-                        yield Label(label)
+                        yield Label(_(label))
                         yield Input(str(getattr(rules, key)), compact=True, id=key, type="integer")
                 yield Checkbox(
-                    "Oklahoma: the first upcard's value sets the knock limit",
+                    _("Oklahoma: the first upcard's value sets the knock limit"),
                     rules.oklahoma,
                     compact=True,
                     id="opt-oklahoma",
                 )
             with Vertical(id="rummy-rules", classes="options"):
                 with Horizontal(classes="row"):
-                    yield Label("Ace")
+                    yield Label(_("Ace"))
                     yield Select(
-                        [("low only (A-2-3)", "low"), ("high or low (Q-K-A too)", "high_or_low")],
+                        [
+                            (_("low only (A-2-3)"), "low"),
+                            (_("high or low (Q-K-A too)"), "high_or_low"),
+                        ],
                         value=rules.ace.value,
                         allow_blank=False,
                         compact=True,
                         id="ace",
                     )
                 with Horizontal(classes="row"):
-                    yield Label("Rummy bonus")
+                    yield Label(_("Rummy bonus"))
                     yield Select(
-                        [("none", "none"), ("double", "double"), ("plus ten", "plus_ten")],
+                        [
+                            (_("bonus|none"), "none"),
+                            (_("double"), "double"),
+                            (_("plus ten"), "plus_ten"),
+                        ],
                         value=rules.rummy_bonus.value,
                         allow_blank=False,
                         compact=True,
                         id="rummy-bonus",
                     )
                 with Horizontal(classes="row"):
-                    yield Label("Opening minimum")
+                    yield Label(_("Opening minimum"))
                     yield Input(
                         str(rules.opening_minimum), compact=True, id="opening", type="integer"
                     )
                 for key, label in HOUSE_RULE_TOGGLES:
-                    yield Checkbox(label, toggle_value(rules, key), compact=True, id=f"opt-{key}")
-            yield Label("Play", classes="section")
+                    yield Checkbox(
+                        _(label), toggle_value(rules, key), compact=True, id=f"opt-{key}"
+                    )
+            yield Label(_("Play"), classes="section")
             with Horizontal(classes="row"):
-                yield Label("Seed (optional)")
+                yield Label(_("Seed (optional)"))
                 yield Input(
                     "" if init.seed is None else str(init.seed),
                     compact=True,
                     id="seed",
                     type="integer",
                 )
-            yield Checkbox("bots play instantly", self.instant, compact=True, id="instant")
+            yield Checkbox(_("bots play instantly"), self.instant, compact=True, id="instant")
         yield Static("", id="error")
         with Horizontal(id="buttons"):
-            yield Button("Start (ctrl+s)", id="start", variant="primary")
+            yield Button(_("Start (ctrl+s)"), id="start", variant="primary")
             if self.can_resume:
-                yield Button("Resume saved game (ctrl+r)", id="resume")
-            yield Button("Quit (esc)", id="quit")
+                yield Button(_("Resume saved game (ctrl+r)"), id="resume")
+            yield Button(_("Quit (esc)"), id="quit")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -545,7 +584,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
     @on(Select.Changed, "#preset")
     def _preset_changed(self) -> None:
         rules = Rules.preset(self._preset())
-        self.query_one("#preset-about", Static).update(PRESET_SOURCES.get(rules.name, ""))
+        self.query_one("#preset-about", Static).update(_source(rules.name))
         players = self.query_one("#players", Select)
         keep = self._players()
         players.set_options(self._player_options(rules))
@@ -575,7 +614,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
         )
         goal_text_value = self.query_one("#goal", Input).value.strip()
         if not goal_text_value.isdigit() or int(goal_text_value) < 1:
-            raise ValueError("the match length must be a positive whole number")
+            raise ValueError(_("the match length must be a positive whole number"))
         goal = int(goal_text_value)
         if self.query_one("#goal-kind", Select).value == "deals":
             options["deals"] = goal
@@ -588,7 +627,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
         bots = tuple(str(self.query_one(f"#bot{k}", Select).value) for k in range(n - 1))
         seed_text = self.query_one("#seed", Input).value.strip()
         seed = int(seed_text) if seed_text.lstrip("-").isdigit() else None
-        name = self.query_one("#name", Input).value.strip() or "You"
+        name = self.query_one("#name", Input).value.strip() or _("You")
         s = GameSettings(rules, name=name, bots=bots, seed=seed)
         s.check()
         return s
@@ -598,7 +637,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
         for key, label in KNOCK_NUMBERS:
             text = self.query_one(f"#{key}", Input).value.strip()
             if not text.isdigit():
-                raise ValueError(f"{label.lower()} must be a whole number")
+                raise ValueError(_("{what} must be a whole number", what=_(label).lower()))
             options[key] = int(text)
         options["oklahoma"] = self.query_one("#opt-oklahoma", Checkbox).value
         return options
@@ -609,7 +648,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
             options[key] = toggle_option(key, self.query_one(f"#opt-{key}", Checkbox).value)
         opening = self.query_one("#opening", Input).value.strip() or "0"
         if not opening.isdigit():
-            raise ValueError("the opening minimum must be a whole number (0 for none)")
+            raise ValueError(_("the opening minimum must be a whole number (0 for none)"))
         options["opening_minimum"] = int(opening)
         ace = self.query_one("#ace", Select).value
         options["ace"] = Ace(str(ace))
@@ -628,7 +667,8 @@ class NewGameScreen(Screen[GameSettings | str | None]):
         try:
             settings = self.settings()
         except (ValueError, RummyError) as exc:
-            self.query_one("#error", Static).update(f"Cannot start: {exc}")
+            error = error_words(exc)
+            self.query_one("#error", Static).update(_("Cannot start: {error}", error=error))
             return
         self.dismiss(settings)
 
@@ -661,17 +701,18 @@ class ReplayScreen(Screen[None]):
     ReplayScreen #replay-body { height: 1fr; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l", "step(1)", "Next"),
-        Binding("left,h", "step(-1)", "Back"),
-        Binding("down,pagedown", "turn(1)", "Next turn"),
-        Binding("up,pageup", "turn(-1)", "Turn back"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
-        Binding("q,escape", "app.quit", "Quit"),
+        Binding("right,l", "step(1)", N_("Next")),
+        Binding("left,h", "step(-1)", N_("Back")),
+        Binding("down,pagedown", "turn(1)", N_("Next turn")),
+        Binding("up,pageup", "turn(-1)", N_("Turn back")),
+        Binding("home", "jump(0)", N_("replay|Start")),
+        Binding("end", "jump(-1)", N_("replay|End")),
+        Binding("q,escape", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, steps: Sequence[ReplayStep], title: str = "") -> None:
         super().__init__()
+        translate_bindings(self)
         self.steps = list(steps)
         self.index = 0
         self.title_text = title
@@ -709,8 +750,16 @@ class ReplayScreen(Screen[None]):
         step = self.steps[self.index]
         s = step.state
         head = Text()
-        head.append(f"Replay {self.title_text} ", Style(bold=True))
-        head.append(f"step {self.index}/{len(self.steps) - 1} · round {s.round_no}\n")
+        head.append(_("Replay {title} ", title=self.title_text), Style(bold=True))
+        head.append(
+            _(
+                "step {i}/{last} · round {n}",
+                i=self.index,
+                last=len(self.steps) - 1,
+                n=s.round_no,
+            )
+            + "\n"
+        )
         head.append(step.text)
         self.query_one("#replay-head", Static).update(head)
         self.query_one("#replay-state", Static).update(state_text(s))
@@ -723,21 +772,22 @@ def state_text(s: GameState) -> Text:
     for p, name in enumerate(s.names):
         mark = "▶ " if p == s.current else "  "
         out.append(f"{mark}{name}", bold)
-        out.append(f"  score {s.scores[p]}  ({count(s.hand_size(p), 'card')})\n")
+        cards = _n("{n} card", "{n} cards", s.hand_size(p))
+        out.append(_("  score {n}  ({cards})", n=s.scores[p], cards=cards) + "\n")
         out.append("    ")
         out.append_text(_cards_text(list(bits(s.hands[p]))))
         out.append("\n")
-    out.append("\nTable", bold)
+    out.append("\n" + _("Table"), bold)
     if not s.table:
-        out.append("  none")
+        out.append("  " + _("none"))
     for slot, tm in enumerate(s.table):
         out.append(f"\n  {slot + 1}: {cells_text(table_cells(s, tm))}  ({s.names[tm.owner]})")
-    out.append("\n\nStock ", bold)
+    out.append("\n\n" + _("pile|Stock") + " ", bold)
     out.append(f"{len(s.stock)}   ")
-    out.append("Discard ", bold)
-    out.append(" ".join(face_text(face_of(c)) for c in reversed(s.discard)) or "empty")
-    out.append(f"\n\nMatch: {goal_text(s.rules)}; scores ")
+    out.append(_("pile|Discard") + " ", bold)
+    out.append(" ".join(face_text(face_of(c)) for c in reversed(s.discard)) or _("empty"))
+    out.append("\n\n" + _("Match: {goal}; scores ", goal=goal_text(s.rules)))
     out.append(", ".join(f"{n} {v}" for n, v in zip(s.names, s.scores, strict=True)))
     if s.phase is Phase.OVER:
-        out.append("\nThe match is over.", bold)
+        out.append("\n" + _("The match is over."), bold)
     return out

@@ -27,8 +27,10 @@ from pathlib import Path
 from ..bots import Bot, make_bot
 from ..bots.review import match_start
 from ..bots.tactics import best_layoff, best_meld
-from ..cards import JOKER, UNICODE_JOKER, bits, display_face, face_of, is_joker, mask_of
+from ..cards import JOKER, UNICODE_JOKER, bits, face_of, is_joker, mask_of
 from ..errors import NotationError
+from ..i18n import card_text as _lang_card_text
+from ..i18n import round_text
 from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts
 from ..moves import (
@@ -46,19 +48,21 @@ from ..moves import (
     code_suit_pos,
 )
 from ..notation import export_record, import_record
-from ..rulebook import count, join_clauses
+from ..rulebook import join_clauses
 from ..rules import (
     DiscardPickup,
     Rules,
     Scoring,
     SwappedJoker,
 )
-from ..scoring import describe_round
+from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld, joker_cells, layoff_cells
+from .lang import N_, _, _n, lang
 
 JOKER_GLYPH = UNICODE_JOKER
 DIFFICULTIES = ("easy", "medium", "hard")
+N_("easy"), N_("medium"), N_("hard")  # their names on the screen
 DEFAULT_BOT = "easy"
 """The computer players' difficulty unless chosen, as in the web game (issue #20).
 
@@ -78,15 +82,15 @@ ENV_DATA_DIR = "RUMMYKIT_DATA_DIR"
 SAVE_NAME = "saved-game.rummy"
 
 HOUSE_RULE_TOGGLES: tuple[tuple[str, str], ...] = (
-    ("multiple_melds", "any number of melds per turn"),
-    ("layoff_after_own_meld", "lay off only after your own first meld"),
-    ("final_discard", "you must discard to go out"),
-    ("discard_taken_card", "the card taken from the discard pile may be thrown back"),
-    ("discard_pickup", "a card taken from the discard pile must be used at once"),
-    ("joker_swap", "swap a table joker for the card it stands for"),
-    ("swapped_joker", "a joker freed by a swap must go into a new meld at once"),
-    ("take_from_meld", "take a card from a table meld of 4+ cards"),
-    ("opening_pure_run", "the opening must include a run without a joker"),
+    ("multiple_melds", N_("any number of melds per turn")),
+    ("layoff_after_own_meld", N_("lay off only after your own first meld")),
+    ("final_discard", N_("you must discard to go out")),
+    ("discard_taken_card", N_("the card taken from the discard pile may be thrown back")),
+    ("discard_pickup", N_("a card taken from the discard pile must be used at once")),
+    ("joker_swap", N_("swap a table joker for the card it stands for")),
+    ("swapped_joker", N_("a joker freed by a swap must go into a new meld at once")),
+    ("take_from_meld", N_("take a card from a table meld of 4+ cards")),
+    ("opening_pure_run", N_("the opening must include a run without a joker")),
 )
 """The yes/no options of :class:`Rules` (and two-valued choices) offered as switches."""
 
@@ -112,8 +116,10 @@ def toggle_option(key: str, on: bool) -> object:
 
 
 # -- cards in words --------------------------------------------------------------------------
-face_text = display_face
-"""A face for people: ``7♥``, ``10♥``, ``A♠``, or the joker glyph."""
+def face_text(face: int) -> str:
+    """A face for people: ``7♥``, ``10♥``, ``A♠`` (in French, ``V♥ D♥ R♥`` for the
+    court cards), or the joker glyph."""
+    return _lang_card_text(face, lang())
 
 
 def card_text(card: int) -> str:
@@ -172,31 +178,42 @@ def move_clause(state: GameState, move: Move) -> str:
     """What ``move`` does, in words, as played in ``state`` (call it before applying)."""
     kind = move.kind
     if kind == DRAW_STOCK:
-        return "drew from the stock"
+        return _("drew from the stock")
     if kind == DRAW_DISCARD:
         top = state.discard[-1] if state.discard else -1
-        return f"took {card_text(top)} from the discard pile" if top >= 0 else "took the upcard"
+        if top < 0:
+            return _("took the upcard")
+        return _("took {card} from the discard pile", card=card_text(top))
     if kind == DRAW_DEEP and 0 < move.a <= len(state.discard):
         deepest = state.discard[-move.a]
-        return f"took {card_text(deepest)} and the {move.a - 1} card(s) above it from the pile"
+        return _(
+            "took {card} and the {n} card(s) above it from the pile",
+            card=card_text(deepest),
+            n=move.a - 1,
+        )
     if kind == DISCARD:
-        return f"discarded {face_text(move.a)}"
+        return _("discarded {card}", card=face_text(move.a))
     if kind == MELD:
-        return f"melded {shape_text(state, move.a)}"
-    on = meld_text(state, move.a) if 0 <= move.a < len(state.table) else f"meld {move.a + 1}"
+        return _("melded {cards}", cards=shape_text(state, move.a))
+    on = _("meld {n}", n=move.a + 1)
+    if 0 <= move.a < len(state.table):
+        on = meld_text(state, move.a)
     if kind == LAYOFF:
         face = code_face(move.b)
-        what = f"{JOKER_GLYPH} as {face_text(face)}" if move.c else face_text(face)
-        return f"laid off {what} on {on}"
+        if move.c:
+            what = _("{joker} as {card}", joker=JOKER_GLYPH, card=face_text(face))
+        else:
+            what = face_text(face)
+        return _("laid off {what} on {meld}", what=what, meld=on)
     if kind == SWAP:
-        return f"swapped {face_text(move.b)} for the joker in {on}"
+        return _("swapped {card} for the joker in {meld}", card=face_text(move.b), meld=on)
     if kind == TAKE:
-        return f"took {face_text(code_face(move.b))} from {on}"
+        return _("took {card} from {meld}", card=face_text(code_face(move.b)), meld=on)
     if kind == PASS:
-        return "passed"
+        return _("passed")
     if kind == KNOCK:
-        return "knocked"
-    return "played"  # pragma: no cover - every kind is named above
+        return _("knocked")
+    return _("move|played")  # pragma: no cover - every kind is named above
 
 
 def laid_text(moves: Sequence[Move]) -> str:
@@ -208,8 +225,22 @@ def laid_text(moves: Sequence[Move]) -> str:
     '1 meld'
     """
     melds = sum(m.kind == MELD for m in moves)
-    parts = [(melds, "meld"), (len(moves) - melds, "lay-off")]
-    return join_clauses([count(n, noun) for n, noun in parts if n])
+    layoffs = len(moves) - melds
+    parts = []
+    if melds:
+        parts.append(_n("{n} meld", "{n} melds", melds))
+    if layoffs:
+        parts.append(_n("{n} lay-off", "{n} lay-offs", layoffs))
+    return join_words(parts)
+
+
+def join_words(clauses: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c`` in the app's language."""
+    if lang() == "en":
+        return join_clauses(clauses)
+    if len(clauses) <= 1:
+        return "".join(clauses)
+    return ", ".join(clauses[:-1]) + _(" and ") + clauses[-1]
 
 
 @dataclass
@@ -255,7 +286,7 @@ class MoveLog:
             if e.player < 0:
                 out.append((-1, e.text))
             else:
-                out.append((e.player, f"{self.names[e.player]} {join_clauses(e.clauses)}."))
+                out.append((e.player, f"{self.names[e.player]} {join_words(e.clauses)}."))
         return out
 
 
@@ -275,7 +306,9 @@ class GameSettings:
         return 1 + len(self.bots)
 
     def names(self) -> list[str]:
-        me = self.name.strip() or "You"
+        me = self.name.strip()
+        if not me or me == "You":
+            me = _("You")
         others = [n for n in BOT_NAMES if n.lower() != me.lower()]
         return [me, *others[: len(self.bots)]]
 
@@ -284,7 +317,10 @@ class GameSettings:
         self.rules.check_players(self.players)
         for b in self.bots:
             if b not in DIFFICULTIES:
-                raise ValueError(f"unknown difficulty {b!r} (known: {', '.join(DIFFICULTIES)})")
+                known = ", ".join(DIFFICULTIES)
+                raise ValueError(
+                    _("unknown bot difficulty {name} (known: {known})", name=repr(b), known=known)
+                )
 
 
 class Match:
@@ -318,7 +354,7 @@ class Match:
         return GameSettings(self.state.rules, self.state.names[self.human], bots)
 
     def seat_labels(self) -> list[str]:
-        return ["you" if d is None else d for d in self.seats]
+        return [_("you") if d is None else _(d) for d in self.seats]
 
     @property
     def my_turn(self) -> bool:
@@ -376,13 +412,13 @@ class Match:
         human = seats.index(None)
         m = cls(state, seats, human)
         m.log = rebuilt_log(state, human)
-        m.log.note(f"Resumed: round {state.round_no}, turn {state.turn}.")
+        m.log.note(_("Resumed: round {round}, turn {turn}.", round=state.round_no, turn=state.turn))
         return m
 
 
 def deal_note(state: GameState) -> str:
     """The log's line for a new deal: ``Round 2: Bob deals.``"""
-    return f"Round {state.round_no}: {state.names[state.dealer]} deals."
+    return _("Round {n}: {who} deals.", n=state.round_no, who=state.names[state.dealer])
 
 
 def apply_logged(state: GameState, move: Move, log: MoveLog, human: int) -> None:
@@ -398,12 +434,17 @@ def apply_logged(state: GameState, move: Move, log: MoveLog, human: int) -> None
     if move.kind == DRAW_STOCK and p == human:
         new = state.hands[p] & ~before
         if new:
-            clause = f"drew {card_text(new.bit_length() - 1)} from the stock"
+            clause = _("drew {card} from the stock", card=card_text(new.bit_length() - 1))
     log.record(p, turn, clause)
     for r in state.results[rounds:]:
-        log.note(f"Round {r.round_no}: {describe_round(r, state.names)}.")
+        log.note(round_line(r, state.names))
     if len(state.results) > rounds and state.phase is not Phase.OVER:
         log.note(deal_note(state))
+
+
+def round_line(r: RoundResult, names: Sequence[str]) -> str:
+    """The log's line for the end of a round: ``Round 2: Bob went out.``"""
+    return _("Round {n}: {what}.", n=r.round_no, what=round_text(r, names, lang()))
 
 
 def rebuilt_log(final: GameState, human: int) -> MoveLog:
@@ -454,7 +495,7 @@ def meld_attempt(state: GameState, selected: Sequence[int]) -> Attempt:
     """The legal MELD moves whose cards are exactly ``selected`` (several when jokers
     could stand for different cards), else why not."""
     if not selected:
-        return Attempt(error="select the cards of the meld first")
+        return Attempt(error=_("select the cards of the meld first"))
     t = state.game.melds
     mask = mask_of(selected)
     faces = sorted(face_of(c) for c in selected if not is_joker(c))
@@ -472,15 +513,23 @@ def meld_attempt(state: GameState, selected: Sequence[int]) -> Attempt:
         return Attempt(probe=Move(MELD, shapes[0]))
     shown = " ".join(card_text(c) for c in sort_cards(selected))
     if len(selected) < 3:
-        return Attempt(error=f"{shown} is not a meld: a meld has at least three cards")
+        return Attempt(
+            error=_("{cards} is not a meld: a meld has at least three cards", cards=shown)
+        )
     if jokers > t.k:
         return Attempt(
-            error=f"{shown} is not a meld: at most {count(t.k, 'joker')} per meld "
-            "[rule: jokers_per_meld]"
+            error=_(
+                "{cards} is not a meld: at most {jokers} per meld [rule: jokers_per_meld]",
+                cards=shown,
+                jokers=_n("{n} joker", "{n} jokers", t.k),
+            )
         )
     return Attempt(
-        error=f"{shown} is not a meld: a set is one rank in different suits, a run "
-        "is consecutive cards of one suit"
+        error=_(
+            "{cards} is not a meld: a set is one rank in different suits, a run "
+            "is consecutive cards of one suit",
+            cards=shown,
+        )
     )
 
 
@@ -500,14 +549,15 @@ def layoff_attempt(state: GameState, card: int, slot: int | None = None) -> Atte
     if moves:
         return Attempt(moves)
     if not state.table:
-        return Attempt(error="there is no meld on the table to lay off on")
+        return Attempt(error=_("there is no meld on the table to lay off on"))
     t = state.game.melds
     for s in slots:
         for code, f, _index in layoff_cells(t, state.table[s]):
             if joker or f == face:
                 return Attempt(probe=Move(LAYOFF, s, code, int(joker)))
-    where = "any meld on the table" if slot is None else f"meld {slot + 1}"
-    return Attempt(error=f"{card_text(card)} does not fit {where}")
+    if slot is None:
+        return Attempt(error=_("{card} does not fit any meld on the table", card=card_text(card)))
+    return Attempt(error=_("{card} does not fit meld {n}", card=card_text(card), n=slot + 1))
 
 
 def swap_attempt(state: GameState, card: int | None) -> Attempt:
@@ -526,10 +576,10 @@ def swap_attempt(state: GameState, card: int | None) -> Attempt:
     if spots:
         return Attempt(probe=Move(SWAP, spots[0][0], spots[0][1]))
     if face is None:
-        return Attempt(error="there is no joker on the table to swap")
+        return Attempt(error=_("there is no joker on the table to swap"))
     if face == JOKER:
-        return Attempt(error="select the natural card that a table joker stands for")
-    return Attempt(error=f"no joker on the table stands for {face_text(face)}")
+        return Attempt(error=_("select the natural card that a table joker stands for"))
+    return Attempt(error=_("no joker on the table stands for {card}", card=face_text(face)))
 
 
 def take_attempt(state: GameState) -> Attempt:
@@ -548,7 +598,7 @@ def take_attempt(state: GameState) -> Attempt:
                     else (face_of(c) // 13) * 14 + sh.key
                 )
                 return Attempt(probe=Move(TAKE, slot, code))
-    return Attempt(error="there is no meld on the table to take from")
+    return Attempt(error=_("there is no meld on the table to take from"))
 
 
 def shape_faces(state: GameState, shape: int) -> list[int]:
@@ -594,13 +644,17 @@ def choice_text(state: GameState, move: Move) -> str:
     if move.kind not in (LAYOFF, SWAP, TAKE) or not 0 <= move.a < len(state.table):
         return move_clause(state, move)
     owner = state.names[state.table[move.a].owner]
-    where = f"meld {move.a + 1} ({owner}: {meld_text(state, move.a)})"
+    where = _(
+        "meld {n} ({owner}: {cards})", n=move.a + 1, owner=owner, cards=meld_text(state, move.a)
+    )
     if move.kind == LAYOFF:
         face = face_text(code_face(move.b))
-        return f"{JOKER_GLYPH} as {face} on {where}" if move.c else f"{face} on {where}"
+        if move.c:
+            return _("{joker} as {card} on {meld}", joker=JOKER_GLYPH, card=face, meld=where)
+        return _("{card} on {meld}", card=face, meld=where)
     if move.kind == SWAP:
-        return f"give {face_text(move.b)} for the joker in {where}"
-    return f"take {face_text(code_face(move.b))} from {where}"
+        return _("give {card} for the joker in {meld}", card=face_text(move.b), meld=where)
+    return _("take {card} from {meld}", card=face_text(code_face(move.b)), meld=where)
 
 
 # -- rules in words ------------------------------------------------------------------------------
@@ -609,16 +663,19 @@ def deadwood_text(state: GameState, hand: int) -> str:
     :func:`~rummykit.knock.deadwood_shown`)."""
     shown = deadwood_shown(state.game, hand)
     if hand.bit_count() > state.game.dealt:
-        return f"deadwood {shown} after a discard"
-    return f"deadwood {shown}"
+        return _("deadwood {n} after a discard", n=shown)
+    return _("deadwood {n}", n=shown)
 
 
 def goal_text(rules: Rules) -> str:
     """How the match ends and who wins, briefly: ``to 100, high wins``."""
-    best = "high" if rules.scoring is Scoring.WINNER_COLLECTS else "low"
+    high = rules.scoring is Scoring.WINNER_COLLECTS
     if rules.deals is not None:
-        return f"{count(rules.deals, 'deal')}, {best} wins"
-    return f"to {rules.target_score}, {best} wins"
+        deals = _n("{n} deal", "{n} deals", rules.deals)
+        return _("{deals}, high wins", deals=deals) if high else _("{deals}, low wins", deals=deals)
+    if high:
+        return _("to {n}, high wins", n=rules.target_score)
+    return _("to {n}, low wins", n=rules.target_score)
 
 
 def round_title(rules: Rules, round_no: int) -> str:
@@ -629,13 +686,15 @@ def round_title(rules: Rules, round_no: int) -> str:
     ('Round 1 of 1', 'Round 4 · to 100')
     """
     if rules.deals is not None:
-        return f"Round {round_no} of {rules.deals}"
-    return f"Round {round_no} · to {rules.target_score}"
+        return _("Round {n} of {deals}", n=round_no, deals=rules.deals)
+    return _("Round {n} · to {target}", n=round_no, target=rules.target_score)
 
 
 def winner_text(rules: Rules) -> str:
     """Which total wins the match: ``highest score wins`` or ``lowest score wins``."""
-    return "highest score wins" if rules.scoring is Scoring.WINNER_COLLECTS else "lowest score wins"
+    if rules.scoring is Scoring.WINNER_COLLECTS:
+        return _("highest score wins")
+    return _("lowest score wins")
 
 
 # -- saving ----------------------------------------------------------------------------------------
@@ -713,7 +772,7 @@ def replay_steps(final: GameState) -> list[ReplayStep]:
         rounds = len(s.results)
         s.apply(move)
         for r in s.results[rounds:]:
-            text += f" Round {r.round_no}: {describe_round(r, s.names)}."
+            text += " " + round_line(r, s.names)
         steps.append(ReplayStep(_frozen_copy(s), text))
     return steps
 

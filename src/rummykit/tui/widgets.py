@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..cards import JOKER, face_of
+from .lang import _
 from .session import JOKER_GLYPH, face_text, is_red
 
 CARD_WIDTH = 4
@@ -160,7 +161,7 @@ class HandView(Widget):
     def render(self) -> Text:
         p = CardPainter(self)
         if not self.cards:
-            return Text(self.note or "(no cards)", p.muted)
+            return Text(self.note or _("(no cards)"), p.muted)
         positions = self._positions()
         out = Text(no_wrap=True, overflow="crop")
         for row in range(positions[-1][0] + 1):
@@ -229,7 +230,7 @@ class TableView(Widget):
         self.names: list[str] = []
         self.melds: list[MeldInfo] = []
         self.highlight: set[int] = set()
-        self.empty_text = "No melds on the table yet."
+        self.empty_text = _("No melds on the table yet.")
         self._regions: list[tuple[int, int, int, int]] = []
         self.name_w = 0
         """Width of the owner column (where the first meld of a row starts)."""
@@ -318,19 +319,19 @@ class PilesBar(Widget):
     def render(self) -> Text:
         p = CardPainter(self)
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(" Stock ", p.muted)
+        out.append(" " + _("pile|Stock") + " ", p.muted)
         out.append(f"{self.stock:>3}", Style(bold=True))
         out.append(" │ ", p.muted)
         self._split = cell_len(out.plain)
-        out.append("Discard ", p.muted)
+        out.append(_("pile|Discard") + " ", p.muted)
         if not self.discard:
-            out.append("empty", p.muted)
+            out.append(_("empty"), p.muted)
             return out
         top = face_of(self.discard[-1])
         out.append(f" {face_text(top)} ", p.face_style(top) + p.selected)
         rest = self.discard[:-1]
         if rest:
-            out.append(f"  below ({len(rest)}): ", p.muted)
+            out.append("  " + _("below ({n}):", n=len(rest)) + " ", p.muted)
             for k, card in enumerate(reversed(rest)):
                 if k:
                     out.append(" ")
@@ -376,7 +377,7 @@ class PlayersView(Widget):
     def render(self) -> Text:
         p = CardPainter(self)
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append("  player          cards  score", p.muted)
+        out.append(_("  player          cards  score"), p.muted)
         for s in self.seats:
             out.append("\n")
             style = p.hot if s.current else Style()

@@ -22,6 +22,7 @@ from pydantic_core import from_json
 
 from ..cards import JOKER, bits, face_of, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
+from ..i18n import note_text, round_text
 from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts, meld_table, pos_rank
 from ..moves import (
@@ -92,6 +93,9 @@ class Hello(_Msg):
     seat: Annotated[int, Field(ge=0, le=10)] | None = None
     secret: Annotated[str, Field(max_length=100)] | None = None
     name: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    lang: Annotated[str, Field(max_length=35)] | None = None
+    """The page's language (``en``, ``fr``, or a tag such as ``fr-FR``): the server's
+    texts to this connection (errors, hints) come in it; English if unsupported."""
 
 
 class MoveMsg(_Msg):
@@ -298,10 +302,14 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
 def _result_payload(v: PlayerView, r: Any) -> dict[str, Any]:
     """A round's scoring as :func:`result_to_dict` gives it, with how it ended in words
     and what each card left in a hand counted (the round-end screen shows it)."""
-    d = result_to_dict(r)
+    d = result_to_dict(r)  # "fr": the same words in French (the page picks its language)
     for p in d["players"]:
         p["points"] = [card_value(v.rules, c) for c in p["cards"]]
-    return {**d, "text": describe_round(r, v.names)}
+    fr = {
+        "text": round_text(r, v.names, "fr"),
+        "notes": [[note_text(n, "fr") for n in p.notes] for p in r.players],
+    }
+    return {**d, "text": describe_round(r, v.names), "fr": fr}
 
 
 @lru_cache(maxsize=64)

@@ -38,9 +38,10 @@ from starlette.websockets import WebSocketState
 
 from ..bots import RandomBot, make_bot
 from ..errors import IllegalMoveError, NotationError, RummyError
+from ..i18n import error_text, hint_text, normalize, rules_error_text, rules_summary
+from ..i18n.rulebook_fr import SOURCES_FR
 from ..moves import Move
 from ..notation import export_record
-from ..rulebook import rules_summary
 from ..rules import PRESET_SOURCES, PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
@@ -170,6 +171,8 @@ class Conn:
     """-1 for a spectator."""
     over_limit: int = 0
     hinting: bool = False
+    lang: str = "en"
+    """The page's language, from its ``hello``: errors and hints to it come in it."""
     opened: float = field(default_factory=time.monotonic)
     reviews: TokenBucket | None = None
     """The connection's allowance of round reviews (web/reviews.py), made on first use."""
@@ -453,7 +456,8 @@ class Manager:
             self.loading.pop(table_id, None)
 
     # -- creating and joining ------------------------------------------------------------
-    async def create(self, req: CreateTable) -> dict[str, Any]:
+    async def create(self, req: CreateTable, lang: str = "en") -> dict[str, Any]:
+        """Make a table; a refusal (400) says why in ``lang`` where the catalog can."""
         try:
             rules = Rules.parse(req.rules)
             if req.deals is not None:
@@ -461,7 +465,7 @@ class Manager:
             elif req.target is not None:
                 rules = rules.with_options(target_score=req.target)
         except RummyError as exc:
-            raise HTTPException(400, str(exc)) from None
+            raise HTTPException(400, rules_error_text(str(exc), lang)) from None
         seats: list[dict[str, Any]] = []
         links: list[str | None] = []
         creator: int | None = None
@@ -491,7 +495,7 @@ class Manager:
         try:
             state = new_game(rules, [s["name"] for s in seats], seed=secrets.randbits(63))
         except RummyError as exc:
-            raise HTTPException(400, str(exc)) from None
+            raise HTTPException(400, rules_error_text(str(exc), lang)) from None
         table_id = secrets.token_urlsafe(9)
         stored = StoredTable(
             table_id,
@@ -943,6 +947,9 @@ class Manager:
         await self.send(conn, json.dumps(msg, separators=(",", ":")))
 
     async def error(self, conn: Conn, code: str, message: str, **extra: Any) -> None:
+        """An ``error`` message; its text in the connection's language (the code, the
+        machine's part, is the same in every language)."""
+        message = error_text(code, message, conn.lang)
         await self.send_json(conn, {"type": "error", "code": code, "message": message, **extra})
 
     # -- the WebSocket session ----------------------------------------------------------------
@@ -1023,6 +1030,7 @@ class Manager:
         connected or was renamed, in a light ``presence`` message.
         """
         announce = False
+        conn.lang = normalize(msg.lang) or "en"
         if msg.seat is not None:
             seat = msg.seat
             info = live.seats[seat] if seat < len(live.seats) else None
@@ -1155,7 +1163,7 @@ class Manager:
                     "type": "hint",
                     "version": msg.version,
                     "move": legal_entry(view, hint.move),
-                    "reason": hint.reason,
+                    "reason": hint_text(hint.reason, conn.lang),
                 },
             )
         finally:
@@ -1211,7 +1219,22 @@ class Manager:
             log.error("table %s: the review of round %d failed", table_id, round_no, exc_info=exc)
             await self.error(conn, "review_failed", "the review could not be made", round=round_no)
         else:
-            await self.send_json(conn, payload)
+            await self.send_json(conn, _reasons_in(payload, conn.lang))
+
+
+def _reasons_in(payload: Any, lang: str) -> Any:
+    """A review with every ``reason`` (a hint's reason) in ``lang``; a copy, so a
+    review kept for other connections stays as it was."""
+    if lang == "en":
+        return payload
+    if isinstance(payload, dict):
+        return {
+            k: hint_text(v, lang) if k == "reason" and isinstance(v, str) else _reasons_in(v, lang)
+            for k, v in payload.items()
+        }
+    if isinstance(payload, list):
+        return [_reasons_in(v, lang) for v in payload]
+    return payload
 
 
 def _log_entry(seq: int, seat: int, text: str, auto: bool) -> dict[str, Any]:
@@ -1329,23 +1352,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ok": ok, "tables": len(m.tables)}, 200 if ok else 503)
 
     @app.get("/api/presets")
-    async def presets() -> list[dict[str, Any]]:
+    async def presets(lang: str | None = None) -> list[dict[str, Any]]:
+        """The presets, their summaries in ``lang`` (``?lang=fr``; English by default)."""
+        lg = normalize(lang) or "en"
+        sources = SOURCES_FR if lg == "fr" else PRESET_SOURCES
         return [
             {
                 "name": n,
-                "source": PRESET_SOURCES.get(n, ""),
+                "source": sources.get(n, ""),
                 "spec": PRESETS[n].spec(),
                 "players": [PRESETS[n].min_players, PRESETS[n].max_players],
                 "example": _HOUSE_EXAMPLES[PRESETS[n].knock_card is not None],
                 "target": PRESETS[n].target_score,
                 "deals": PRESETS[n].deals,
-                "summary": rules_summary(PRESETS[n]),
+                "summary": rules_summary(PRESETS[n], lg),
             }
             for n in PRESETS
         ]
 
     @app.post("/api/tables")
-    async def create(req: CreateTable, request: Request) -> dict[str, Any]:
+    async def create(req: CreateTable, request: Request, lang: str | None = None) -> dict[str, Any]:
         peer = _peer(request)
         if not tables_limit.allow(peer):
             wait = max(1, math.ceil(tables_limit.retry_after(peer)))
@@ -1354,7 +1380,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 f"too many tables created from your address; try again in {wait} s",
                 headers={"Retry-After": str(wait)},
             )
-        return await mgr().create(req)
+        return await mgr().create(req, normalize(lang) or "en")
 
     @app.get("/api/tables")
     async def public_tables() -> list[dict[str, Any]]:
@@ -1377,9 +1403,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return live
 
     @app.get("/api/tables/{table_id}")
-    async def table_info(table_id: str) -> dict[str, Any]:
+    async def table_info(table_id: str, lang: str | None = None) -> dict[str, Any]:
         live = await _table(table_id)
-        summary = rules_summary(live.state.rules)  # the page's rules panel
+        # the page's rules panel, in its language (?lang=fr)
+        summary = rules_summary(live.state.rules, normalize(lang) or "en")
         return {**live.info(), "version": live.version, "over": live.over, "summary": summary}
 
     @app.post("/api/tables/{table_id}/join")

@@ -26,6 +26,12 @@ export function faceName(face) {
   return t("card.name", { rank: t(`rank.${face % 13}`), suit: t(`suit.${Math.floor(face / 13)}`) });
 }
 
+/** A rank as shown on a face: A 2-10, and the court cards in the page's language
+ * (J Q K; V D R in French, as the terminal game writes them). */
+function rankText(r) {
+  return r >= 10 ? t(`court.${r}`) : RANKS[r];
+}
+
 /** A card element; text only (textContent), never HTML.  The suit is a class (s0..s3)
  * so the style sheet colours it, in two colours or, by choice, four. */
 export function cardEl(card, opts = {}) {
@@ -41,7 +47,7 @@ export function cardEl(card, opts = {}) {
     const suit = Math.floor(f / 13);
     el.classList.add(`s${suit}`);
     if (suit === 1 || suit === 2) el.classList.add("red");
-    el.append(span("rank", RANKS[f % 13]), span("suit", SUITS[suit]));
+    el.append(span("rank", rankText(f % 13)), span("suit", SUITS[suit]));
     name = faceName(f);
   }
   for (const s of el.children) s.setAttribute("aria-hidden", "true");
@@ -54,7 +60,7 @@ export function cardEl(card, opts = {}) {
 
 export function faceText(face) {
   if (face >= 52) return "JK";
-  return RANKS[face % 13] + SUITS[Math.floor(face / 13)];
+  return rankText(face % 13) + SUITS[Math.floor(face / 13)];
 }
 
 export function backEl() {

@@ -1,13 +1,13 @@
 // The lobby: create a table (or play the computer in one click), and the public tables.
 import { api, h } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"];
 const DEFAULT_BOT = "easy"; // as in the terminal game: medium wins 66% of matches against easy, too many for a first game
 
 export async function lobby(app) {
   app.replaceChildren();
-  const presets = await api("/api/presets").catch(() => [{ name: "basic", source: "", players: [2, 6], summary: [] }]);
+  const presets = await api(`/api/presets?lang=${lang}`).catch(() => [{ name: "basic", source: "", players: [2, 6], summary: [] }]);
   const seatsBox = h("div", { class: "seats" });
   const nSeats = h("select", { id: "n-seats" }, [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, text: tn("lobby.players", n) })));
   const preset = h("select", { id: "preset" }, presets.map((p) => h("option", { value: p.name, text: p.name, title: p.source })));
@@ -84,7 +84,7 @@ export async function lobby(app) {
   async function submit(body) {
     err.textContent = "";
     try {
-      const tbl = await api("/api/tables", body);
+      const tbl = await api(`/api/tables?lang=${lang}`, body);
       const mine = tbl.creator;
       const others = tbl.seats.filter((s) => s.link && s.seat !== mine.seat);
       result.replaceChildren(

@@ -8,6 +8,7 @@ export const MESSAGES = {
     "rank.0": "ace", "rank.1": "two", "rank.2": "three", "rank.3": "four", "rank.4": "five", "rank.5": "six",
     "rank.6": "seven", "rank.7": "eight", "rank.8": "nine", "rank.9": "ten", "rank.10": "jack", "rank.11": "queen", "rank.12": "king",
     "suit.0": "clubs", "suit.1": "diamonds", "suit.2": "hearts", "suit.3": "spades",
+    "court.10": "J", "court.11": "Q", "court.12": "K",
     "bot.easy": "easy", "bot.medium": "medium", "bot.hard": "hard",
     "word.and": " and ",
 
@@ -111,6 +112,7 @@ export const MESSAGES = {
     "rank.0": "as", "rank.1": "deux", "rank.2": "trois", "rank.3": "quatre", "rank.4": "cinq", "rank.5": "six",
     "rank.6": "sept", "rank.7": "huit", "rank.8": "neuf", "rank.9": "dix", "rank.10": "valet", "rank.11": "dame", "rank.12": "roi",
     "suit.0": "trèfle", "suit.1": "carreau", "suit.2": "cœur", "suit.3": "pique",
+    "court.10": "V", "court.11": "D", "court.12": "R",
     "bot.easy": "facile", "bot.medium": "moyen", "bot.hard": "fort",
     "word.and": " et ",
 

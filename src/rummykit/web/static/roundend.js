@@ -3,7 +3,7 @@
 import { cardEl } from "./cards.js";
 import { scoreChart } from "./charts.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 /** The body of the round-end screen for result ``r`` (null: the match is over with no
  * round played).  ``names`` are the seats' names; ``over`` says the match ended here;
@@ -15,7 +15,9 @@ export function roundEnd(g, r, names, over, melds) {
     parts.push(h("p", { class: "winner", id: "match-winner", text: t(g.winners.length > 1 ? "end.winners" : "end.winner", { who }) }));
   }
   if (r) {
-    parts.push(h("p", { id: "round-reason", text: r.text.charAt(0).toUpperCase() + r.text.slice(1) + "." }));
+    // the server sends how the round ended in English and in French ("fr")
+    const words = lang === "fr" && r.fr ? r.fr : { text: r.text, notes: r.players.map((p) => p.notes) };
+    parts.push(h("p", { id: "round-reason", text: words.text.charAt(0).toUpperCase() + words.text.slice(1) + "." }));
     parts.push(h("table", { class: "summary" },
       h("tr", {}, h("th", { text: t("end.player") }), h("th", { text: t(melds ? "end.melds_deadwood" : "end.cards_left") }), h("th", { text: t("end.points") }),
         h("th", { text: t("end.score") }), h("th", { text: t("end.notes") })),
@@ -27,7 +29,7 @@ export function roundEnd(g, r, names, over, melds) {
           : h("span", { class: "muted", text: t("end.no_cards") })),
         h("td", { class: "hand-points", text: String(p.hand_points) }),
         h("td", { text: (p.delta >= 0 ? "+" : "") + p.delta }),
-        h("td", { text: p.notes.join("; ") })))));
+        h("td", { text: words.notes[i].join("; ") })))));
   }
   if (g.results.length) {
     parts.push(h("h3", { text: t("end.history") }), scoreTable(g, names), scoreChart(g.results, names));

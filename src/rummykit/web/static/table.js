@@ -4,7 +4,7 @@ import { backEl, cardEl, cardsFor, faceOf, JOKER, moveNodes, richText } from "./
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 import { bindKeys, KEYS } from "./keys.js";
 import { pref, setPref } from "./prefs.js";
 import { reviewPanel } from "./review.js";
@@ -27,7 +27,7 @@ export async function tablePage(app, connEl, tableId) {
     info: null, prevTop: null, roundMelds: {},
   };
   window.rummy = { state: null, version: -1, seat: cred ? cred.seat : -1, errors: [], animations: 0, lastMove: null };
-  const info = await api(`/api/tables/${encodeURIComponent(tableId)}`).catch(() => null);
+  const info = await api(`/api/tables/${encodeURIComponent(tableId)}?lang=${lang}`).catch(() => null);
   ui.info = info;
 
   const els = {
@@ -156,7 +156,7 @@ export async function tablePage(app, connEl, tableId) {
     ws.onopen = () => {
       ui.retry = 0;
       connEl.textContent = t("conn.online");
-      const hello = { type: "hello" };
+      const hello = { type: "hello", lang }; // the server's errors and hints come in it
       if (cred) Object.assign(hello, { seat: cred.seat, secret: cred.secret });
       const name = localStorage.getItem("rummy:name");
       if (cred && name) hello.name = name.slice(0, 24);

@@ -1,0 +1,204 @@
+"""The rules summary (:func:`rummykit.rulebook.rules_summary`) in French, sentence for
+sentence: the same options read, the same facts told, in Rami's words (combinaison,
+suite, brelan/carré, poser, piocher, la pioche, la défausse).  No I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..rules import (
+    Ace,
+    DiscardPickup,
+    OpeningScope,
+    Restock,
+    Rules,
+    RummyBonus,
+    Scoring,
+    SetSuits,
+    SwappedJoker,
+)
+
+SOURCES_FR: dict[str, str] = {
+    "basic": "seed 001 « Rules For Rummy », règles standard ; chaque variante est une option",
+    "classic": "seed 000, les règles classiques à points de pénalité",
+    "cg101": "seed 002 « Card Game 101 #4: Rummy », en 150 points, le rami doublé",
+    "rami51": "seed 003, le Rami français à deux jeux, avec jokers et ouverture de 51 points",
+    "gin": "le Gin Rummy d'OpenSpiel (règles GRA) : frapper à 10, gin 25, contre 25",
+    "gin_match": "une partie de Gin Rummy en 100 points, avec primes de partie, de ligne "
+    "et de blanchissage",
+    "rum500": "500 Rum (HowStuffWorks « How to Play 500 Rum »), de deux à quatre joueurs, "
+    "en 500 points",
+    "rum500_big": "500 Rum de cinq à huit joueurs avec deux jeux (même référence)",
+    "kalooki": "Kalooki 40 (Ludopoli « Kalooki 40 Rules ») : deux jeux, quatre jokers, "
+    "ouverture à 40",
+}
+""":data:`rummykit.rules.PRESET_SOURCES` in French (a test checks every preset has one)."""
+
+
+def count_fr(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and the noun, singular for 0 and 1 as French counts."""
+    return f"{n} {noun}" if abs(n) < 2 else f"{n} {plural or noun + 's'}"
+
+
+def join_fr(clauses: Sequence[str]) -> str:
+    if len(clauses) <= 1:
+        return "".join(clauses)
+    return ", ".join(clauses[:-1]) + " et " + clauses[-1]
+
+
+def rules_summary_fr(rules: Rules) -> list[str]:
+    out: list[str] = []
+    source = SOURCES_FR.get(rules.name)
+    if source:
+        out.append(f"{rules.name} : {source}.")
+    decks = "un jeu de 52 cartes" if rules.decks == 1 else "deux jeux de 52 cartes"
+    if rules.jokers:
+        decks += f" avec {count_fr(rules.jokers, 'joker')} chacun"
+    size = (
+        f"{rules.hand_size} cartes chacun"
+        if rules.hand_size is not None
+        else "10 cartes chacun à 2 joueurs, 7 à 3-4, 6 à 5-6"
+    )
+    out.append(f"Cartes : {decks} ; {size}.")
+    if rules.knock_card is not None:
+        return out + _knock_summary_fr(rules)
+    sets = "brelans et carrés : 3-4 cartes de même valeur de couleurs différentes"
+    if rules.set_suits is SetSuits.ANY:
+        sets = "brelans et carrés : 3 cartes ou plus de même valeur (couleurs répétables)"
+    ace = (
+        "l'as est bas seulement (A-2-3, pas D-R-A)"
+        if rules.ace is Ace.LOW
+        else "l'as est haut ou bas (A-2-3 ou D-R-A, jamais R-A-2)"
+    )
+    out.append(f"Combinaisons : {sets} ; suites de 3 cartes ou plus de la même couleur ; {ace}.")
+    if rules.jokers:
+        out.append(
+            "Les jokers remplacent n'importe quelle carte, "
+            f"{count_fr(rules.jokers_per_meld, 'joker')} au plus par combinaison."
+        )
+    turn = ["piocher ou prendre la carte du dessus de la défausse"]
+    turn.append(
+        "poser autant de combinaisons que voulu"
+        if rules.multiple_melds
+        else "poser une combinaison au plus"
+    )
+    turn.append("ajouter des cartes à n'importe quelle combinaison")
+    turn.append("défausser une carte pour finir le tour")
+    out.append("Tour : " + ", ".join(turn) + ".")
+    extras: list[str] = []
+    if rules.layoff_after_own_meld:
+        extras.append("on ne peut ajouter de cartes qu'après avoir posé une combinaison à soi")
+    if rules.final_discard:
+        extras.append("pour finir, il faut une dernière défausse")
+    else:
+        extras.append("on peut finir en posant ou en ajoutant sa dernière carte")
+    if rules.discard_pickup is DiscardPickup.MUST_USE:
+        extras.append("une carte prise à la défausse doit aussitôt servir dans une combinaison")
+    extras.append("la carte prise à la défausse ne peut pas être rejetée le même tour")
+    if rules.joker_swap:
+        extras.append(
+            "après l'ouverture, on peut échanger un joker posé contre la carte qu'il remplace"
+        )
+        if rules.swapped_joker is SwappedJoker.MUST_MELD:
+            extras.append("un joker libéré doit servir ce tour-ci dans une nouvelle combinaison")
+    if rules.take_from_meld:
+        extras.append(
+            "après l'ouverture, on peut prendre une carte dans une combinaison de 4 cartes "
+            "ou plus pour en former une nouvelle"
+        )
+    if rules.opening_minimum:
+        scope = (
+            "les combinaisons d'ouverture de chaque joueur doivent"
+            if rules.opening_applies is OpeningScope.EACH_PLAYER
+            else "la première ouverture de la manche doit"
+        )
+        pure = " et comprendre une suite sans joker" if rules.opening_pure_run else ""
+        extras.append(
+            f"{scope} totaliser {rules.opening_minimum} points{pure} "
+            "(as 1 en bas ou 11, figures 10)"
+        )
+    out.extend(e[0].upper() + e[1:] + "." for e in extras)
+    restock = {
+        Restock.TURN_OVER: "la défausse est retournée pour former une nouvelle pioche",
+        Restock.SHUFFLE: "la défausse est mélangée pour former une nouvelle pioche",
+        Restock.SHUFFLE_KEEP_TOP: "la défausse, sauf sa carte du dessus, est mélangée pour "
+        "former une nouvelle pioche",
+    }[rules.restock]
+    out.append(f"Quand la pioche est épuisée, {restock}.")
+    if rules.max_restocks is not None:
+        if rules.max_restocks == 0:
+            out.append("La pioche n'est jamais refaite : épuisée, elle bloque la manche.")
+        else:
+            times = count_fr(rules.max_restocks, "fois", "fois")
+            out.append(f"La manche est bloquée une fois la pioche refaite {times}.")
+    ace_pts = f"as {rules.ace_points}"
+    joker_pts = f", jokers {rules.joker_points}" if rules.jokers else ""
+    if rules.scoring is Scoring.WINNER_COLLECTS:
+        out.append(
+            "Score : celui qui finit marque les cartes restées dans les autres mains "
+            f"({ace_pts}, figures 10{joker_pts}) ; le plus haut total gagne."
+        )
+    else:
+        out.append(
+            "Score : chacun des autres ajoute les cartes restées dans sa main "
+            f"({ace_pts}, figures 10{joker_pts}) ; le plus bas total gagne."
+        )
+    if rules.rummy_bonus is RummyBonus.DOUBLE:
+        out.append("Finir en un seul tour (rami) double le score.")
+    elif rules.rummy_bonus is RummyBonus.PLUS_TEN:
+        out.append("Finir en un seul tour (rami) ajoute 10 points.")
+    if rules.never_melded_penalty:
+        out.append(f"Un joueur qui n'a jamais posé ajoute {rules.never_melded_penalty}.")
+    if rules.one_turn_out_bonus:
+        out.append(
+            "Finir en un seul tour avant que personne n'ait posé marque "
+            f"{rules.one_turn_out_bonus:+d}."
+        )
+    out.append(_end_fr(rules))
+    return out
+
+
+def _end_fr(rules: Rules) -> str:
+    if rules.deals is not None:
+        return f"La partie dure {count_fr(rules.deals, 'donne')}."
+    return f"La partie finit quand un score atteint {rules.target_score}."
+
+
+def _knock_summary_fr(rules: Rules) -> list[str]:
+    limit = (
+        "la valeur de la première carte retournée (un as : gin seulement)"
+        if rules.oklahoma
+        else str(rules.knock_card)
+    )
+    out = [
+        "Combinaisons : brelans et carrés de même valeur ; suites de 3 cartes ou plus de "
+        "la même couleur ; l'as est bas seulement. Les combinaisons restent en main "
+        "jusqu'à la fin de la donne.",
+        "Première carte retournée : le non-donneur, puis le donneur, peut la prendre ou "
+        "passer (n).",
+        "Tour : piocher ou prendre la carte du dessus de la défausse, puis défausser, ou "
+        "frapper (k) quand les cartes hors combinaisons (cartes isolées : as 1, figures "
+        f"10) font {limit} ou moins.",
+        "Frapper : défausser, poser ses combinaisons (m, ou a pour les meilleures), puis n. "
+        "L'adversaire ajoute ses cartes à vos combinaisons (l) sauf si vous avez fait gin, "
+        "puis pose les siennes.",
+        "Score : celui qui frappe marque la différence de cartes isolées, plus "
+        f"{rules.gin_bonus} pour un gin (aucune carte isolée) ; si l'adversaire en a moins, "
+        f"c'est lui qui marque la différence plus {rules.undercut_bonus} (contre) ; à "
+        "égalité, personne ne marque.",
+    ]
+    if rules.wall:
+        out.append(
+            f"La donne est nulle quand une défausse laisse {rules.wall} cartes dans la pioche."
+        )
+    out.append(_end_fr(rules))
+    extras = []
+    if rules.game_bonus:
+        extras.append(f"le gagnant ajoute {rules.game_bonus}")
+    if rules.line_bonus:
+        extras.append(f"chaque joueur ajoute {rules.line_bonus} par donne gagnée")
+    if rules.shutout_double:
+        extras.append("un blanchissage double le total du gagnant")
+    if extras:
+        out.append("À la fin, " + join_fr(extras) + ".")
+    return out

@@ -1,0 +1,428 @@
+"""The terminal game's own words in French, keyed by their English text (as gettext
+does; ``pile|Discard``: a context where one English word needs two French ones).
+tests/test_i18n.py checks that every text the terminal game translates is here, with
+the same ``{fields}``, and that nothing here is unused.
+
+The words are Rami's: une combinaison (brelan, carré, suite), poser, ajouter (lay
+off), piocher, la pioche, la défausse, défausser, le joker, l'ouverture; Gin's knock
+is *frapper*, its deadwood *les cartes isolées* (as on the web page)."""
+
+from __future__ import annotations
+
+FR: dict[str, str] = {
+    # -- counts and small words
+    "{n} card": "{n} carte",
+    "{n} cards": "{n} cartes",
+    "{n} meld": "{n} combinaison",
+    "{n} melds": "{n} combinaisons",
+    "{n} lay-off": "{n} ajout",
+    "{n} lay-offs": "{n} ajouts",
+    "{n} joker": "{n} joker",
+    "{n} jokers": "{n} jokers",
+    "{n} deal": "{n} donne",
+    "{n} deals": "{n} donnes",
+    "{n} round": "{n} manche",
+    "{n} rounds": "{n} manches",
+    "{n} card left": "{n} carte restante",
+    "{n} cards left": "{n} cartes restantes",
+    "{n} selected": "{n} choisie(s)",
+    " and ": " et ",
+    "You": "Vous",
+    "you": "vous",
+    " (you)": " (vous)",
+    "easy": "facile",
+    "medium": "moyen",
+    "hard": "fort",
+    "suit": "par couleur",
+    "rank": "par valeur",
+    "melds": "en combinaisons",
+    "empty": "vide",
+    "none": "aucune",
+    "bonus|none": "aucun",
+    "the upcard": "la carte retournée",
+    # -- the table screen; the key bar's words are short, as the English ones (all ten
+    # of a Gin table fit 80 columns)
+    "Stock": "Pioche",
+    "Pile": "Prends",
+    "Meld": "Pose",
+    "Lay off": "Ajout",
+    "Discard": "Jette",
+    "Swap joker": "Échange le joker",
+    "Take": "Prends dedans",
+    "Knock": "Frappe",
+    "Pass": "Passe",
+    "Best melds": "Meilleures combinaisons",
+    "Clear": "Efface",
+    "Hint": "Conseil",
+    "Order": "Ordre",
+    "Instant": "Instantané",
+    "Help": "Aide",
+    "Quit": "Fin",
+    "pile|Stock": "Pioche",
+    "pile|Discard": "Défausse",
+    "Table": "Table",
+    "Players": "Joueurs",
+    "Log": "Journal",
+    "Your hand": "Votre main",
+    "Your hand · {cards} · by {order} (r)": "Votre main · {cards} · {order} (r)",
+    "Table · {melds}": "Table · {melds}",
+    "Select cards with the keys shown above them or by clicking; ? for help.": (
+        "Choisissez vos cartes avec la touche au-dessus de chacune ou en cliquant ; ? pour l'aide."
+    ),
+    "· the match is over": "· la partie est finie",
+    "Your turn: ": "À vous : ",
+    "· {who} ({label}) is playing…": "· {who} ({label}) joue…",
+    "draw from the stock (s)": "piochez (s)",
+    "draw from the stock (s); {card} on the pile cannot be used now": (
+        "piochez (s) ; le {card} de la défausse ne peut pas servir maintenant"
+    ),
+    "draw from the stock (s) or take {card} (p)": "piochez (s) ou prenez le {card} (p)",
+    "use {card} in a meld now": "posez le {card} dans une combinaison maintenant",
+    "opening {points}/{minimum} points: meld more before you discard": (
+        "ouverture {points}/{minimum} points : posez encore avant de défausser"
+    ),
+    "meld (m) or discard (d); opening melds need {minimum}+": (
+        "posez (m) ou défaussez (d) ; l'ouverture demande {minimum} points ou plus"
+    ),
+    "meld (m), lay off (l) or discard (d)": "posez (m), ajoutez (l) ou défaussez (d)",
+    "take {card} (p) or pass (n)": "prenez le {card} (p) ou passez (n)",
+    "both passed: draw from the stock (s)": "tous deux ont passé : piochez (s)",
+    "two stock cards left: knock with {card} (k) or pass (n, void hand)": (
+        "plus que deux cartes à piocher : frappez avec le {card} (k) ou passez (n, donne nulle)"
+    ),
+    "two stock cards left: pass (n); the hand is void": (
+        "plus que deux cartes à piocher : passez (n) ; la donne est nulle"
+    ),
+    "discard (d) a card that leaves deadwood {limit} or less": (
+        "défaussez (d) une carte qui laisse {limit} points isolés ou moins"
+    ),
+    "lay your melds (m, or b for the best ones), then n": (
+        "posez vos combinaisons (m, ou b pour les meilleures), puis n"
+    ),
+    "lay off on {who}'s melds (l, or b for the best), then n": (
+        "ajoutez aux combinaisons de {who} (l, ou b pour le mieux), puis n"
+    ),
+    "lay your melds (m, or b for the best ones), then n to score": (
+        "posez vos combinaisons (m, ou b pour les meilleures), puis n pour compter"
+    ),
+    "discard (d), or knock (k): your deadwood can be {limit} or less": (
+        "défaussez (d), ou frappez (k) : vos cartes isolées peuvent faire {limit} ou moins"
+    ),
+    "discard (d); knock (k) once your deadwood is {limit} or less": (
+        "défaussez (d) ; frappez (k) dès que vos cartes isolées font {limit} ou moins"
+    ),
+    "The bot failed: {error}": "Le robot a échoué : {error}",
+    "No hint: {error}": "Pas de conseil : {error}",
+    "The bot tried an illegal move: {error}": "Le robot a tenté un coup interdit : {error}",
+    "The match is over.": "La partie est finie.",
+    "Wait: it is {who}'s turn.": "Attendez : c'est au tour de {who}.",
+    "Not allowed: {reason} [rule: {rule}]": "Interdit : {reason} [règle : {rule}]",
+    "You {did}.": "Vous {did}.",
+    "Select exactly one card to {what}.": "Choisissez une seule carte à {what}.",
+    "lay off": "ajouter",
+    "discard": "défausser",
+    "Take from the discard pile": "Prendre dans la défausse",
+    "Which meld do you mean? (each joker stands for one card)": (
+        "Quelle combinaison ? (chaque joker remplace une carte)"
+    ),
+    "Lay off {card} where?": "Ajouter le {card} où ?",
+    "Select the one card to give for a joker.": (
+        "Choisissez la carte à donner en échange d'un joker."
+    ),
+    "Swap which joker?": "Échanger quel joker ?",
+    "Take which card?": "Prendre quelle carte ?",
+    "Nothing to lay now: press n when you are done.": (
+        "Rien à poser maintenant : appuyez sur n quand vous avez fini."
+    ),
+    "You laid {what}; n when done.": "Vous avez posé {what} ; n quand vous avez fini.",
+    "Thinking of a hint…": "Recherche d'un conseil…",
+    " (press {key})": " (touche {key})",
+    "Hint: {reason}{press}": "Conseil : {reason}{press}",
+    "Bots play instantly.": "Les robots jouent sans attendre.",
+    "Bots play at a readable pace.": "Les robots jouent à un rythme lisible.",
+    "Select one card, then click a meld to lay it off.": (
+        "Choisissez une carte, puis cliquez sur une combinaison pour l'y ajouter."
+    ),
+    "There is no saved game to resume.": "Aucune partie sauvegardée à reprendre.",
+    "Cannot start: {error}": "Impossible de commencer : {error}",
+    "The saved game cannot be read.": "La partie sauvegardée est illisible.",
+    "Could not save the game: {error}": "La partie n'a pas pu être sauvegardée : {error}",
+    "Game saved to {path}; continue it with: rummy play --resume": (
+        "Partie sauvegardée dans {path} ; pour la reprendre : rummy play --resume"
+    ),
+    "(no cards)": "(aucune carte)",
+    "No melds on the table yet.": "Aucune combinaison sur la table.",
+    "below ({n}):": "dessous ({n}) :",
+    "  player          cards  score": "  joueur         cartes  score",
+    # -- the hand arranged
+    "{note}, deadwood {n}": "{note}, cartes isolées {n}",
+    "({points} of {minimum} points to open)": "({points} des {minimum} points d'ouverture)",
+    # -- the log and the moves in words (after a name: "Ann a pioché")
+    "drew from the stock": "a pioché",
+    "drew {card} from the stock": "a pioché le {card}",
+    "took the upcard": "a pris la carte retournée",
+    "took {card} from the discard pile": "a pris le {card} de la défausse",
+    "took {card} and the {n} card(s) above it from the pile": (
+        "a pris le {card} et les {n} carte(s) au-dessus dans la défausse"
+    ),
+    "discarded {card}": "a défaussé le {card}",
+    "melded {cards}": "a posé {cards}",
+    "meld {n}": "combinaison {n}",
+    "{joker} as {card}": "{joker} pour le {card}",
+    "laid off {what} on {meld}": "a ajouté {what} à {meld}",
+    "swapped {card} for the joker in {meld}": "a échangé le {card} contre le joker de {meld}",
+    "took {card} from {meld}": "a pris le {card} dans {meld}",
+    "passed": "a passé",
+    "knocked": "a frappé",
+    "move|played": "a joué",
+    "Resumed: round {round}, turn {turn}.": "Reprise : manche {round}, tour {turn}.",
+    "Round {n}: {who} deals.": "Manche {n} : {who} donne.",
+    "Round {n}: {what}.": "Manche {n} : {what}.",
+    # -- choosers and refusals before the engine is asked
+    "meld {n} ({owner}: {cards})": "combinaison {n} ({owner} : {cards})",
+    "{joker} as {card} on {meld}": "{joker} pour le {card} sur la {meld}",
+    "{card} on {meld}": "{card} sur la {meld}",
+    "give {card} for the joker in {meld}": "donner le {card} contre le joker de la {meld}",
+    "take {card} from {meld}": "prendre le {card} dans la {meld}",
+    "select the cards of the meld first": "choisissez d'abord les cartes de la combinaison",
+    "{cards} is not a meld: a meld has at least three cards": (
+        "{cards} n'est pas une combinaison : il faut au moins trois cartes"
+    ),
+    "{cards} is not a meld: at most {jokers} per meld [rule: jokers_per_meld]": (
+        "{cards} n'est pas une combinaison : {jokers} au plus par combinaison "
+        "[règle : jokers_per_meld]"
+    ),
+    "{cards} is not a meld: a set is one rank in different suits, a run "
+    "is consecutive cards of one suit": (
+        "{cards} n'est pas une combinaison : un brelan ou un carré réunit une valeur dans "
+        "des couleurs différentes, une suite des cartes qui se suivent dans une couleur"
+    ),
+    "there is no meld on the table to lay off on": (
+        "aucune combinaison sur la table où ajouter une carte"
+    ),
+    "{card} does not fit any meld on the table": (
+        "le {card} ne va sur aucune combinaison de la table"
+    ),
+    "{card} does not fit meld {n}": "le {card} ne va pas sur la combinaison {n}",
+    "there is no joker on the table to swap": "aucun joker sur la table à échanger",
+    "select the natural card that a table joker stands for": (
+        "choisissez la carte naturelle que remplace un joker de la table"
+    ),
+    "no joker on the table stands for {card}": "aucun joker de la table ne remplace le {card}",
+    "there is no meld on the table to take from": "aucune combinaison sur la table où prendre",
+    # -- the match in words
+    "deadwood {n}": "isolées {n}",
+    "deadwood {n} after a discard": "isolées {n} après défausse",
+    "{deals}, high wins": "{deals}, le plus haut gagne",
+    "{deals}, low wins": "{deals}, le plus bas gagne",
+    "to {n}, high wins": "en {n}, le plus haut gagne",
+    "to {n}, low wins": "en {n}, le plus bas gagne",
+    "Round {n} of {deals}": "Manche {n} sur {deals}",
+    "Round {n} · to {target}": "Manche {n} · en {target}",
+    "highest score wins": "le plus haut score gagne",
+    "lowest score wins": "le plus bas score gagne",
+    # -- help
+    "Help · {spec}": "Aide · {spec}",
+    "On the screen": "À l'écran",
+    "Rules of this game": "Les règles de ce jeu",
+    "Esc: close": "Échap : fermer",
+    "s / click Stock": "s / clic Pioche",
+    "p / click Discard": "p / clic Défausse",
+    "← → space": "← → espace",
+    "c / Esc": "c / Échap",
+    "l / click a meld": "l / clic combinaison",
+    "draw from the stock": "piocher",
+    "take the top card of the discard pile (500 Rum: or a deeper one)": (
+        "prendre la carte du dessus de la défausse (500 Rum : ou une plus bas)"
+    ),
+    "select or unselect a card: the key shown above it (or click it)": (
+        "choisir une carte ou la laisser : la touche au-dessus d'elle (ou un clic)"
+    ),
+    "move the card cursor, select the card under it": (
+        "déplacer le curseur, choisir la carte dessous"
+    ),
+    "clear the selection": "annuler le choix des cartes",
+    "meld the selected cards": "poser les cartes choisies",
+    "lay off the selected card on a meld": "ajouter la carte choisie à une combinaison",
+    "swap the selected card for the joker standing for it": (
+        "échanger la carte choisie contre le joker qui la remplace"
+    ),
+    "take a card from a table meld (rami51)": (
+        "prendre une carte dans une combinaison de la table (rami51)"
+    ),
+    "discard the selected card (ends your turn)": "défausser la carte choisie (fin du tour)",
+    "hint: what the hard bot would play, and why": (
+        "conseil : ce que jouerait le robot fort, et pourquoi"
+    ),
+    "show the hand by suit, by rank, or arranged into melds with the deadwood apart": (
+        "montrer la main par couleur, par valeur, ou rangée en combinaisons, les cartes "
+        "isolées à part"
+    ),
+    "show the whole discard pile": "montrer toute la défausse",
+    "bots play instantly / at a readable pace": (
+        "les robots jouent sans attendre / à un rythme lisible"
+    ),
+    "this help": "cette aide",
+    "save the game and quit (rummy play --resume continues it)": (
+        "sauvegarder et quitter (rummy play --resume reprend la partie)"
+    ),
+    "knock (deadwood within the limit), or at the wall knock with the upcard": (
+        "frapper (cartes isolées dans la limite), ou au bout de la pioche frapper avec la "
+        "carte retournée"
+    ),
+    "pass: on the first upcard, at the wall, or when done laying melds and lay-offs": (
+        "passer : sur la première carte retournée, au bout de la pioche, ou une fois "
+        "combinaisons et ajouts posés"
+    ),
+    "after a knock: lay the melds (and lay-offs) that leave the least deadwood": (
+        "après avoir frappé : poser les combinaisons (et ajouts) qui laissent le moins de "
+        "cartes isolées"
+    ),
+    "▶ the player to act · D the dealer · ✓ has opened (met the opening minimum)\n"
+    "🃏(7♥) a joker standing for 7♥ · 2* the card you just drew · "
+    "a highlighted meld number: the selected card fits there": (
+        "▶ le joueur qui joue · D le donneur · ✓ a ouvert (a atteint le minimum "
+        "d'ouverture)\n🃏(7♥) un joker qui remplace le 7♥ · 2* la carte que vous venez de "
+        "piocher · un numéro de combinaison en couleur : la carte choisie y va"
+    ),
+    # -- dialogs
+    "Cancel": "Annuler",
+    "Close": "Fermer",
+    "1-9 or Enter: choose · Esc: cancel": "1-9 ou Entrée : choisir · Échap : annuler",
+    "Discard pile, top first ({cards})": "Défausse, du dessus vers le dessous ({cards})",
+    "Continue": "Continuer",
+    "Review": "Revue",
+    "Review (r)": "Revue (r)",
+    "Final standings": "Classement final",
+    "Next deal": "Donne suivante",
+    "{label} (Enter)": "{label} (Entrée)",
+    "Play again": "Rejouer",
+    "New settings": "Nouveaux réglages",
+    "Play again (a)": "Rejouer (a)",
+    "New settings (n)": "Nouveaux réglages (n)",
+    "Quit (q)": "Quitter (q)",
+    "place": "place",
+    "player": "joueur",
+    "score": "score",
+    "You win!": "Vous gagnez !",
+    "{who} won together.": "{who} gagnent ensemble.",
+    "{who} won.": "{who} a gagné.",
+    "Match over after {rounds}. {verdict}": "Partie finie après {rounds}. {verdict}",
+    # -- the end of a round
+    "  round {delta} · total {total}": "  manche {delta} · total {total}",
+    "laid: {melds}": "posé : {melds}",
+    "no cards left": "plus aucune carte",
+    "{left}, {points} points:": "{left}, {points} points :",
+    "Score by round": "Score par manche",
+    "round": "manche",
+    "bonus": "prime",
+    "Running totals": "Totaux cumulés",
+    # -- the review of a round
+    "best": "meilleur",
+    "good": "bon",
+    "inaccuracy": "imprécision",
+    "mistake": "erreur",
+    "blunder": "gaffe",
+    "turn": "tour",
+    "played": "joué",
+    "lost": "perdu",
+    "label": "note",
+    "Accuracy {accuracy}% over {n} decisions: {counts}": (
+        "Précision {accuracy} % sur {n} décisions : {counts}"
+    ),
+    "Key moments": "Moments clés",
+    "turn {n}: {played} ": "tour {n} : {played} ",
+    ", {lost} points; better {reason}": ", {lost} points ; mieux : {reason}",
+    "Review of round {n}: {name}": "Revue de la manche {n} : {name}",
+    "Grading {n} decisions against the hard engine…": (
+        "Évaluation de {n} décisions face au robot fort…"
+    ),
+    "The review failed: {error}": "La revue a échoué : {error}",
+    " (the round: {n})": " (la manche : {n})",
+    "Expected points after each decision{result}:": (
+        "Points espérés après chaque décision{result} :"
+    ),
+    "from {low} to {high} points": "de {low} à {high} points",
+    # -- the new-game screen
+    "rummykit · new game": "rummykit · nouvelle partie",
+    "Preset": "Règles",
+    "Your name": "Votre nom",
+    "Bots": "Robots",
+    "Match": "Partie",
+    "to a target score": "jusqu'à un score",
+    "a number of deals": "un nombre de donnes",
+    "House rules": "Règles maison",
+    "Knock at": "Frapper à",
+    "Gin bonus": "Prime de gin",
+    "Undercut bonus": "Prime de contre",
+    "Oklahoma: the first upcard's value sets the knock limit": (
+        "Oklahoma : la première carte retournée fixe la limite pour frapper"
+    ),
+    "Ace": "As",
+    "low only (A-2-3)": "bas seulement (A-2-3)",
+    "high or low (Q-K-A too)": "haut ou bas (D-R-A aussi)",
+    "Rummy bonus": "Prime de rami",
+    "double": "double",
+    "plus ten": "plus dix",
+    "Opening minimum": "Ouverture minimum",
+    "any number of melds per turn": "autant de combinaisons que voulu par tour",
+    "lay off only after your own first meld": (
+        "ajouter seulement après avoir posé sa première combinaison"
+    ),
+    "you must discard to go out": "il faut défausser pour finir",
+    "the card taken from the discard pile may be thrown back": (
+        "la carte prise à la défausse peut y être rejetée"
+    ),
+    "a card taken from the discard pile must be used at once": (
+        "une carte prise à la défausse doit servir aussitôt"
+    ),
+    "swap a table joker for the card it stands for": (
+        "échanger un joker posé contre la carte qu'il remplace"
+    ),
+    "a joker freed by a swap must go into a new meld at once": (
+        "un joker libéré par un échange doit aussitôt aller dans une nouvelle combinaison"
+    ),
+    "take a card from a table meld of 4+ cards": (
+        "prendre une carte dans une combinaison posée de 4 cartes ou plus"
+    ),
+    "the opening must include a run without a joker": (
+        "l'ouverture doit comprendre une suite sans joker"
+    ),
+    "Play": "Jeu",
+    "Seed (optional)": "Graine (facultatif)",
+    "bots play instantly": "les robots jouent sans attendre",
+    "Start": "Commencer",
+    "Resume": "Reprendre",
+    "Start (ctrl+s)": "Commencer (ctrl+s)",
+    "Resume saved game (ctrl+r)": "Reprendre la partie sauvegardée (ctrl+r)",
+    "Quit (esc)": "Quitter (échap)",
+    "the match length must be a positive whole number": (
+        "la durée de la partie doit être un nombre entier positif"
+    ),
+    "{what} must be a whole number": "{what} : il faut un nombre entier",
+    "the opening minimum must be a whole number (0 for none)": (
+        "l'ouverture minimum doit être un nombre entier (0 pour aucune)"
+    ),
+    # -- replays
+    "Next": "Suivant",
+    "Back": "Retour",
+    "Next turn": "Tour suivant",
+    "Turn back": "Tour précédent",
+    "replay|Start": "Début",
+    "replay|End": "Fin",
+    "Replay {title} ": "Relecture {title} ",
+    "step {i}/{last} · round {n}": "étape {i}/{last} · manche {n}",
+    "  score {n}  ({cards})": "  score {n}  ({cards})",
+    "Match: {goal}; scores ": "Partie : {goal} ; scores ",
+    # -- the command line
+    "{n} bot": "{n} robot",
+    "{n} bots": "{n} robots",
+    "--bots gives {bots} for {n} players (you + bots)": (
+        "--bots donne {bots} pour {n} joueurs (vous + les robots)"
+    ),
+    "cannot read {path}: {error}": "impossible de lire {path} : {error}",
+    "give --target or --deals, not both": "donnez --target ou --deals, pas les deux",
+    "unknown bot difficulty {name} (known: {known})": (
+        "niveau de robot inconnu {name} (connus : {known})"
+    ),
+}
