@@ -207,7 +207,7 @@ class HandSolver:
             f = bit >> 1
             rank = f % 13
             suit = f // 13
-            rest = key - (1 << bit)
+            rest = key - (1 << (2 * f))  # one copy (a count of 2 is 0b10)
             best = values[f] + search(rest, j, runs, pure) if loose else _INF
             # Sets: this card and one card of each chosen higher suit, jokers to three.
             others = [
