@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -70,7 +70,7 @@ def brute(cards: list[int], wr: int) -> tuple[bool, int]:
     """(valid declaration, the hand's count before the cap) by trying every grouping."""
     cards = sorted(cards)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(rest: tuple[int, ...], runs: int, pure: int) -> int:
         if not rest:
             return 0 if runs >= 2 and pure else 1 << 20
@@ -94,7 +94,7 @@ def brute(cards: list[int], wr: int) -> tuple[bool, int]:
 
 
 def _all_grouped(cards: tuple[int, ...], wr: int) -> bool:
-    @lru_cache(maxsize=None)
+    @cache
     def go(rest: tuple[int, ...], runs: int, pure: int) -> bool:
         if not rest:
             return runs >= 2 and bool(pure)

@@ -28,8 +28,8 @@ from rummykit.state import GameState, Phase
 from rummykit.variants import variant_for
 from rummykit.variants.indian import HandSolver
 
-I = "indian"
-SOLVER = HandSolver(Rules.preset(I))
+IND = "indian"
+SOLVER = HandSolver(Rules.preset(IND))
 
 
 def hand(text: str) -> int:
@@ -59,11 +59,11 @@ def test_two_decks_with_a_printed_joker_each_13_cards_2_to_6_players() -> None:
     """RB: "The game requires two packs of 53 cards each with 1 printed joker in each
     deck"; "Each player is dealt 13 cards"; PI: "This game is usually played between 2
     to 6 players"."""
-    r = Rules.preset(I)
+    r = Rules.preset(IND)
     assert (r.decks, r.jokers, r.deck_size) == (2, 1, 106)
     assert (r.min_players, r.max_players, r.hand_size) == (2, 6, 13)
     for n in (2, 6):
-        g = new_game(I, players=n, seed=4)
+        g = new_game(IND, players=n, seed=4)
         assert [g.hand_size(p) for p in range(n)] == [13] * n and conserved(g)
         assert len(g.discard) == 1  # RB: "The first card ... is placed in the open deck"
     assert variant_for(r).name == "indian"
@@ -74,10 +74,10 @@ def test_a_wild_rank_is_cut_after_the_deal_and_is_public() -> None:
     random"; NG: "the card kept under stock pile".  The cut is the bottom card of the
     shuffled stock, drawn by the game's seeded generator, and every view shows it."""
     for seed in range(5):
-        g = new_game(I, players=3, seed=seed)
+        g = new_game(IND, players=3, seed=seed)
         assert g.wild == g.stock[0]
         assert all(g.view(p).wild == g.wild for p in range(3))
-    seen = {new_game(I, players=2, seed=s).wild % 54 for s in range(40)}
+    seen = {new_game(IND, players=2, seed=s).wild % 54 for s in range(40)}
     assert len(seen) > 20  # a different cut from deal to deal
 
 
@@ -142,7 +142,7 @@ def test_a_set_has_distinct_suits() -> None:
 def declarer() -> GameState:
     """Seat 1 to play with a valid declaration plus 4D; seat 2 holds a poor hand."""
     g = build(
-        I,
+        IND,
         hands=[DECLARATION + " 4D", "2C 4C 6C 8C TC 2D 4D 6D 8D TD QS 3S 4S"],
         discard="7D",
     )
@@ -172,7 +172,7 @@ def test_no_declaration_without_a_valid_hand() -> None:
     """NG: "Point Rummy Rules Required for Declaration" (above): the engine checks the
     show, so an invalid one is refused with the rule named (no wrong show happens; see
     docs/rules.md for the 80-point wrong-show penalty this replaces)."""
-    g = build(I, hands=["AH 2H 3H 5S 6S 7S 8S 9C 9D 9H KC KD 4D 2S", "KS"], discard="7D")
+    g = build(IND, hands=["AH 2H 3H 5S 6S 7S 8S 9C 9D 9H KC KD 4D 2S", "KS"], discard="7D")
     g = with_wild(g, "JC")
     assert Move(KNOCK) not in g.legal_moves()
     with pytest.raises(IllegalMoveError) as e:
@@ -200,7 +200,7 @@ def test_hand_counts_at_most_80() -> None:
     """RC: "Any player who does not meld any cards when a show is called ... gets 80
     points, this is known as a Full Count"; PS (Rummyera): "Maximum Loss (per round) 80
     Points"."""
-    assert Rules.preset(I).max_hand_points == 80
+    assert Rules.preset(IND).max_hand_points == 80
     no_sequence = "KC JC JC QD TD KD KH JH QS TS KS 9C 9H"
     assert SOLVER.full_count(hand(no_sequence), -1) == 128
     assert points(no_sequence) == 80
@@ -223,7 +223,7 @@ def test_first_drop_20_middle_drop_40_and_the_others_play_on() -> None:
     """RC: "Players who drop out at the beginning of the game, also known as the First
     Drop, will get 20 points. Those players who make a Middle Drop ... will get 40
     points"."""
-    g = new_game(I, players=3, seed=5)
+    g = new_game(IND, players=3, seed=5)
     first = g.current
     assert Move(DROP) in g.legal_moves()
     g.apply(Move(DROP))
@@ -250,7 +250,7 @@ def test_first_drop_20_middle_drop_40_and_the_others_play_on() -> None:
 def test_two_player_drop_ends_the_deal() -> None:
     """With two players a drop leaves one player in the deal, who wins it (RC's drop
     penalty goes to the winner)."""
-    g = new_game(I, players=2, seed=1)
+    g = new_game(IND, players=2, seed=1)
     other = 1 - g.current
     g.apply(Move(DROP))
     res = g.results[-1]
@@ -310,13 +310,13 @@ def test_the_stock_is_refilled_from_the_pile_but_its_top_card() -> None:
     """TK: "When all the cards in the closed deck is used, cards from the open deck are
     all reshuffled and placed as the new closed deck, except the card that is recently in
     the open deck"."""
-    assert Rules.preset(I).restock.value == "shuffle_keep_top"
+    assert Rules.preset(IND).restock.value == "shuffle_keep_top"
 
 
 def test_taking_the_discard_is_a_draw() -> None:
     """TK: "A player, on their turn must pick a card from the open deck or closed
     deck"."""
-    g = new_game(I, players=2, seed=9)
+    g = new_game(IND, players=2, seed=9)
     assert {Move(DRAW_STOCK), Move(DRAW_DISCARD)} <= set(g.legal_moves())
 
 
