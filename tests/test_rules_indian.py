@@ -330,7 +330,7 @@ def test_taking_the_discard_is_a_draw() -> None:
         "indian(meld_in_play=true)",
         "indian(first_drop=50)",
         "indian(first_drop=0)",
-        "indian(elimination=true)",
+        "indian(elimination=true)",  # winner_collects: no penalty totals
         "indian_pool101(scoring=winner_collects)",
         "indian(deep_discard=true)",
     ],

@@ -367,7 +367,7 @@ def _check_declare(s: GameState, n: int) -> None:
         raise StateFormatError("these rules cut no wild card from this deck", "wild")
     dropped = _seq(s.dropped, list, "dropped", n)
     allowed = {0, rules.first_drop, rules.middle_drop}
-    if rules.elimination:
+    if rules.elimination and rules.target_score is not None:
         allowed.add(-1)
     for p, d in enumerate(dropped):
         _int(d, f"dropped[{p}]", -1, 1000)

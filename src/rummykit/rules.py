@@ -274,7 +274,8 @@ class Rules:
     """Indian Rummy: a hand left at the end counts at most this (80, the "full count")."""
     elimination: bool = False
     """Pool rummy: a player whose total reaches ``target_score`` is out of the match,
-    which goes on until one player is left (Indian pool 101 and 201)."""
+    which goes on until one player is left (Indian pool 101 and 201).  A match of a
+    number of ``deals`` has no target: then it ends after those deals, nobody out."""
 
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -329,8 +330,8 @@ class Rules:
                 "first_drop and middle_drop are both 0 (no drops) or both set, the first "
                 "drop no dearer than the middle drop"
             )
-        if self.elimination and (self.target_score is None or self.scoring is not Scoring.PENALTY):
-            raise RulesError("elimination needs a target_score and scoring=penalty")
+        if self.elimination and self.scoring is not Scoring.PENALTY:
+            raise RulesError("elimination needs scoring=penalty (totals are penalty points)")
         if self.knock_card is not None and (self.meld_scoring or self.deep_discard):
             raise RulesError("meld_scoring and deep_discard are for games that meld in play")
         if self.oklahoma and self.knock_card is None:

@@ -374,8 +374,8 @@ class Indian(Variant):
         """Seats out of the match give their cards back under the stock; the bottom card
         of the stock is the wild cut; the first turn is the first seat still in."""
         r = self.rules
-        if r.elimination:
-            target = r.target_score or 0
+        if r.elimination and r.target_score is not None:
+            target = r.target_score
             for p in range(state.num_players):
                 if state.scores[p] >= target:
                     state.dropped[p] = -1
@@ -459,8 +459,8 @@ class Indian(Variant):
 
     def match_over(self, state: GameState) -> bool:
         r = self.rules
-        if r.elimination:
-            target = r.target_score or 0
+        if r.elimination and r.target_score is not None:
+            target = r.target_score
             return sum(1 for s in state.scores if s < target) <= 1
         return super().match_over(state)
 
