@@ -32,7 +32,10 @@ from rummykit.bots import make_bot, play_match
 from rummykit.errors import IllegalMoveError
 from rummykit.rules import Rules
 
-PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki")
+PRESETS = (
+    "basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki", "indian",
+    "indian_pool101", "indian_pool201", "indian_deals",
+)  # fmt: skip
 BOTS = ("random", "greedy", "expert", "ismcts:2i")
 SEARCH_SHARE = 20
 """The search bot plays one deal in this many."""

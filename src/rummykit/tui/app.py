@@ -26,6 +26,7 @@ from ..moves import (
     DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
+    DROP,
     KNOCK,
     LAYOFF,
     MELD,
@@ -57,7 +58,10 @@ from .session import (
     cards_for_move,
     choice_text,
     deadwood_text,
+    declare_text,
     discard_save,
+    drop_cost,
+    drop_note,
     laid_text,
     layoff_attempt,
     load_saved,
@@ -69,6 +73,7 @@ from .session import (
     swap_attempt,
     table_cells,
     take_attempt,
+    wild_text,
     winner_text,
 )
 from .widgets import HandView, LogView, MeldInfo, PilesBar, PlayersView, SeatInfo, TableView
@@ -83,10 +88,13 @@ of a second in Basic Rummy and one to two seconds in Rami."""
 
 
 ACTION_KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
-               DISCARD: "d", KNOCK: "k", PASS: "n"}  # fmt: skip
+               DISCARD: "d", KNOCK: "k", PASS: "n", DROP: "x"}  # fmt: skip
 KNOCK_GAME_ACTIONS = frozenset({"knock", "pass_turn", "lay_best"})
 """Actions of knock games (Gin) only; their keys select cards 16, 17 and 12 in rummy,
-so they are bound only when the rules have a knock (Gin hands never hold 12 cards)."""
+so they are bound only when the rules have a knock (Gin hands never hold 12 cards).
+Indian Rummy binds ``k`` (declare) and ``x`` (drop): its hands hold at most 14 cards,
+so those keys never select a card there."""
+DECLARE_GAME_ACTIONS = frozenset({"knock", "drop"})
 
 
 class TableScreen(Screen[None]):
@@ -126,6 +134,7 @@ class TableScreen(Screen[None]):
         Binding("t", "take", "Take", show=False),
         Binding("k", "knock", "Knock"),
         Binding("n", "pass_turn", "Pass"),
+        Binding("x", "drop", "Drop"),
         Binding("b", "lay_best", "Best melds", show=False),
         Binding("c,escape", "clear", "Clear", show=False),
         Binding("h", "hint", "Hint"),
@@ -210,6 +219,8 @@ class TableScreen(Screen[None]):
         box.border_title = f"Your hand · {count(len(self.order), 'card')} · by {order} (r)"
         if s.rules.knock_card is not None:
             box.border_title += f" · {deadwood_text(s, hand)}"
+        elif s.rules.declare:
+            box.border_title += f" · {declare_text(s, hand)}"
         selected = [f"{len(self.selected)} selected"] if self.selected else []
         box.border_subtitle = " · ".join([note, *selected] if note else selected)
         melds = [MeldInfo(slot, tm.owner, table_cells(s, tm)) for slot, tm in enumerate(s.table)]
@@ -219,7 +230,7 @@ class TableScreen(Screen[None]):
         seats = [
             SeatInfo(
                 name=s.names[p],
-                label=self.match.seat_labels()[p],
+                label=self.match.seat_labels()[p] + drop_note(s, p),
                 cards=s.hand_size(p),
                 score=s.scores[p],
                 current=p == s.current,
@@ -256,6 +267,8 @@ class TableScreen(Screen[None]):
         s = self.state
         out = Text()
         out.append(f"{s.rules.name} ", Style(bold=True))
+        if s.wild >= 0:
+            out.append(f"· wild {wild_text(s.wild)} ")
         if s.phase is Phase.OVER:
             out.append("· the match is over")
         elif self.match.my_turn:
@@ -270,6 +283,8 @@ class TableScreen(Screen[None]):
 
     def _turn_advice(self) -> str:
         s = self.state
+        if s.rules.declare:
+            return self._declare_advice()
         if s.rules.knock_card is not None and s.phase is not Phase.DRAW:
             return self._knock_advice()
         if s.phase is Phase.DRAW:
@@ -289,6 +304,23 @@ class TableScreen(Screen[None]):
         if s.needs_opening(self.match.human):
             return f"meld (m) or discard (d); opening melds need {s.rules.opening_minimum}+"
         return "meld (m), lay off (l) or discard (d)"
+
+    def _declare_advice(self) -> str:
+        """What to do in Indian Rummy, with the keys."""
+        s = self.state
+        legal = s.legal_moves()
+        if s.phase is Phase.KNOCK:
+            return "you declared: select the card to put out and discard it (d)"
+        if s.phase is Phase.DRAW:
+            drop = ""
+            if Move(DROP) in legal:
+                drop = f", or drop (x) for {drop_cost(s)} points"
+            if s.discard and Move(DRAW_DISCARD) in legal:
+                return f"draw from the stock (s) or take {_face(s.discard[-1])} (p){drop}"
+            return f"draw from the stock (s){drop}"
+        if Move(KNOCK) in legal:
+            return "declare (k): your cards make two sequences, one pure; or discard (d)"
+        return "discard (d); declare (k) once every card is in a meld"
 
     def _knock_advice(self) -> str:
         """What to do in a knock game's own phases (Gin), with the keys."""
@@ -571,6 +603,10 @@ class TableScreen(Screen[None]):
         if self._ready():
             self.try_move(Move(KNOCK))
 
+    def action_drop(self) -> None:
+        if self._ready():
+            self.try_move(Move(DROP))
+
     def action_pass_turn(self) -> None:
         if self._ready():
             self.try_move(Move(PASS))
@@ -671,16 +707,23 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Knock, pass and best-melds exist only in knock games: elsewhere they are
         neither shown nor bound, and their keys select cards."""
+        rules = self.state.rules
+        if rules.declare:
+            return action in DECLARE_GAME_ACTIONS or action not in KNOCK_GAME_ACTIONS | {"drop"}
         if action in KNOCK_GAME_ACTIONS:
-            return self.state.rules.knock_card is not None
-        return True
+            return rules.knock_card is not None
+        return action != "drop"
 
     def on_key(self, event: events.Key) -> None:
         ch = event.character
         if not ch or len(ch) != 1 or ch not in CARD_KEYS or self.blocked:
             return
-        if CARD_KEYS.index(ch) < len(self.order) or self.state.rules.knock_card is None:
-            # In a knock game a key past the hand is an action (k, n, b), not a card.
+        rules = self.state.rules
+        if CARD_KEYS.index(ch) < len(self.order) or (
+            rules.knock_card is None and not rules.declare
+        ):
+            # In a knock or declaration game a key past the hand is an action (k, n, b,
+            # x), not a card.
             event.stop()
             event.prevent_default()
             self.toggle(CARD_KEYS.index(ch))

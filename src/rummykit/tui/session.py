@@ -36,6 +36,7 @@ from ..moves import (
     DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
+    DROP,
     KNOCK,
     LAYOFF,
     MELD,
@@ -56,6 +57,7 @@ from ..rules import (
 from ..scoring import describe_round
 from ..state import GameState, Phase
 from ..table import TableMeld, joker_cells, layoff_cells
+from ..variants.indian import HandSolver, drop_penalty
 
 JOKER_GLYPH = UNICODE_JOKER
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -69,7 +71,10 @@ card counting and defence and wins 66% of Basic Rummy matches against ``easy``
 (docs/bots.md), so a newcomer who plays about as well as ``easy`` would lose two first
 games in three.  The level is shown by each bot's name and is one choice away.
 """
-TUI_PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki")
+TUI_PRESETS = (
+    "basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki", "indian",
+    "indian_pool101", "indian_pool201", "indian_deals",
+)  # fmt: skip
 """The presets the new-game screen offers."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus", "Hal", "Ivy")
 """Enough for the largest table (rum500_big: eight seats, seven bots, one name spare)."""
@@ -195,7 +200,9 @@ def move_clause(state: GameState, move: Move) -> str:
     if kind == PASS:
         return "passed"
     if kind == KNOCK:
-        return "knocked"
+        return "declared" if state.rules.declare else "knocked"
+    if kind == DROP:
+        return "dropped"
     return "played"  # pragma: no cover - every kind is named above
 
 
@@ -611,6 +618,41 @@ def deadwood_text(state: GameState, hand: int) -> str:
     if hand.bit_count() > state.game.dealt:
         return f"deadwood {shown} after a discard"
     return f"deadwood {shown}"
+
+
+def declare_text(state: GameState, hand: int) -> str:
+    """Indian Rummy's hand title: what the hand would count now (with a card still to
+    discard, the best count after the discard)."""
+    solver = getattr(state.game.variant, "solver", None)
+    if not isinstance(solver, HandSolver) or not hand:
+        return ""
+    if hand.bit_count() > state.game.dealt:
+        best = min(solver.points(hand & ~(1 << c), state.wild) for c in solver.distinct(hand))
+        return f"counts {best} after a discard"
+    return f"counts {solver.points(hand, state.wild)}"
+
+
+def wild_text(card: int) -> str:
+    """The wild rank of a cut card, for people: ``7♣ (sevens wild)``."""
+    if face_of(card) == JOKER:
+        return f"{UNICODE_JOKER} (aces wild)"
+    rank = face_of(card) % 13
+    names = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+             "nines", "tens", "jacks", "queens", "kings")  # fmt: skip
+    return f"{display_face(face_of(card))} ({names[rank]} wild)"
+
+
+def drop_cost(state: GameState) -> int:
+    """What a drop costs the player to act now (first or middle drop)."""
+    return drop_penalty(state)
+
+
+def drop_note(state: GameState, seat: int) -> str:
+    """`` · dropped`` or `` · out`` after a seat's label in a declaration game."""
+    d = state.dropped[seat]
+    if d > 0:
+        return f" · dropped ({d})"
+    return " · out" if d < 0 else ""
 
 
 def goal_text(rules: Rules) -> str:
