@@ -150,3 +150,37 @@ def test_a_declaration_position_reads_back() -> None:
     assert Move(DISCARD, 13 + 3) in g.legal_moves()  # 4D out
     g.apply(Move(DISCARD, 13 + 3))
     assert g.results[-1].reason == "declare"
+
+
+def test_hints_explain_indian_moves() -> None:
+    """The hint names the move and says why in Indian Rummy's own terms."""
+    from rummykit.bots.hints import suggest
+
+    g = new_game("indian", players=3, seed=12)
+    seen = set()
+    rng = random.Random(3)
+    for _ in range(60):
+        if g.is_over():
+            break
+        v = g.view(g.current)
+        hint = suggest(v, budget=5, seed=1)
+        assert hint.move in v.legal and hint.reason
+        seen.add(hint.reason.split(":")[0].split(" ")[0])
+        legal = [m for m in g.legal_moves() if m.kind != DROP]
+        g.apply(rng.choice(legal) if rng.random() < 0.3 else hint.move)
+    assert {"draw", "discard"} <= seen
+
+
+def test_a_round_ended_inside_a_turn_starts_with_the_dealers_left() -> None:
+    """A move that ends the round inside a turn (a declaration, a drop, Gin's last pass)
+    must not pass the new round's first turn on: the player left of the new dealer
+    starts it, on turn 1 (before, without the first-upcard phase, the dealer did)."""
+    for spec in ("gin_match(first_upcard_option=false)", "indian_pool101"):
+        g = new_game(spec, players=2, seed=3)
+        rng = random.Random(1)
+        rounds = 1
+        while not g.is_over() and rounds < 5:
+            g.apply(rng.choice(g.legal_moves()))
+            if g.round_no != rounds and not g.is_over():
+                rounds = g.round_no
+                assert g.turn == 1 and g.current == (g.dealer + 1) % 2, (spec, rounds)
