@@ -371,15 +371,17 @@ class Indian(Variant):
         self.solver = HandSolver(rules)
 
     def after_deal(self, state: GameState) -> None:
-        """Seats out of the match give their cards back under the stock; the bottom card
-        of the stock is the wild cut; the first turn is the first seat still in."""
+        """Seats out of the match give their cards back under the stock, shuffled; the
+        bottom card of the stock is the wild cut; the first turn is the first seat still
+        in."""
         r = self.rules
         if r.elimination and r.target_score is not None:
             target = r.target_score
             for p in range(state.num_players):
                 if state.scores[p] >= target:
                     state.dropped[p] = -1
-                    state.stock[:0] = list(bits(state.hands[p]))
+                    # Shuffled (the game's generator) so the cut below stays random.
+                    state.stock[:0] = state._shuffled(bits(state.hands[p]))
                     state.hands[p] = 0
         if r.wild_cut and state.stock:
             state.wild = state.stock[0]
