@@ -93,9 +93,9 @@ class HandSolver:
             ace if r == 0 else (10 if r >= 9 else r + 1) for _s in range(4) for r in range(13)
         )
         self.high_ace = rules.ace.value == "high_or_low"
-        self._exact: dict[tuple[int, int, int, int], int] = {}
-        self._score: dict[tuple[int, int, int, int], int] = {}
-        self._soft: dict[tuple[int, int, int, int], int] = {}
+        self._exact: dict[tuple[int, int, int, int, int], int] = {}
+        self._score: dict[tuple[int, int, int, int, int], int] = {}
+        self._soft: dict[tuple[int, int, int, int, int], int] = {}
         self._declarable: dict[tuple[int, int], bool] = {}
 
     # -- public questions ------------------------------------------------------------
@@ -106,11 +106,13 @@ class HandSolver:
 
     def declarable(self, hand: int, wild: int) -> bool:
         """Whether some card of ``hand`` (one over the deal) can go out so that the
-        rest is a valid declaration."""
+        rest is a valid declaration: one search in which one card may stay out of the
+        melds (a natural card as the search reaches it, or a joker left over at the
+        end), the same as trying :meth:`valid` without each card in turn."""
         key = (self._faces_key(hand), wild_rank(wild))
         hit = self._declarable.get(key)
         if hit is None:
-            hit = any(self.valid(hand & ~(1 << c), wild) for c in self.distinct(hand))
+            hit = self._best(hand, wild, self._exact, False, _INF, _INF, spare=1) == 0
             if len(self._declarable) > MEMO_LIMIT:
                 self._declarable.clear()
             self._declarable[key] = hit
@@ -165,10 +167,11 @@ class HandSolver:
         self,
         hand: int,
         wild: int,
-        memo: dict[tuple[int, int, int, int], int],
+        memo: dict[tuple[int, int, int, int, int], int],
         loose: bool,
         pen_run: int,
         pen_pure: int,
+        spare: int = 0,
     ) -> int:
         key = self._faces_key(hand)
         jokers = key >> 104
@@ -184,22 +187,26 @@ class HandSolver:
         if len(memo) > MEMO_LIMIT:
             memo.clear()
         search = self._searcher(memo, loose, pen_run, pen_pure)
-        return min(search(k, j, 0, 0) for k, j in splits)
+        return min(search(k, j, 0, 0, spare) for k, j in splits)
 
     def _searcher(
         self,
-        memo: dict[tuple[int, int, int, int], int],
+        memo: dict[tuple[int, int, int, int, int], int],
         loose: bool,
         pen_run: int,
         pen_pure: int,
-    ) -> Callable[[int, int, int, int], int]:
+    ) -> Callable[[int, int, int, int, int], int]:
         values = self.values
         high_ace = self.high_ace
 
-        def search(key: int, j: int, runs: int, pure: int) -> int:
+        def search(key: int, j: int, runs: int, pure: int, spare: int) -> int:
+            """Least cost of grouping ``key`` with ``j`` jokers; ``spare``: one card may
+            still stay out for free (the declaration's card out)."""
             if key == 0:
+                if spare and j == 0:
+                    return _INF  # the card out must be a joker no meld needs
                 return (pen_run * (2 - runs) if runs < 2 else 0) + (0 if pure else pen_pure)
-            mk = (key, j, runs, pure)
+            mk = (key, j, runs, pure, spare)
             hit = memo.get(mk)
             if hit is not None:
                 return hit
@@ -208,7 +215,11 @@ class HandSolver:
             rank = f % 13
             suit = f // 13
             rest = key - (1 << (2 * f))  # one copy (a count of 2 is 0b10)
-            best = values[f] + search(rest, j, runs, pure) if loose else _INF
+            best = values[f] + search(rest, j, runs, pure, spare) if loose else _INF
+            if spare:
+                v = search(rest, j, runs, pure, 0)
+                if v < best:
+                    best = v
             # Sets: this card and one card of each chosen higher suit, jokers to three.
             others = [
                 2 * (s2 * 13 + rank)
@@ -224,7 +235,7 @@ class HandSolver:
                         size += 1
                 need = 3 - size if size < 3 else 0
                 if need <= j:
-                    v = search(k, j - need, runs, pure)
+                    v = search(k, j - need, runs, pure, spare)
                     if v < best:
                         best = v
             # Sequences in this suit from this card upwards (or, for an ace, downwards
@@ -232,12 +243,12 @@ class HandSolver:
             more = runs + 1 if runs < 2 else 2
             base = suit * 13
             for k, used in _runs(rest, base, rank, j, 12):
-                v = search(k, j - used, more, 1 if used == 0 else pure)
+                v = search(k, j - used, more, 1 if used == 0 else pure, spare)
                 if v < best:
                     best = v
             if rank == 0 and high_ace:
                 for k, used in _runs_down(rest, base, j):
-                    v = search(k, j - used, more, 1 if used == 0 else pure)
+                    v = search(k, j - used, more, 1 if used == 0 else pure, spare)
                     if v < best:
                         best = v
             memo[mk] = best
