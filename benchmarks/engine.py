@@ -62,15 +62,16 @@ GAMES: dict[tuple[str, int], int] = {
     ("rum500", 4): 6,
     ("kalooki", 2): 6,
     ("kalooki", 4): 12,
-    # Indian Rummy: random players drop often, so a deal is short (a few dozen actions).
-    ("indian", 2): 300,
-    ("indian", 4): 300,
-    ("indian_pool101", 2): 120,
-    ("indian_pool101", 4): 60,
-    ("indian_pool201", 2): 80,
-    ("indian_pool201", 4): 40,
-    ("indian_deals", 2): 200,
-    ("indian_deals", 4): 150,
+    # Indian Rummy: random players drop often, so a deal is short (5-15 actions), and
+    # the deal itself is much of the cost.
+    ("indian", 2): 2000,
+    ("indian", 4): 1000,
+    ("indian_pool101", 2): 500,
+    ("indian_pool101", 4): 200,
+    ("indian_pool201", 2): 400,
+    ("indian_pool201", 4): 150,
+    ("indian_deals", 2): 1000,
+    ("indian_deals", 4): 500,
 }
 QUICK_GAMES = 2
 REPS = 5
