@@ -68,6 +68,7 @@ async def test_a_whole_deal_by_keys(spec: str) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: my_turn(app) or isinstance(app.screen, RoundSummaryScreen))
         if my_turn(app):
+            await wait_until(pilot, lambda: bool(_footer_text(app)))  # drawn a frame later
             footer = _footer_text(app)
             assert "Knock" in footer and "Drop" in footer and "Pass" not in footer
             status = str(table(app).query_one("#status").render())
