@@ -70,7 +70,8 @@ async def test_a_whole_deal_by_keys(spec: str) -> None:
         if my_turn(app):
             await wait_until(pilot, lambda: bool(_footer_text(app)))  # drawn a frame later
             footer = _footer_text(app)
-            assert "Knock" in footer and "Drop" in footer and "Pass" not in footer
+            assert "Declare" in footer and "Drop" in footer
+            assert "Knock" not in footer and "Pass" not in footer
             status = str(table(app).query_one("#status").render())
             assert "wild" in status and "drop (x)" in status
         kinds = await play_deal(pilot, app)

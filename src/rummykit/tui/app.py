@@ -94,7 +94,7 @@ KNOCK_GAME_ACTIONS = frozenset({"knock", "pass_turn", "lay_best"})
 so they are bound only when the rules have a knock (Gin hands never hold 12 cards).
 Indian Rummy binds ``k`` (declare) and ``x`` (drop): its hands hold at most 14 cards,
 so those keys never select a card there."""
-DECLARE_GAME_ACTIONS = frozenset({"knock", "drop"})
+DECLARE_GAME_ACTIONS = frozenset({"declare", "drop"})
 
 
 class TableScreen(Screen[None]):
@@ -133,6 +133,7 @@ class TableScreen(Screen[None]):
         Binding("j", "swap", "Swap joker", show=False),
         Binding("t", "take", "Take", show=False),
         Binding("k", "knock", "Knock"),
+        Binding("k", "declare", "Declare"),
         Binding("n", "pass_turn", "Pass"),
         Binding("x", "drop", "Drop"),
         Binding("b", "lay_best", "Best melds", show=False),
@@ -603,6 +604,10 @@ class TableScreen(Screen[None]):
         if self._ready():
             self.try_move(Move(KNOCK))
 
+    def action_declare(self) -> None:
+        """Indian Rummy's declaration: the same move as a knock, under its own name."""
+        self.action_knock()
+
     def action_drop(self) -> None:
         if self._ready():
             self.try_move(Move(DROP))
@@ -709,10 +714,10 @@ class TableScreen(Screen[None]):
         neither shown nor bound, and their keys select cards."""
         rules = self.state.rules
         if rules.declare:
-            return action in DECLARE_GAME_ACTIONS or action not in KNOCK_GAME_ACTIONS | {"drop"}
+            return action in DECLARE_GAME_ACTIONS or action not in KNOCK_GAME_ACTIONS
         if action in KNOCK_GAME_ACTIONS:
             return rules.knock_card is not None
-        return action != "drop"
+        return action not in DECLARE_GAME_ACTIONS
 
     def on_key(self, event: events.Key) -> None:
         ch = event.character
