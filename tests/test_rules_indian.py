@@ -277,9 +277,10 @@ def test_pool_101_eliminates_at_101_and_the_last_player_wins() -> None:
         while g.round_no == 1:
             g.apply(Move(DROP))
     assert g.dropped[0] == -1 and g.hands[0] == 0 and g.current != 0 and conserved(g)
+    assert g.dropped[g.dealer] == 0  # the deal passes to a seat still in
     # Play the rest with drops until one player is left.
     while not g.is_over():
-        assert g.current != 0
+        assert g.current != 0 and g.dropped[g.dealer] == 0
         g.apply(Move(DROP))
     alive = [p for p in range(3) if g.scores[p] < 101]
     assert len(alive) == 1 and g.result().winners == tuple(alive)

@@ -383,8 +383,8 @@ class Indian(Variant):
 
     def after_deal(self, state: GameState) -> None:
         """Seats out of the match give their cards back under the stock, shuffled; the
-        bottom card of the stock is the wild cut; the first turn is the first seat still
-        in."""
+        bottom card of the stock is the wild cut; the deal passes to a seat still in,
+        and the first turn is the next seat still in."""
         r = self.rules
         if r.elimination and r.target_score is not None:
             target = r.target_score
@@ -396,7 +396,11 @@ class Indian(Variant):
                     state.hands[p] = 0
         if r.wild_cut and state.stock:
             state.wild = state.stock[0]
-        if state.dropped[state.current]:
+        if state.dropped[state.dealer]:  # the deal passes on to a seat still in
+            state.dealer = self.next_seat(state, state.dealer)
+            state.current = self.next_seat(state, state.dealer)
+            state._legal = None
+        elif state.dropped[state.current]:
             state.current = self.next_seat(state, state.current)
             state._legal = None
         super().after_deal(state)
