@@ -38,7 +38,10 @@ from rich.table import Table
 from rummykit import new_game
 from rummykit.bots import RandomBot, play_match
 
-PRESETS = ("basic", "classic", "cg101", "rami51", "rum500", "kalooki")
+PRESETS = (
+    "basic", "classic", "cg101", "rami51", "rum500", "kalooki", "indian", "indian_pool101",
+    "indian_pool201", "indian_deals",
+)  # fmt: skip
 PLAYERS = (2, 4)
 GOAL = ("basic", 2, 30_000)
 """Preset, players and actions/s the view-driven playouts should reach."""
@@ -59,6 +62,16 @@ GAMES: dict[tuple[str, int], int] = {
     ("rum500", 4): 6,
     ("kalooki", 2): 6,
     ("kalooki", 4): 12,
+    # Indian Rummy: random players drop often, so a deal is short (5-15 actions), and
+    # the deal itself is much of the cost.
+    ("indian", 2): 2000,
+    ("indian", 4): 1000,
+    ("indian_pool101", 2): 500,
+    ("indian_pool101", 4): 200,
+    ("indian_pool201", 2): 400,
+    ("indian_pool201", 4): 150,
+    ("indian_deals", 2): 1000,
+    ("indian_deals", 4): 500,
 }
 QUICK_GAMES = 2
 REPS = 5

@@ -11,6 +11,7 @@ deals at full strength are the strength runs (``benchmarks/strength.py``).
 
     python benchmarks/legality.py                   # 2,000 deals per preset and bot
     python benchmarks/legality.py --deals 100       # a quick look
+    python benchmarks/legality.py --matches --presets indian_pool101   # whole matches
 
 Prints a table (deals, actions, illegal moves, errors) and writes
 ``benchmarks/results/legality.json``.  The exit status is 1 if any move was illegal.
@@ -32,16 +33,20 @@ from rummykit.bots import make_bot, play_match
 from rummykit.errors import IllegalMoveError
 from rummykit.rules import Rules
 
-PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki")
+PRESETS = (
+    "basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki", "indian",
+    "indian_pool101", "indian_pool201", "indian_deals",
+)  # fmt: skip
 BOTS = ("random", "greedy", "expert", "ismcts:2i")
 SEARCH_SHARE = 20
 """The search bot plays one deal in this many."""
 
 
-def play_deals(preset: str, bot: str, seeds: list[int]) -> dict[str, Any]:
-    """Play single deals of ``preset`` with ``bot`` in every seat; count what happened."""
+def play_deals(preset: str, bot: str, seeds: list[int], matches: bool = False) -> dict[str, Any]:
+    """Play single deals of ``preset`` (whole matches with ``matches``) with ``bot`` in
+    every seat; count what happened."""
     rules = Rules.preset(preset)
-    spec = f"{preset}(deals=1)"
+    spec = preset if matches else f"{preset}(deals=1)"
     lo, hi = rules.min_players, rules.max_players
     out: dict[str, Any] = {"deals": 0, "actions": 0, "illegal": [], "errors": []}
     for seed in seeds:
@@ -65,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--bots", default=",".join(BOTS))
+    ap.add_argument(
+        "--matches",
+        action="store_true",
+        help="play whole matches, not single deals (pool eliminations, deals formats)",
+    )
     args = ap.parse_args(argv)
     console = Console()
     rows = []
@@ -74,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
             for bot in args.bots.split(","):
                 deals = args.deals // SEARCH_SHARE if bot.startswith("ismcts") else args.deals
                 chunks = [list(range(i, deals, 4 * args.workers)) for i in range(4 * args.workers)]
-                futures = [pool.submit(play_deals, preset, bot, c) for c in chunks if c]
+                futures = [
+                    pool.submit(play_deals, preset, bot, c, args.matches) for c in chunks if c
+                ]
                 jobs.append((preset, bot, deals, futures, time.perf_counter()))
         for preset, bot, deals, futures, _t in jobs:
             row: dict[str, Any] = {"preset": preset, "bot": bot, "asked": deals}
@@ -86,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                 row["illegal"] += part["illegal"]
                 row["errors"] += part["errors"]
             rows.append(row)
-    table = Table(title="Legality soak: single deals, one bot in every seat")
+    what = "whole matches" if args.matches else "single deals"
+    table = Table(title=f"Legality soak: {what}, one bot in every seat")
     for col in ("preset", "bot", "deals", "actions", "illegal moves", "errors"):
         table.add_column(col, justify="left" if col in ("preset", "bot") else "right")
     for r in rows:

@@ -42,6 +42,12 @@ CASES: list[tuple[str, int, int]] = [
     ("rum500_big", 6, 9),
     ("kalooki", 2, 10),
     ("kalooki", 4, 11),
+    ("indian", 2, 12),
+    ("indian", 6, 13),
+    ("indian(first_drop=0, middle_drop=0)", 3, 14),
+    ("indian_pool101", 4, 15),
+    ("indian_pool201", 3, 16),
+    ("indian_deals", 2, 17),
 ]
 
 

@@ -280,6 +280,8 @@ def snapshot(g: GameState) -> dict[str, Any]:
         "turn_start_laid": g.turn_start_laid,
         "turn": g.turn,
         "restocks": g.restocks,
+        "wild": g.wild,
+        "dropped": list(g.dropped),
         "results": list(g.results),
         "history": list(g.history),
         "events": list(g.events),

@@ -63,7 +63,9 @@ def test_random_bot_depends_only_on_the_view() -> None:
     """Two states that differ only in hidden cards (other hands, the stock order) give
     the same view, hence the same choice."""
     for preset in PRESET_NAMES:
-        state = new_game(preset, players=seats(preset, 3), seed=11)
+        # Random drops end an Indian deal within a few turns: play it without them.
+        spec = f"{preset}(first_drop=0, middle_drop=0)" if PRESETS[preset].first_drop else preset
+        state = new_game(spec, players=seats(preset, 3), seed=11)
         _advance(state, 40, seed=2)
         p = state.current
         view = state.view(p)

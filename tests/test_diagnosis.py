@@ -24,6 +24,7 @@ from rummykit.moves import (
     DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
+    DROP,
     KIND_NAMES,
     KNOCK,
     LAYOFF,
@@ -198,7 +199,8 @@ ALL_KINDS = frozenset(range(len(KIND_NAMES)))
 PHASE_RULES = frozenset({
     "draw_first", "one_draw_per_turn", "first_upcard", "upcard_passed", "knock_games_only",
     "discard_or_knock", "knocker_discards", "knocker_lays_melds", "defender_lays_off",
-    "defender_lays_melds", "wall_knock_or_pass", "match_over",
+    "defender_lays_melds", "wall_knock_or_pass", "match_over", "drop_before_draw",
+    "discard_or_declare", "declare_discard",
 })  # fmt: skip
 
 # Rules about a move's details, by kind: the answers for an allowed kind.
@@ -208,8 +210,8 @@ DETAIL_RULES: dict[int, set[str]] = {
     DRAW_STOCK: {"stock_empty"},
     DRAW_DISCARD: {"discard_empty", "discard_pickup_must_use"},
     DRAW_DEEP: {"deep_discard_must_use"},
-    DISCARD: {"card_not_in_hand", "no_discard_of_taken_card", "opening_minimum", "knock_limit"}
-    | PENDING,
+    DISCARD: {"card_not_in_hand", "no_discard_of_taken_card", "opening_minimum", "knock_limit",
+              "invalid_declaration"} | PENDING,
     MELD: {"card_not_in_hand", "one_meld_per_turn", "knock_limit"} | TURN_END | PENDING,
     LAYOFF: {"no_such_meld", "invalid_layoff", "card_not_in_hand", "layoff_after_own_meld",
              "jokers_per_meld"} | TURN_END | PENDING,
@@ -218,7 +220,8 @@ DETAIL_RULES: dict[int, set[str]] = {
     TAKE: {"no_such_meld", "take_from_meld", "take_after_opening", "take_from_meld_size",
            "take_leaves_invalid_meld", "one_meld_per_turn", "taken_card_must_meld"} | PENDING,
     PASS: {"knock_limit"},
-    KNOCK: {"knock_limit"},
+    KNOCK: {"knock_limit", "invalid_declaration"},
+    DROP: set(),  # always legal before the draw where the rules have drops
 }  # fmt: skip
 
 
@@ -230,7 +233,7 @@ def phase_rules(g: GameState) -> dict[int, str]:
     if phase is Phase.OVER:
         return dict.fromkeys(ALL_KINDS, "match_over")
     if phase is Phase.DRAW:
-        return dict.fromkeys(ALL_KINDS - DRAWS, "draw_first")
+        return dict.fromkeys(ALL_KINDS - DRAWS - {DROP}, "draw_first")
     if phase is Phase.FIRST_UPCARD:
         if g.upcard_passes >= n:
             out = dict.fromkeys(ALL_KINDS - {DRAW_STOCK}, "draw_first")
@@ -241,10 +244,18 @@ def phase_rules(g: GameState) -> dict[int, str]:
         return out
     if phase is Phase.PLAY:
         out = dict.fromkeys(DRAWS, "one_draw_per_turn")
+        if g.rules.declare:
+            return (
+                out
+                | dict.fromkeys(ALL_KINDS - DRAWS - {DISCARD, KNOCK}, "discard_or_declare")
+                | {DROP: "drop_before_draw"}
+            )
         if g.rules.meld_in_play:
             return out | dict.fromkeys({PASS, KNOCK}, "knock_games_only")
         return out | dict.fromkeys(ALL_KINDS - DRAWS - {DISCARD, KNOCK}, "discard_or_knock")
     if phase is Phase.KNOCK:
+        if g.rules.declare:
+            return dict.fromkeys(ALL_KINDS - {DISCARD}, "declare_discard")
         if g.hands[g.current].bit_count() > g.game.dealt:
             return dict.fromkeys(ALL_KINDS - {DISCARD}, "knocker_discards")
         return dict.fromkeys(ALL_KINDS - {MELD, PASS}, "knocker_lays_melds")
@@ -258,8 +269,9 @@ def phase_rules(g: GameState) -> dict[int, str]:
 
 def action_range(g: GameState, kind: int) -> range:
     a = g.game.actions
+    deep_end = a.drop_action if a.drop_action >= 0 else a.size
     bounds = [0, 1, 2, a.meld_base, a.layoff_base, a.swap_base, a.take_base, a.pass_action,
-              a.knock_action, a.deep_base, a.size]  # fmt: skip
+              a.knock_action, a.deep_base, deep_end, a.size]  # fmt: skip
     return range(bounds[kind], bounds[kind + 1])
 
 
@@ -299,6 +311,13 @@ def _policy(g: GameState, rng: random.Random) -> Move:
     legal = g.legal_moves()
     if Move(KNOCK) in legal and g.phase is not Phase.WALL:
         return Move(KNOCK)
+    if g.rules.declare and g.phase is Phase.PLAY and rng.random() < 0.8:
+        # Indian Rummy: mostly the card whose loss hurts least, so declarations happen.
+        solver = g.game.variant.solver  # type: ignore[attr-defined]
+        hand = g.hands[g.current]
+        return min(legal, key=lambda m: solver.soft(hand & ~(1 << g._pick(hand, m.a)), g.wild))
+    if g.rules.declare and g.phase is Phase.DRAW and rng.random() < 0.97:
+        return Move(DRAW_STOCK)
     laying = [m for m in legal if m.kind in (MELD, LAYOFF)]
     if g.phase in (Phase.KNOCK, Phase.LAYOFF) and laying and rng.random() < 0.7:
         return rng.choice(laying)
@@ -314,7 +333,9 @@ def test_every_kind_in_every_phase_names_the_broken_rule(preset: str) -> None:
     rng = random.Random(f"issue-20-{preset}")
     seen: dict[Phase, int] = {}
     expected_phases = {Phase.DRAW, Phase.PLAY, Phase.OVER}
-    if not PRESETS[preset].meld_in_play:
+    if PRESETS[preset].declare:
+        expected_phases |= {Phase.KNOCK}
+    elif not PRESETS[preset].meld_in_play:
         expected_phases |= {Phase.FIRST_UPCARD, Phase.KNOCK, Phase.LAYOFF, Phase.WALL}
     games = 0
     while games < 60 and (games < 12 or not expected_phases <= set(seen)):

@@ -38,7 +38,12 @@ KNOCK_OPTIONS = {
 }  # fmt: skip
 """Options of knock games (RULES-NOTES, Gin Rummy); several of them need the Gin preset's
 two players and ``meld_in_play=false``, so they are tested with the knock games."""
-OPTION_NAMES = [n for n in ALL_OPTIONS if n not in KNOCK_OPTIONS]
+DECLARE_OPTIONS = {
+    "declare", "wild_cut", "first_drop", "middle_drop", "max_hand_points", "elimination",
+}  # fmt: skip
+"""Options of declaration games (Indian Rummy): they need ``meld_in_play=false`` and
+each other, so tests/test_rules_indian.py combines them with the Indian presets."""
+OPTION_NAMES = [n for n in ALL_OPTIONS if n not in KNOCK_OPTIONS | DECLARE_OPTIONS]
 
 
 def _toml_value(v: Any) -> str:

@@ -32,6 +32,7 @@ class Game:
             len(self.melds.shapes),
             self.max_table,
             rules.deck_size if rules.deep_discard else 0,
+            rules.first_drop > 0,
         )
         self._spec: str | None = None
         self.dealt = rules.cards_per_player(num_players)
@@ -63,6 +64,8 @@ class Game:
         self.play_actions = variant.play_actions
         self.play_action = variant.play_action
         """The variant's quick play-phase hooks, bound once (Gin asks them every turn)."""
+        self.skip_seats = rules.declare
+        """Turns skip seats out of the deal (declaration games' drops and eliminations)."""
         self.meld_scoring = rules.meld_scoring
         """Melds and lay-offs score when laid (the variant's ``meld_points``)."""
 

@@ -196,6 +196,7 @@ def check_state(s: GameState) -> None:
     _check_cards(s, n)
     _check_turn(s, n)
     _check_knock(s, n)
+    _check_declare(s, n)
     _check_record(s, n)
 
 
@@ -238,7 +239,7 @@ def _check_cards(s: GameState, n: int) -> None:
         k = known[p]
         if type(k) is not int or k < 0 or k & ~h:
             raise StateFormatError("known cards must be cards of the hand", f"known[{p}]")
-        if h == 0 and s.phase in _HANDS_FULL:
+        if h == 0 and s.phase in _HANDS_FULL and not _out_of_match(s, p):
             raise StateFormatError("empty, but nobody has gone out", f"hands[{p}]")
     for name in ("stock", "discard"):
         cards.add_cards(_seq(getattr(s, name), list, name), name)
@@ -316,7 +317,9 @@ def _check_knock(s: GameState, n: int) -> None:
     knock = rules.knock_card is not None
     if phase is Phase.FIRST_UPCARD and not rules.first_upcard_option:
         raise StateFormatError("these rules have no first-upcard option", "phase")
-    if phase in (Phase.KNOCK, Phase.LAYOFF, Phase.WALL) and not knock:
+    if phase is Phase.KNOCK and rules.declare:
+        pass  # a declaration: the declarer puts out the extra card
+    elif phase in (Phase.KNOCK, Phase.LAYOFF, Phase.WALL) and not knock:
         raise StateFormatError("these rules have no knocking", "phase")
     if phase is Phase.WALL and not rules.wall:
         raise StateFormatError("these rules have no wall", "phase")
@@ -347,6 +350,37 @@ def _check_knock(s: GameState, n: int) -> None:
     _int(s.upcard_draws, "upcard_draws", 0, 0 if limit is None else limit - (0 if over else 1))
     if s.repeated and not rules.repeat_void:
         raise StateFormatError("these rules do not void repeated upcards", "repeated")
+
+
+def _out_of_match(s: GameState, p: int) -> bool:
+    """Seat ``p`` is out of a pool match (read before the drops are checked: a
+    malformed list just says no)."""
+    dropped = getattr(s, "dropped", None)
+    return type(dropped) is list and len(dropped) == len(s.names) and dropped[p] == -1
+
+
+def _check_declare(s: GameState, n: int) -> None:
+    """Indian Rummy's wild cut and drops fit the rules and each other."""
+    rules = s.rules
+    wild = _int(s.wild, "wild", -1, MAX_CARDS - 1)
+    if wild >= 0 and (not rules.wild_cut or not _deck_mask(rules.decks, rules.jokers) >> wild & 1):
+        raise StateFormatError("these rules cut no wild card from this deck", "wild")
+    dropped = _seq(s.dropped, list, "dropped", n)
+    allowed = {0, rules.first_drop, rules.middle_drop}
+    if rules.elimination and rules.target_score is not None:
+        allowed.add(-1)
+    for p, d in enumerate(dropped):
+        _int(d, f"dropped[{p}]", -1, 1000)
+        if d not in allowed:
+            raise StateFormatError(
+                f"{d} is neither 0, a drop penalty of these rules nor -1 (out)", f"dropped[{p}]"
+            )
+        if d == -1 and (s.scores[p] < (rules.target_score or 0) or s.hands[p]):
+            raise StateFormatError(
+                "out of the match only at the target, with no cards", f"dropped[{p}]"
+            )
+    if s.phase is not Phase.OVER and dropped[s.current] != 0:
+        raise StateFormatError("the player to act has dropped or is out", "current")
 
 
 def _check_record(s: GameState, n: int) -> None:

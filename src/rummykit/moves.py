@@ -19,6 +19,7 @@ SWAP          table meld number                   face given for the joker
 TAKE          table meld number                   cell code of the card taken
 PASS          -                                   -
 KNOCK         -                                   -
+DROP          -                                   -
 ============  =================================  ==========================
 
 A *cell code* is ``suit * 14 + position``: the run position (0..13, 13 is a high
@@ -50,9 +51,12 @@ DRAW_DEEP = 9
 """500 Rum: take the top ``a`` cards of the discard pile (``a`` >= 2); the deepest of
 them must be used at once."""
 
+DROP = 10
+"""Indian Rummy: leave the deal before drawing, for the first or middle drop penalty."""
+
 KIND_NAMES = (
     "draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take", "pass", "knock",
-    "draw_deep",
+    "draw_deep", "drop",
 )  # fmt: skip
 CELL_CODES = 56
 
@@ -97,10 +101,13 @@ class ActionSpace:
     Layout: draw stock, draw discard, 53 discards (faces, joker last), one action per
     meld shape, then lay-offs, swaps and takes per table meld slot, then pass and knock,
     then (only when the rules allow deep draws: ``deep_draws`` is the deck's size) one
-    action per number of cards a deep draw takes, so every other game keeps its numbers.
+    action per number of cards a deep draw takes, then (only when the rules allow drops)
+    the drop, so every other game keeps its numbers.
     """
 
-    def __init__(self, meld_shapes: int, max_table: int, deep_draws: int = 0) -> None:
+    def __init__(
+        self, meld_shapes: int, max_table: int, deep_draws: int = 0, drops: bool = False
+    ) -> None:
         self.meld_base = 2 + NUM_FACES
         self.layoff_base = self.meld_base + meld_shapes
         self.swap_base = self.layoff_base + max_table * CELL_CODES * 2
@@ -110,6 +117,10 @@ class ActionSpace:
         self.deep_base = self.knock_action + 1
         """The action of a deep draw of ``a`` cards is ``deep_base + a - 2``."""
         self.size = self.deep_base + max(0, deep_draws - 1)
+        self.drop_action = self.size if drops else -1
+        """The drop's action number, or -1 when the rules have no drops."""
+        if drops:
+            self.size += 1
         self.meld_shapes = meld_shapes
         self.max_table = max_table
 
@@ -131,6 +142,8 @@ class ActionSpace:
             return self.take_base + m.a * CELL_CODES + m.b
         if kind == DRAW_DEEP:
             return self.deep_base + m.a - 2
+        if kind == DROP:
+            return self.drop_action
         return self.pass_action if kind == PASS else self.knock_action
 
     def decode(self, action: int) -> Move:
@@ -154,6 +167,8 @@ class ActionSpace:
             return Move(PASS)
         if action == self.knock_action:
             return Move(KNOCK)
+        if action == self.drop_action:
+            return Move(DROP)
         if action >= self.deep_base:
             return Move(DRAW_DEEP, action - self.deep_base + 2)
         slot, code = divmod(action - self.take_base, CELL_CODES)

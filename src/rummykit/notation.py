@@ -55,6 +55,7 @@ from .moves import (
     DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
+    DROP,
     KNOCK,
     LAYOFF,
     MELD,
@@ -96,6 +97,9 @@ _WORDS = {
     "p": PASS,
     "knock": KNOCK,
     "k": KNOCK,
+    "declare": KNOCK,
+    "drop": DROP,
+    "dr": DROP,
 }
 _PREPOSITIONS = {LAYOFF: ("to", "on"), SWAP: ("in", "on"), TAKE: ("from",)}
 _LONG = {LAYOFF: "layoff", SWAP: "swap", TAKE: "take"}
@@ -146,8 +150,10 @@ def move_to_text(
         return f"dd {a}" if short else f"draw discard {a}"
     if kind == PASS:
         return "p" if short else "pass"
-    if kind == KNOCK:
-        return "k" if short else "knock"
+    if kind == KNOCK:  # Indian Rummy's declaration is the same move
+        return "k" if short else ("declare" if state.rules.declare else "knock")
+    if kind == DROP:
+        return "dr" if short else "drop"
     if kind == DISCARD and 0 <= a <= JOKER:
         return ("d " if short else "discard ") + _face_text(a, unicode)
     if kind == MELD and 0 <= a < len(t.shapes):
@@ -264,7 +270,7 @@ def _parse_move(state: GameState, text: str, line: int, col0: int) -> Move:
     if kind is None:
         raise NotationError(
             f"unknown move {toks[0].text!r} "
-            "(expected draw, discard, meld, layoff, swap, take, pass or knock)",
+            "(expected draw, discard, meld, layoff, swap, take, pass, knock, declare or drop)",
             line,
             toks[0].col,
         )
@@ -279,7 +285,7 @@ def _parse_move(state: GameState, text: str, line: int, col0: int) -> Move:
         if len(args) > used:
             raise NotationError(f"unexpected {args[used].text!r}", line, args[used].col)
 
-    if kind in (PASS, KNOCK):
+    if kind in (PASS, KNOCK, DROP):
         no_more(0)
         return Move(kind)
     if kind == -1:  # draw stock / draw discard [N]
@@ -648,7 +654,11 @@ def export_record(
             if headed < r.round_no:
                 head(r.round_no, r.dealer, False)
                 headed = r.round_no
-            if r.reason in ("knock", "gin"):
+            if r.reason == "declare" and r.winner is not None:
+                how = f"{tok[r.winner]} declares"
+            elif r.reason == "drop" and r.winner is not None:
+                how = f"the others dropped: {tok[r.winner]} wins the deal"
+            elif r.reason in ("knock", "gin"):
                 how = "gin" if r.reason == "gin" else "knock"
                 how += f": {tok[r.winner]} wins the hand" if r.winner is not None else ": no score"
             elif r.went_out and r.winner is not None:

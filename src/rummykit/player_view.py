@@ -132,6 +132,10 @@ class PlayerView:
     upcard_passes: int
     upcard_draws: int
     repeated: bool
+    wild: int
+    """Declaration games: the card cut for the wild rank (public), or -1."""
+    dropped: tuple[int, ...]
+    """Declaration games: per seat, 0 in the deal, a drop's penalty, -1 out of the match."""
     results: tuple[RoundResult, ...]
     legal: tuple[Move, ...]
     """The viewer's legal moves when it is their turn, else empty."""
@@ -192,6 +196,8 @@ def make_view(s: GameState, player: int) -> PlayerView:
         upcard_passes=s.upcard_passes,
         upcard_draws=s.upcard_draws,
         repeated=s.repeated,
+        wild=s.wild,
+        dropped=tuple(s.dropped),
         results=tuple(s.results),
         legal=tuple(s.legal_moves()) if s.current == player else (),
         history=RoundMoves(s.history, s.round_start, len(s.history)),

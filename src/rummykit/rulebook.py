@@ -53,6 +53,8 @@ def rules_summary(rules: Rules) -> list[str]:
     out.append(f"Cards: {decks}; {size}.")
     if rules.knock_card is not None:
         return out + _knock_summary(rules)
+    if rules.declare:
+        return out + _declare_summary(rules)
     sets = "3-4 cards of one rank in different suits"
     if rules.set_suits is SetSuits.ANY:
         sets = "3+ cards of one rank (suits may repeat)"
@@ -128,6 +130,48 @@ def rules_summary(rules: Rules) -> list[str]:
             f"Going out in one turn before anyone melded scores {rules.one_turn_out_bonus:+d}."
         )
     if rules.deals is not None:
+        out.append(f"The match lasts {count(rules.deals, 'deal')}.")
+    else:
+        out.append(f"The match ends when a score reaches {rules.target_score}.")
+    return out
+
+
+def _declare_summary(rules: Rules) -> list[str]:
+    """The rest of :func:`rules_summary` for a declaration game (Indian Rummy)."""
+    out = []
+    if rules.wild_cut:
+        out.append(
+            "Wild card: after the deal the bottom card of the stock is turned up; every card "
+            "of its rank is a joker this deal (aces, if it is a printed joker)."
+        )
+    out += [
+        "Melds: sequences of 3+ cards in one suit (ace low or high, never K-A-2) and sets "
+        "of 3-4 cards of one rank in different suits; jokers stand for any card. Melds "
+        "stay in your hand until you declare.",
+        "Turn: draw from the stock or take the top discard, then discard, or declare (k) "
+        "and put out your extra card (select it, d): the other 13 must all be in melds, "
+        "with two sequences, one of them pure (no joker).",
+    ]
+    if rules.first_drop:
+        out.append(
+            f"Drop (x), before drawing: leave the deal for {rules.first_drop} points on your "
+            f"first turn, {rules.middle_drop} later."
+        )
+    cap = f", at most {rules.max_hand_points}" if rules.max_hand_points is not None else ""
+    out.append(
+        "At a declaration the others count their ungrouped cards (aces and pictures 10, "
+        f"jokers 0), or every card without two sequences and a pure one{cap}."
+    )
+    if rules.scoring is Scoring.WINNER_COLLECTS:
+        out.append("Scoring: the declarer collects everyone's count; the highest total wins.")
+    else:
+        out.append("Scoring: everyone adds their own count; the lowest total wins.")
+    if rules.elimination and rules.target_score is not None:
+        out.append(
+            f"Pool: a player whose total reaches {rules.target_score} is out; the last "
+            "player left wins."
+        )
+    elif rules.deals is not None:
         out.append(f"The match lasts {count(rules.deals, 'deal')}.")
     else:
         out.append(f"The match ends when a score reaches {rules.target_score}.")

@@ -132,10 +132,13 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "max_meld_size": (3, 52),
     "game_bonus": (0, 1000),
     "line_bonus": (0, 1000),
+    "first_drop": (0, 1000),
+    "middle_drop": (0, 1000),
+    "max_hand_points": (1, 1000),
 }
 _OPTIONAL = frozenset(
     ("hand_size", "max_restocks", "target_score", "deals", "knock_card", "max_upcard_draws",
-     "max_meld_size")
+     "max_meld_size", "max_hand_points")
 )  # fmt: skip
 """The numeric options that may be ``None`` (see each field)."""
 
@@ -253,6 +256,27 @@ class Rules:
     shutout_double: bool = False
     """The winner's final score doubles if the loser won no hand (Gin match)."""
 
+    # -- declaration games (Indian Rummy, 13 cards) ----------------------------------
+    declare: bool = False
+    """Melds are shown only at the end: after drawing, a player may declare, discarding
+    the extra card and grouping every other card into melds, at least two of them
+    sequences and one of those pure (Indian Rummy; see variants/indian.py)."""
+    wild_cut: bool = False
+    """After the deal the bottom card of the stock is turned face up: every card of its
+    rank is a joker this deal, and aces are if it is a printed joker (Indian Rummy)."""
+    first_drop: int = 0
+    """Indian Rummy: the penalty for leaving the deal before one's first draw (20; pool
+    201: 25); 0 with ``middle_drop`` 0 means no drops."""
+    middle_drop: int = 0
+    """Indian Rummy: the penalty for leaving the deal on a later turn, before drawing
+    (40; pool 201: 50)."""
+    max_hand_points: int | None = None
+    """Indian Rummy: a hand left at the end counts at most this (80, the "full count")."""
+    elimination: bool = False
+    """Pool rummy: a player whose total reaches ``target_score`` is out of the match,
+    which goes on until one player is left (Indian pool 101 and 201).  A match of a
+    number of ``deals`` has no target: then it ends after those deals, nobody out."""
+
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
         self._check()
@@ -281,8 +305,33 @@ class Rules:
                 raise RulesError("knock games are for two players with one deck, no jokers")
             if self.meld_in_play:
                 raise RulesError("knock games lay melds only at the end: set meld_in_play=false")
-        elif not self.meld_in_play:
-            raise RulesError("meld_in_play=false needs a knock_card: nobody could ever meld")
+        elif not self.meld_in_play and not self.declare:
+            raise RulesError(
+                "meld_in_play=false needs a knock_card or declare: nobody could ever meld"
+            )
+        if self.declare:
+            if self.knock_card is not None or self.meld_in_play:
+                raise RulesError(
+                    "declare games show melds only at the end: no knock_card, meld_in_play=false"
+                )
+            if self.meld_scoring or self.deep_discard or self.first_upcard_option:
+                raise RulesError(
+                    "meld_scoring, deep_discard and first_upcard_option are not for declare games"
+                )
+        elif (
+            self.wild_cut or self.first_drop or self.middle_drop
+            or self.max_hand_points is not None
+        ):  # fmt: skip
+            raise RulesError(
+                "wild_cut, first_drop, middle_drop and max_hand_points are for declare games"
+            )
+        if (self.first_drop == 0) != (self.middle_drop == 0) or self.first_drop > self.middle_drop:
+            raise RulesError(
+                "first_drop and middle_drop are both 0 (no drops) or both set, the first "
+                "drop no dearer than the middle drop"
+            )
+        if self.elimination and self.scoring is not Scoring.PENALTY:
+            raise RulesError("elimination needs scoring=penalty (totals are penalty points)")
         if self.knock_card is not None and (self.meld_scoring or self.deep_discard):
             raise RulesError("meld_scoring and deep_discard are for games that meld in play")
         if self.oklahoma and self.knock_card is None:
@@ -671,6 +720,52 @@ card it stands for and used again at once, the pile reshuffled but for its top c
 the last card discarded to go out, penalty points (ace 11, joker 15); lowest total
 wins once someone reaches 150 (the match length is this project's choice)."""
 
+INDIAN = Rules(
+    name="indian",
+    decks=2,
+    jokers=1,
+    max_players=6,
+    hand_size=13,
+    ace=Ace.HIGH_OR_LOW,
+    meld_in_play=False,
+    restock=Restock.SHUFFLE_KEEP_TOP,
+    scoring=Scoring.WINNER_COLLECTS,
+    ace_points=10,
+    joker_points=0,
+    declare=True,
+    wild_cut=True,
+    first_drop=20,
+    middle_drop=40,
+    max_hand_points=80,
+    deals=1,
+    target_score=None,
+)
+"""Indian Rummy, 13 cards, points format (docs/rules.md, "## Indian Rummy"): two
+53-card decks (one printed joker each), two to six players, 13 cards each, a wild rank
+cut after the deal, a declaration of all 13 cards in melds with two sequences, one of
+them pure, the first drop 20 and the middle drop 40, a hand counted at most 80 (ace
+and pictures 10, jokers 0); one deal, the declarer collecting the others' points."""
+
+INDIAN_POOL101 = dataclasses.replace(
+    INDIAN,
+    name="indian_pool101",
+    scoring=Scoring.PENALTY,
+    deals=None,
+    target_score=101,
+    elimination=True,
+)
+"""Pool 101: penalty points add up deal after deal, a player reaching 101 is out, and
+the last player left wins (drops 20 and 40)."""
+
+INDIAN_POOL201 = dataclasses.replace(
+    INDIAN_POOL101, name="indian_pool201", target_score=201, first_drop=25, middle_drop=50
+)
+"""Pool 201: out at 201, drops 25 and 50."""
+
+INDIAN_DEALS = dataclasses.replace(INDIAN, name="indian_deals", scoring=Scoring.PENALTY, deals=2)
+"""Deals rummy: a fixed number of deals (2 here; ``deals=3`` is the other usual
+length), the lowest total winning."""
+
 PRESETS: dict[str, Rules] = {
     "basic": BASIC,
     "classic": CLASSIC,
@@ -681,6 +776,10 @@ PRESETS: dict[str, Rules] = {
     "rum500": RUM500,
     "rum500_big": RUM500_BIG,
     "kalooki": KALOOKI,
+    "indian": INDIAN,
+    "indian_pool101": INDIAN_POOL101,
+    "indian_pool201": INDIAN_POOL201,
+    "indian_deals": INDIAN_DEALS,
 }
 
 PRESET_SOURCES: dict[str, str] = {
@@ -693,4 +792,8 @@ PRESET_SOURCES: dict[str, str] = {
     "rum500": "500 Rum (HowStuffWorks 'How to Play 500 Rum'), two to four players, to 500",
     "rum500_big": "500 Rum for five to eight players with two decks (same reference)",
     "kalooki": "Kalooki 40 (Ludopoli 'Kalooki 40 Rules'): two decks, four jokers, 40 to open",
+    "indian": "Indian Rummy, 13 cards, points (RummyCulture, Playship): wild cut, drops, cap 80",
+    "indian_pool101": "Indian pool 101 (Playship 'Pool Rummy'): out at 101, drops 20 and 40",
+    "indian_pool201": "Indian pool 201 (Playship 'Pool Rummy'): out at 201, drops 25 and 50",
+    "indian_deals": "Indian deals rummy: two deals, lowest total wins (Playship 'Indian Rummy')",
 }

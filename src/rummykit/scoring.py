@@ -230,6 +230,10 @@ def describe_round(result: RoundResult, names: Sequence[str]) -> str:
         if any(n.startswith("undercut") for n in result.players[w].notes):
             return f"{names[w]} undercut the knocker"
         return f"{names[w]} knocked and won the hand"
+    if result.reason == "declare" and w is not None:
+        return f"{names[w]} declared"
+    if result.reason == "drop" and w is not None:
+        return f"the others dropped: {names[w]} wins the deal"
     if result.reason == "wall":
         return "two cards left in the stock: the hand is void"
     if result.went_out and w is not None:

@@ -66,6 +66,8 @@ _FIELDS = frozenset(
     ("format", "rules", "seed", "phase", "rng", "table", "results", "history", "events",
      *_SCALARS, *_LISTS)
 )  # fmt: skip
+_DECLARE_FIELDS = ("wild", "dropped")
+"""Indian Rummy's wild cut and drops: optional (0s and -1 when absent)."""
 _RESULT_FIELDS = frozenset(
     ("round_no", "dealer", "winner", "went_out", "reason", "rummy", "players")
 )
@@ -92,6 +94,9 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
         d[name] = getattr(s, name)
     for name in _LISTS:
         d[name] = list(getattr(s, name))
+    if s.rules.declare:  # written only where used, so older saves load unchanged
+        d["wild"] = s.wild
+        d["dropped"] = list(s.dropped)
     return d
 
 
@@ -102,7 +107,7 @@ def state_from_dict(d: Any) -> GameState:
     fmt = d.get("format")
     if type(fmt) is not int or fmt not in _READABLE:
         raise StateFormatError(f"unsupported state format {fmt!r}"[:80], "format")
-    _exact_keys(d, _FIELDS, "")
+    _exact_keys({k: v for k, v in d.items() if k not in _DECLARE_FIELDS}, _FIELDS, "")
     rules = rules_from_text(d["rules"], StateFormatError)
     names = _list(d["names"], "names")
     s = GameState.__new__(GameState)
@@ -125,6 +130,8 @@ def state_from_dict(d: Any) -> GameState:
         setattr(s, name, d[name])
     for name in _LISTS:
         setattr(s, name, _list(d[name], name))
+    s.wild = d.get("wild", -1)
+    s.dropped = _list(d["dropped"], "dropped") if "dropped" in d else [0] * len(names)
     s._legal = None
     check_state(s)
     # Derived, not saved: a state whose history does not hold its round (hand-built)

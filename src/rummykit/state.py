@@ -49,6 +49,7 @@ from .moves import (
     DRAW_DISCARD_MOVE,
     DRAW_STOCK,
     DRAW_STOCK_MOVE,
+    DROP,
     KNOCK,
     LAYOFF,
     MELD,
@@ -144,6 +145,11 @@ class GameState:
     upcard_passes: int
     upcard_draws: int
     repeated: bool
+    wild: int
+    """Declaration games: the card cut for the deal's wild rank (public), or -1."""
+    dropped: list[int]
+    """Declaration games: per seat, 0 while in the deal, the drop penalty after a drop,
+    -1 for a seat out of the match (pool elimination)."""
     results: list[RoundResult]
     history: list[int]
     round_start: int
@@ -252,6 +258,8 @@ class GameState:
         self.upcard_draws = 0
         self.repeated = False
         self.knock_limit = 0
+        self.wild = -1
+        self.dropped = [0] * n
         self.events.append(("deal", self.dealer, ()))
         self._begin_turn((self.dealer + 1) % n)
         self.game.variant.after_deal(self)
@@ -291,7 +299,7 @@ class GameState:
         d.update(self.__dict__)
         for name in (
             "names", "scores", "hands", "stock", "discard", "table", "melded", "opened",
-            "laid", "known", "results", "history", "events",
+            "laid", "known", "results", "history", "events", "dropped",
         ):  # fmt: skip
             d[name] = list(d[name])
         s.rng = rng_in_state(self.rng.getstate())
@@ -691,8 +699,8 @@ class GameState:
         phase = self.phase
         if phase is _PLAY_PHASE and self.hands[p] == 0:
             self._finish_round(p, "out")
-        elif phase is _DRAW_PHASE:  # a discard ended the turn
-            self._pass_turn(p)
+        elif phase is _DRAW_PHASE and self.round_start != len(self.history):
+            self._pass_turn(p)  # a discard ended the turn (not a move that ended the round)
         else:
             self._legal = None
 
@@ -707,6 +715,9 @@ class GameState:
                 return
             self.repeated = thrown_back
         if r.wall and len(self.stock) <= r.wall and self.game.variant.at_wall(self, p):
+            return
+        if self.game.skip_seats:  # seats out of the deal (drops, eliminations)
+            self._begin_turn(self.game.variant.next_seat(self, p))
             return
         self._begin_turn((p + 1) % len(self.names))
 
@@ -890,12 +901,7 @@ class GameState:
             self.scores[p] += result.players[p].delta
         self.results.append(result)
         self.events.append(("round", -1 if winner is None else winner, ()))
-        r = self.rules
-        over = self.round_no >= r.max_deals or (
-            self.round_no >= r.deals
-            if r.deals is not None
-            else any(s >= (r.target_score or 0) for s in self.scores)
-        )
+        over = self.round_no >= self.rules.max_deals or self.game.variant.match_over(self)
         self._legal = None
         if over:
             self.phase = _OVER_PHASE
@@ -916,7 +922,7 @@ class GameState:
             return IllegalMoveError("match_over", "the match is over")
         draw = kind in (DRAW_STOCK, DRAW_DISCARD, DRAW_DEEP)
         if phase is _DRAW_PHASE:
-            if draw:
+            if draw or kind == DROP:  # a drop is always legal where the rules have one
                 return None
             return IllegalMoveError("draw_first", "a turn starts by drawing a card (seed 000, 001)")
         if phase is _PLAY_PHASE:
@@ -1170,6 +1176,8 @@ def determinize(v: PlayerView, rng: random.Random, weights: CardWeights | None =
     s.upcard_passes = v.upcard_passes
     s.upcard_draws = v.upcard_draws
     s.repeated = v.repeated
+    s.wild = v.wild
+    s.dropped = list(v.dropped)
     s.results = list(v.results)
     s.history = list(v.history)
     s.round_start = 0
@@ -1232,7 +1240,7 @@ def _is_move(move: Any, actions: ActionSpace) -> bool:
     ``Move(DISCARD, 5.0)``, a bare tuple or out-of-range fields are not)."""
     if not _int_fields(move):
         return False
-    if not DRAW_STOCK <= move.kind <= DRAW_DEEP or min(move) < 0:
+    if not DRAW_STOCK <= move.kind <= DROP or min(move) < 0:
         return False
     code = actions.encode(move)
     return 0 <= code < actions.size and actions.decode(code) == move

@@ -32,6 +32,7 @@ from ..table import layoff_cells
 from ..view import PlayerView, unseen_cards
 from . import gin
 from .base import Bot
+from .indian import indian_move
 from .tactics import (
     best_layoff,
     best_meld,
@@ -138,6 +139,8 @@ class ExpertBot(Bot):
 
     # -- decisions -----------------------------------------------------------------------
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        if view.rules.declare:  # Indian Rummy (bots/indian.py)
+            return indian_move(view, rng, careful=True)
         legal = view.legal
         solver = view.game.solver
         if gin.is_knock_game(view):

@@ -12,6 +12,7 @@ import random
 from ..moves import Move
 from ..view import PlayerView
 from .base import Bot
+from .indian import indian_move
 from .tactics import greedy_move
 
 
@@ -19,4 +20,6 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        if view.rules.declare:  # Indian Rummy (bots/indian.py)
+            return indian_move(view, rng, careful=False)
         return greedy_move(view, view.game.solver, rng)

@@ -34,6 +34,7 @@ from ..solver import Solver
 from ..state import Phase
 from ..table import layoff_options
 from ..view import PlayerView, unseen_cards
+from . import indian
 from .ismcts import ISMCTSBot
 from .tactics import PARTNERS, copy_of, hand_after_meld, layoff_face
 
@@ -58,6 +59,8 @@ def suggest(
         raise ValueError("it is not this player's turn")
     bot = ISMCTSBot(seconds=seconds, iterations=None if seconds else budget)
     move = bot.choose(view, random.Random(seed))
+    if view.rules.declare:  # Indian Rummy: no melds in play for the meld solver to read
+        return Hint(move, indian.explain(view, move, unicode))
     return Hint(move, explain(view, move, Solver(view.rules, view.game.melds), unicode))
 
 

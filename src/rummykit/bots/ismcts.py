@@ -58,6 +58,7 @@ from ..state import GameState, Phase
 from ..view import CardWeights, PlayerView, determinize
 from .base import Bot
 from .expert import ExpertBot
+from .indian import indian_move
 from .inference import card_weights
 from .tactics import best_layoff, best_meld, discard_choice, greedy_move
 
@@ -198,6 +199,8 @@ class ISMCTSBot(Bot):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        if view.rules.declare:  # Indian Rummy: the expert's policy (see bots/indian.py)
+            return indian_move(view, rng, careful=True)
         cands = self.candidates(view, rng)
         if len(cands) == 1:
             return cands[0]

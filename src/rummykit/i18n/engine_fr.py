@@ -110,6 +110,20 @@ RULES: dict[str, str] = {
     "not_a_meld": "ces cartes ne forment pas une combinaison permise par ces règles",
     "no_such_card": "cette combinaison n'a pas cette carte",
     "take_joker": "on ne prend pas un joker dans une combinaison : échangez-le",
+    # Indian Rummy's declaration and drops (variants/indian.py)
+    "drop_before_draw": "on ne peut abandonner qu'avant de piocher, au début d'un tour",
+    "discard_or_declare": (
+        "après la pioche, défaussez une carte ou déclarez (k) ; les combinaisons ne se "
+        "montrent qu'à la déclaration"
+    ),
+    "declare_discard": (
+        "vous avez déclaré : écartez votre carte en trop (défaussez-la) ; les 13 autres "
+        "forment votre déclaration"
+    ),
+    "invalid_declaration": (
+        "vous ne pouvez pas déclarer : aucune carte écartée ne laisse 13 cartes toutes en "
+        "combinaisons avec deux suites, dont une pure"
+    ),
 }
 """A French sentence for every rule code: the text of a message no pattern matches."""
 
@@ -217,6 +231,15 @@ PATTERNS: dict[str, Patterns] = {
         (
             r"the first upcard is offered to (?P<everyone>.+) first: take it or pass \(n\)",
             "la carte retournée est d'abord proposée à {everyone} : prenez-la ou passez (n)",
+        ),
+    ),
+    "invalid_declaration": (
+        (r"you cannot declare: .*", RULES["invalid_declaration"]),
+        (
+            r"without (?P<card>\S+) the other 13 cards are not all in melds with two "
+            r"sequences, one of them pure",
+            "sans le {card}, les 13 autres cartes ne sont pas toutes en combinaisons avec "
+            "deux suites, dont une pure",
         ),
     ),
 }

@@ -31,6 +31,14 @@ SOURCES_FR: dict[str, str] = {
     "rum500_big": "500 Rum de cinq à huit joueurs avec deux jeux (même référence)",
     "kalooki": "Kalooki 40 (Ludopoli « Kalooki 40 Rules ») : deux jeux, quatre jokers, "
     "ouverture à 40",
+    "indian": "Indian Rummy à 13 cartes, aux points (RummyCulture, Playship) : joker coupé, "
+    "abandons, plafond de 80",
+    "indian_pool101": "Indian Rummy en pool 101 (Playship « Pool Rummy ») : éliminé à 101, "
+    "abandons à 20 et 40",
+    "indian_pool201": "Indian Rummy en pool 201 (Playship « Pool Rummy ») : éliminé à 201, "
+    "abandons à 25 et 50",
+    "indian_deals": "Indian Rummy en donnes : deux donnes, le plus petit total gagne "
+    "(Playship « Indian Rummy »)",
 }
 """:data:`rummykit.rules.PRESET_SOURCES` in French (a test checks every preset has one)."""
 
@@ -62,6 +70,8 @@ def rules_summary_fr(rules: Rules) -> list[str]:
     out.append(f"Cartes : {decks} ; {size}.")
     if rules.knock_card is not None:
         return out + _knock_summary_fr(rules)
+    if rules.declare:
+        return out + _declare_summary_fr(rules)
     sets = "brelans et carrés : 3-4 cartes de même valeur de couleurs différentes"
     if rules.set_suits is SetSuits.ANY:
         sets = "brelans et carrés : 3 cartes ou plus de même valeur (couleurs répétables)"
@@ -201,4 +211,50 @@ def _knock_summary_fr(rules: Rules) -> list[str]:
         extras.append("un blanchissage double le total du gagnant")
     if extras:
         out.append("À la fin, " + join_fr(extras) + ".")
+    return out
+
+
+def _declare_summary_fr(rules: Rules) -> list[str]:
+    """The declaration game (Indian Rummy), as :func:`rummykit.rulebook._declare_summary`."""
+    out = []
+    if rules.wild_cut:
+        out.append(
+            "Joker coupé : après la donne, la carte du dessous de la pioche est retournée ; "
+            "toutes les cartes de sa valeur sont des jokers pour cette donne (les as, si "
+            "c'est un joker imprimé)."
+        )
+    out += [
+        "Combinaisons : suites de 3 cartes ou plus de la même couleur (as bas ou haut, "
+        "jamais R-A-2) et brelans ou carrés de même valeur en couleurs différentes ; les "
+        "jokers remplacent n'importe quelle carte. Les combinaisons restent en main "
+        "jusqu'à la déclaration.",
+        "Tour : piocher ou prendre la carte du dessus de la défausse, puis défausser, ou "
+        "déclarer (k) et écarter la carte en trop (choisissez-la, d) : les 13 autres "
+        "doivent toutes être en combinaisons, avec deux suites dont une pure (sans joker).",
+    ]
+    if rules.first_drop:
+        out.append(
+            f"Abandon (x), avant de piocher : quitter la donne pour {rules.first_drop} "
+            f"points au premier tour, {rules.middle_drop} ensuite."
+        )
+    cap = f", {rules.max_hand_points} au plus" if rules.max_hand_points is not None else ""
+    out.append(
+        "À la déclaration, les autres comptent leurs cartes hors combinaison (as et "
+        "figures 10, jokers 0), ou toutes leurs cartes sans deux suites dont une pure"
+        f"{cap}."
+    )
+    if rules.scoring is Scoring.WINNER_COLLECTS:
+        out.append(
+            "Marque : celui qui déclare reçoit le compte de tous les autres ; le plus grand "
+            "total gagne."
+        )
+    else:
+        out.append("Marque : chacun ajoute son propre compte ; le plus petit total gagne.")
+    if rules.elimination and rules.target_score is not None:
+        out.append(
+            f"Pool : un joueur dont le total atteint {rules.target_score} est éliminé ; le "
+            "dernier joueur restant gagne."
+        )
+    elif rules.deals is not None:
+        out.append(f"La partie dure {count_fr(rules.deals, 'donne')}.")
     return out

@@ -425,4 +425,39 @@ FR: dict[str, str] = {
     "unknown bot difficulty {name} (known: {known})": (
         "niveau de robot inconnu {name} (connus : {known})"
     ),
+    # -- Indian Rummy: the declaration, the drops and the wild cut
+    "Declare": "Déclare",
+    "Drop": "Abandon",
+    "· wild {card} ": "· joker {card} ",
+    "you declared: select the card to put out and discard it (d)": (
+        "vous avez déclaré : choisissez la carte à écarter et défaussez-la (d)"
+    ),
+    ", or drop (x) for {n} points": ", ou abandonnez (x) pour {n} points",
+    "declare (k): your cards make two sequences, one pure; or discard (d)": (
+        "déclarez (k) : vos cartes font deux suites, dont une pure ; ou défaussez (d)"
+    ),
+    "discard (d); declare (k) once every card is in a meld": (
+        "défaussez (d) ; déclarez (k) quand toutes vos cartes sont en combinaisons"
+    ),
+    "declared": "a déclaré",
+    "dropped": "a abandonné",
+    "counts {n} after a discard": "compte {n} après la défausse",
+    "counts {n}": "compte {n}",
+    "{card} (aces wild)": "{card} (les as sont jokers)",
+    "{card} ({rank} wild)": "{card} (les {rank} sont jokers)",
+    "aces": "as",
+    "twos": "deux",
+    "threes": "trois",
+    "fours": "quatre",
+    "fives": "cinq",
+    "sixes": "six",
+    "sevens": "sept",
+    "eights": "huit",
+    "nines": "neuf",
+    "tens": "dix",
+    "jacks": "valets",
+    "queens": "dames",
+    "kings": "rois",
+    " · dropped ({n})": " · abandon ({n})",
+    " · out": " · éliminé",
 }

@@ -27,6 +27,7 @@ from ..moves import (
     DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
+    DROP,
     KNOCK,
     LAYOFF,
     MELD,
@@ -58,7 +59,10 @@ from .session import (
     cards_for_move,
     choice_text,
     deadwood_text,
+    declare_text,
     discard_save,
+    drop_cost,
+    drop_note,
     laid_text,
     layoff_attempt,
     load_saved,
@@ -70,6 +74,7 @@ from .session import (
     swap_attempt,
     table_cells,
     take_attempt,
+    wild_text,
     winner_text,
 )
 from .widgets import HandView, LogView, MeldInfo, PilesBar, PlayersView, SeatInfo, TableView
@@ -84,10 +89,13 @@ of a second in Basic Rummy and one to two seconds in Rami."""
 
 
 ACTION_KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
-               DISCARD: "d", KNOCK: "k", PASS: "n"}  # fmt: skip
+               DISCARD: "d", KNOCK: "k", PASS: "n", DROP: "x"}  # fmt: skip
 KNOCK_GAME_ACTIONS = frozenset({"knock", "pass_turn", "lay_best"})
 """Actions of knock games (Gin) only; their keys select cards 16, 17 and 12 in rummy,
-so they are bound only when the rules have a knock (Gin hands never hold 12 cards)."""
+so they are bound only when the rules have a knock (Gin hands never hold 12 cards).
+Indian Rummy binds ``k`` (declare) and ``x`` (drop): its hands hold at most 14 cards,
+so those keys never select a card there."""
+DECLARE_GAME_ACTIONS = frozenset({"declare", "drop"})
 
 
 class TableScreen(Screen[None]):
@@ -126,7 +134,9 @@ class TableScreen(Screen[None]):
         Binding("j", "swap", N_("Swap joker"), show=False),
         Binding("t", "take", N_("Take"), show=False),
         Binding("k", "knock", N_("Knock")),
+        Binding("k", "declare", N_("Declare")),
         Binding("n", "pass_turn", N_("Pass")),
+        Binding("x", "drop", N_("Drop")),
         Binding("b", "lay_best", N_("Best melds"), show=False),
         Binding("c,escape", "clear", N_("Clear"), show=False),
         Binding("h", "hint", N_("Hint")),
@@ -215,6 +225,8 @@ class TableScreen(Screen[None]):
         box.border_title = _("Your hand · {cards} · by {order} (r)", cards=cards, order=_(order))
         if s.rules.knock_card is not None:
             box.border_title += f" · {deadwood_text(s, hand)}"
+        elif s.rules.declare:
+            box.border_title += f" · {declare_text(s, hand)}"
         selected = [_("{n} selected", n=len(self.selected))] if self.selected else []
         box.border_subtitle = " · ".join([note, *selected] if note else selected)
         melds = [MeldInfo(slot, tm.owner, table_cells(s, tm)) for slot, tm in enumerate(s.table)]
@@ -225,7 +237,7 @@ class TableScreen(Screen[None]):
         seats = [
             SeatInfo(
                 name=s.names[p],
-                label=self.match.seat_labels()[p],
+                label=self.match.seat_labels()[p] + drop_note(s, p),
                 cards=s.hand_size(p),
                 score=s.scores[p],
                 current=p == s.current,
@@ -262,6 +274,8 @@ class TableScreen(Screen[None]):
         s = self.state
         out = Text()
         out.append(f"{s.rules.name} ", Style(bold=True))
+        if s.wild >= 0:
+            out.append(_("· wild {card} ", card=wild_text(s.wild)))
         if s.phase is Phase.OVER:
             out.append(_("· the match is over"))
         elif self.match.my_turn:
@@ -276,6 +290,8 @@ class TableScreen(Screen[None]):
 
     def _turn_advice(self) -> str:
         s = self.state
+        if s.rules.declare:
+            return self._declare_advice()
         if s.rules.knock_card is not None and s.phase is not Phase.DRAW:
             return self._knock_advice()
         if s.phase is Phase.DRAW:
@@ -297,6 +313,24 @@ class TableScreen(Screen[None]):
         if s.needs_opening(self.match.human):
             return _("meld (m) or discard (d); opening melds need {minimum}+", minimum=minimum)
         return _("meld (m), lay off (l) or discard (d)")
+
+    def _declare_advice(self) -> str:
+        """What to do in Indian Rummy, with the keys."""
+        s = self.state
+        legal = s.legal_moves()
+        if s.phase is Phase.KNOCK:
+            return _("you declared: select the card to put out and discard it (d)")
+        if s.phase is Phase.DRAW:
+            drop = ""
+            if Move(DROP) in legal:
+                drop = _(", or drop (x) for {n} points", n=drop_cost(s))
+            if s.discard and Move(DRAW_DISCARD) in legal:
+                top = _face(s.discard[-1])
+                return _("draw from the stock (s) or take {card} (p)", card=top) + drop
+            return _("draw from the stock (s)") + drop
+        if Move(KNOCK) in legal:
+            return _("declare (k): your cards make two sequences, one pure; or discard (d)")
+        return _("discard (d); declare (k) once every card is in a meld")
 
     def _knock_advice(self) -> str:
         """What to do in a knock game's own phases (Gin), with the keys."""
@@ -586,6 +620,14 @@ class TableScreen(Screen[None]):
         if self._ready():
             self.try_move(Move(KNOCK))
 
+    def action_declare(self) -> None:
+        """Indian Rummy's declaration: the same move as a knock, under its own name."""
+        self.action_knock()
+
+    def action_drop(self) -> None:
+        if self._ready():
+            self.try_move(Move(DROP))
+
     def action_pass_turn(self) -> None:
         if self._ready():
             self.try_move(Move(PASS))
@@ -687,16 +729,23 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Knock, pass and best-melds exist only in knock games: elsewhere they are
         neither shown nor bound, and their keys select cards."""
+        rules = self.state.rules
+        if rules.declare:
+            return action in DECLARE_GAME_ACTIONS or action not in KNOCK_GAME_ACTIONS
         if action in KNOCK_GAME_ACTIONS:
-            return self.state.rules.knock_card is not None
-        return True
+            return rules.knock_card is not None
+        return action not in DECLARE_GAME_ACTIONS
 
     def on_key(self, event: events.Key) -> None:
         ch = event.character
         if not ch or len(ch) != 1 or ch not in CARD_KEYS or self.blocked:
             return
-        if CARD_KEYS.index(ch) < len(self.order) or self.state.rules.knock_card is None:
-            # In a knock game a key past the hand is an action (k, n, b), not a card.
+        rules = self.state.rules
+        if CARD_KEYS.index(ch) < len(self.order) or (
+            rules.knock_card is None and not rules.declare
+        ):
+            # In a knock or declaration game a key past the hand is an action (k, n, b,
+            # x), not a card.
             event.stop()
             event.prevent_default()
             self.toggle(CARD_KEYS.index(ch))

@@ -38,6 +38,7 @@ from ..moves import (
     DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
+    DROP,
     KNOCK,
     LAYOFF,
     MELD,
@@ -58,6 +59,7 @@ from ..rules import (
 from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld, joker_cells, layoff_cells
+from ..variants.indian import HandSolver, drop_penalty
 from .lang import N_, _, _n, lang
 
 JOKER_GLYPH = UNICODE_JOKER
@@ -73,7 +75,10 @@ card counting and defence and wins 66% of Basic Rummy matches against ``easy``
 (docs/bots.md), so a newcomer who plays about as well as ``easy`` would lose two first
 games in three.  The level is shown by each bot's name and is one choice away.
 """
-TUI_PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki")
+TUI_PRESETS = (
+    "basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki", "indian",
+    "indian_pool101", "indian_pool201", "indian_deals",
+)  # fmt: skip
 """The presets the new-game screen offers."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus", "Hal", "Ivy")
 """Enough for the largest table (rum500_big: eight seats, seven bots, one name spare)."""
@@ -212,7 +217,9 @@ def move_clause(state: GameState, move: Move) -> str:
     if kind == PASS:
         return _("passed")
     if kind == KNOCK:
-        return _("knocked")
+        return _("declared") if state.rules.declare else _("knocked")
+    if kind == DROP:
+        return _("dropped")
     return _("move|played")  # pragma: no cover - every kind is named above
 
 
@@ -665,6 +672,42 @@ def deadwood_text(state: GameState, hand: int) -> str:
     if hand.bit_count() > state.game.dealt:
         return _("deadwood {n} after a discard", n=shown)
     return _("deadwood {n}", n=shown)
+
+
+def declare_text(state: GameState, hand: int) -> str:
+    """Indian Rummy's hand title: what the hand would count now (with a card still to
+    discard, the best count after the discard)."""
+    solver = getattr(state.game.variant, "solver", None)
+    if not isinstance(solver, HandSolver) or not hand:
+        return ""
+    if hand.bit_count() > state.game.dealt:
+        best = min(solver.points(hand & ~(1 << c), state.wild) for c in solver.distinct(hand))
+        return _("counts {n} after a discard", n=best)
+    return _("counts {n}", n=solver.points(hand, state.wild))
+
+
+def wild_text(card: int) -> str:
+    """The wild rank of a cut card, for people: ``7♣ (sevens wild)``."""
+    if face_of(card) == JOKER:
+        return _("{card} (aces wild)", card=UNICODE_JOKER)
+    rank = face_of(card) % 13
+    names = (N_("aces"), N_("twos"), N_("threes"), N_("fours"), N_("fives"), N_("sixes"),
+             N_("sevens"), N_("eights"), N_("nines"), N_("tens"), N_("jacks"),
+             N_("queens"), N_("kings"))  # fmt: skip
+    return _("{card} ({rank} wild)", card=face_text(face_of(card)), rank=_(names[rank]))
+
+
+def drop_cost(state: GameState) -> int:
+    """What a drop costs the player to act now (first or middle drop)."""
+    return drop_penalty(state)
+
+
+def drop_note(state: GameState, seat: int) -> str:
+    """`` · dropped`` or `` · out`` after a seat's label in a declaration game."""
+    d = state.dropped[seat]
+    if d > 0:
+        return _(" · dropped ({n})", n=d)
+    return _(" · out") if d < 0 else ""
 
 
 def goal_text(rules: Rules) -> str:

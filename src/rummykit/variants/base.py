@@ -153,6 +153,19 @@ class Variant:
             list(state.melded),
         )
 
+    def match_over(self, state: GameState) -> bool:
+        """Whether the round just scored ended the match: after ``deals`` deals, or once
+        a score reaches ``target_score`` (the deal guard is the state's own)."""
+        r = self.rules
+        if r.deals is not None:
+            return state.round_no >= r.deals
+        target = r.target_score or 0
+        return any(s >= target for s in state.scores)
+
+    def next_seat(self, state: GameState, player: int) -> int:
+        """The seat whose turn follows ``player``'s, when ``Game.skip_seats``."""
+        return (player + 1) % state.num_players  # pragma: no cover - Indian overrides it
+
     def end_match(self, state: GameState) -> None:
         """Adjust the final scores once the match is over (no change by default)."""
 

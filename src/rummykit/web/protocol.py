@@ -30,6 +30,7 @@ from ..moves import (
     DRAW_DEEP,
     DRAW_DISCARD,
     DRAW_STOCK,
+    DROP,
     KIND_NAMES,
     KNOCK,
     LAYOFF,
@@ -48,6 +49,7 @@ from ..serialize import result_to_dict
 from ..solver import Solver
 from ..state import GameState, Phase
 from ..table import layoff_cells
+from ..variants.indian import HandSolver, wild_rank
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 8192
@@ -72,7 +74,7 @@ class MoveIntent(_Msg):
 
     kind: Literal[
         "draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take",
-        "pass", "knock", "text", "draw_deep",
+        "pass", "knock", "text", "draw_deep", "drop",
     ]  # fmt: skip
     card: _Card | None = None
     cards: Annotated[list[_Card], Field(max_length=30)] | None = None
@@ -207,7 +209,7 @@ def move_text(v: PlayerView | GameState, m: Move) -> str:
     if m.kind == PASS:
         return "pass"
     if m.kind == KNOCK:
-        return "knock"
+        return "declare" if v.rules.declare else "knock"
     try:
         return move_to_text(cast(GameState, v), m)
     except NotationError:  # pragma: no cover - every legal move has a text
@@ -296,6 +298,31 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
         # 500 Rum: the client shows the whole pile, each card a deep draw (only then,
         # so other games' payloads stay as they were).
         **({"deep_discard": True} if v.rules.deep_discard else {}),
+        # Indian Rummy: the wild cut, the drops and the player's own count (only then).
+        **({"declare": _declare_payload(v, spectator)} if v.rules.declare else {}),
+    }
+
+
+def _declare_payload(v: PlayerView, spectator: bool) -> dict[str, Any]:
+    """Indian Rummy's public state (the wild cut, each seat's drop: 0, its penalty, or
+    -1 out of the match), what a drop costs now, and what the player's own hand counts
+    (after the best discard when holding the extra card): from their own hand only."""
+    solver = getattr(v.game.variant, "solver", None)
+    count = None
+    if not spectator and isinstance(solver, HandSolver) and v.hand:
+        hand = v.hand
+        if hand.bit_count() > v.game.dealt:
+            count = min(solver.points(hand & ~(1 << c), v.wild) for c in solver.distinct(hand))
+        else:
+            count = solver.points(hand, v.wild)
+    in_deal = sum(1 for d in v.dropped if d >= 0)
+    r = v.rules
+    return {
+        "wild": v.wild,
+        "wild_rank": wild_rank(v.wild),
+        "dropped": list(v.dropped),
+        "drop_cost": r.first_drop if v.turn <= in_deal else r.middle_drop,
+        "count": count,
     }
 
 
@@ -391,8 +418,10 @@ def resolve(intent: MoveIntent, v: PlayerView) -> Move:
         return Move(DRAW_DEEP, intent.count)
     if k == "pass":
         return Move(PASS)
-    if k == "knock":
+    if k == "knock":  # Indian Rummy's declaration too
         return Move(KNOCK)
+    if k == "drop":
+        return Move(DROP)
     if k == "discard":
         return Move(DISCARD, face_of(_own(v, intent.card)))
     if k == "meld":

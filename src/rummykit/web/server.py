@@ -95,6 +95,8 @@ HEALTH_TIMEOUT = 2.0
 """Seconds ``/healthz`` waits for the database before it answers 503."""
 _HOUSE_EXAMPLES = {False: "multiple_melds=true", True: "knock_card=7, oklahoma=true"}
 """A house-rules example for the lobby, for rummy and for knock games (Gin)."""
+_DECLARE_EXAMPLE = "first_drop=15, middle_drop=30"
+"""...and for declaration games (Indian Rummy: pool 61's drops)."""
 
 T = TypeVar("T")
 
@@ -1362,7 +1364,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "source": sources.get(n, ""),
                 "spec": PRESETS[n].spec(),
                 "players": [PRESETS[n].min_players, PRESETS[n].max_players],
-                "example": _HOUSE_EXAMPLES[PRESETS[n].knock_card is not None],
+                "example": _DECLARE_EXAMPLE
+                if PRESETS[n].declare
+                else _HOUSE_EXAMPLES[PRESETS[n].knock_card is not None],
                 "target": PRESETS[n].target_score,
                 "deals": PRESETS[n].deals,
                 "summary": rules_summary(PRESETS[n], lg),

@@ -78,6 +78,7 @@ export async function tablePage(app, connEl, tableId) {
     }, "d"),
     pass: btn("btn-pass", t("act.pass"), () => send({ kind: "pass" }), "n"),
     knock: btn("btn-knock", t("act.knock"), () => send({ kind: "knock" }), "k"),
+    drop: btn("btn-drop", t("act.drop"), () => send({ kind: "drop" }), "x"),
     hint: btn("btn-hint", t("act.hint"), () => {
       els.hintBox.textContent = t("table.thinking");
       raw({ type: "hint", version: window.rummy.version });
@@ -87,7 +88,9 @@ export async function tablePage(app, connEl, tableId) {
     arrange: btn("btn-arrange", t("sort.arrange"), () => setSort("arrange"), "a"),
   };
   els.sorts = h("div", { class: "sorts" }, b.bySuit, b.byRank, b.arrange);
-  els.actions.append(b.meld, b.layoff, b.swap, b.take, b.discard, b.pass, b.knock, b.hint);
+  els.actions.append(b.meld, b.layoff, b.swap, b.take, b.discard, b.pass, b.knock, b.drop, b.hint);
+  // Indian Rummy: the wild cut, shown by the piles
+  els.wild = h("div", { class: "wild-cut", id: "wild", hidden: true });
 
   function setSort(mode) {
     ui.manual = false;
@@ -111,7 +114,7 @@ export async function tablePage(app, connEl, tableId) {
   const game = h("div", { class: "game" },
       h("section", { class: "board", "aria-label": t("table.board") },
         els.seats,
-        h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard), els.pile, els.melds),
+        h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard, els.wild), els.pile, els.melds),
         h("div", { class: "mine" }, els.announce, els.status, els.timer, els.error, els.hintBox,
           els.sorts, els.arrangeInfo, els.hand, els.actions)),
       h("aside", { class: "side" },
@@ -313,6 +316,9 @@ export async function tablePage(app, connEl, tableId) {
     }
     b.pass.hidden = !kinds.has("pass");
     b.knock.hidden = !kinds.has("knock");
+    b.knock.textContent = g.declare ? t("act.declare") : t("act.knock");
+    b.drop.hidden = !kinds.has("drop");
+    renderWild(g);
     b.hint.disabled = !myTurn;
     b.swap.hidden = !g.options.joker_swap;
     b.take.hidden = !g.options.take_from_meld;
@@ -336,6 +342,16 @@ export async function tablePage(app, connEl, tableId) {
     summaries(g);
   }
 
+  // Indian Rummy: the card cut for the wild rank, face up by the stock.
+  function renderWild(g) {
+    const d = g.declare;
+    els.wild.hidden = !d || d.wild < 0;
+    if (els.wild.hidden) return;
+    const rank = t(`rank.${d.wild_rank}`);
+    els.wild.replaceChildren(cardEl(d.wild), h("span", { class: "count", text: t("indian.wild", { rank }) }));
+    els.wild.setAttribute("aria-label", t("indian.wild_label", { rank }));
+  }
+
   function renderSeats(m, g, me) {
     els.seats.replaceChildren(...m.table.seats.flatMap((s, i) => {
       if (i === me) return [];
@@ -343,7 +359,9 @@ export async function tablePage(app, connEl, tableId) {
       const n = g.hand_sizes[i];
       // the bot's level is said once: the server's default name already has it
       const level = s.kind === "bot" && !s.name.includes(`(${s.difficulty})`) ? ` (${t(`bot.${s.difficulty}`)})` : "";
-      const tag = s.kind === "bot" ? t("table.bot") : s.connected ? "" : t("table.away");
+      const dropped = g.declare ? g.declare.dropped[i] : 0;
+      const tag = [s.kind === "bot" ? t("table.bot") : s.connected ? "" : t("table.away"),
+        dropped > 0 ? t("indian.dropped", { n: dropped }) : dropped < 0 ? t("indian.out") : ""].filter(Boolean).join(" · ");
       const shown = Math.min(n, 14);
       return h("div", { class: "opponent" + (g.current === i ? " active" : "") + (s.connected ? "" : " away"), "data-seat": i,
         role: "group", "aria-label": `${s.name}: ${tn("table.cards", n)}` },
@@ -402,12 +420,22 @@ export async function tablePage(app, connEl, tableId) {
     }
   }
 
+  // What to do in Indian Rummy, with the player's own count.
+  function declareAdvice(g) {
+    const d = g.declare;
+    const kinds = new Set(g.legal.map((l) => l.kind));
+    const count = d.count === null ? "" : " " + t("indian.count", { n: d.count });
+    if (g.phase === "knock") return t("indian.put_out");
+    if (g.phase === "draw") return t("status.draw") + (kinds.has("drop") ? " " + t("indian.or_drop", { n: d.drop_cost }) : "") + count;
+    return (kinds.has("knock") ? t("indian.discard_or_declare") : t("indian.discard")) + count;
+  }
+
   function statusLine() {
     const g = ui.msg.game;
     const me = g.seat;
     const myTurn = me >= 0 && g.current === me && g.phase !== "over";
     if (g.phase === "over") return t("status.over");
-    if (myTurn) return t("status.your_turn") + " " + (g.knock ? knockAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play"));
+    if (myTurn) return t("status.your_turn") + " " + (g.knock ? knockAdvice(g) : g.declare ? declareAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play"));
     return t("status.playing", { who: name(g.current) });
   }
 
@@ -539,6 +567,7 @@ export async function tablePage(app, connEl, tableId) {
     },
     discard: click(b.discard),
     knock: click(b.knock),
+    drop: click(b.drop),
     pass: click(b.pass),
     hint: click(b.hint),
     best: () => {

@@ -1,0 +1,189 @@
+"""The heuristic bots' Indian Rummy play: draw, discard, declare and drop.
+
+Used by :class:`~rummykit.bots.greedy.GreedyBot` (``careful=False``),
+:class:`~rummykit.bots.expert.ExpertBot` and the search bot (``careful=True``: the
+search's playouts and candidates know melds laid in play, which an Indian hand never
+has, so ``hard`` plays the expert's Indian policy).  Everything reads the view only:
+the hand, the public wild cut, the discard pile, the drops and the scores.
+
+* **Hand value**: :meth:`HandSolver.soft`, the loose cards of the best grouping plus a
+  charge for each missing sequence and for a missing pure one (jokers and wild cards
+  are free).
+* **Declare** whenever the rules allow it; when declaring, put out any card that
+  leaves a valid show (the legal list holds only those).
+* **Draw**: take the top discard when the best hand after taking it (and discarding
+  another card) is worth at least :data:`TAKE_MARGIN` less than the hand now.
+* **Discard** the card whose loss leaves the lowest hand value, the costliest on a tie.
+* **Drop** (first drop, both levels): a hand with no joker, no pure sequence and at most
+  one pair of same-suit cards within two ranks of each other is unlikely to be shown
+  soon.  ``careful`` also middle-drops after :data:`MIDDLE_DROP_ROUNDS` rounds of turns
+  when it still has no pure sequence and counts :data:`MIDDLE_DROP_POINTS` or more.
+  A drop that would take a pool player to the elimination score is never made.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import bits, display_face, face_of, format_face
+from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK, Move
+from ..phase import Phase
+from ..variants.indian import HandSolver, is_wild
+from ..view import PlayerView
+
+TAKE_MARGIN = 2
+"""How much lower (better) the hand value must get for the careful bot to take the
+top discard rather than a blind stock card (the easy bot takes any gain)."""
+MIDDLE_DROP_ROUNDS = 4
+"""Rounds of turns after which the careful bot considers a middle drop."""
+MIDDLE_DROP_POINTS = 60
+"""...with a hand that counts at least this and no pure sequence."""
+
+
+def solver_of(view: PlayerView) -> HandSolver:
+    solver = getattr(view.game.variant, "solver", None)
+    if not isinstance(solver, HandSolver):
+        raise ValueError("not an Indian Rummy game")
+    return solver
+
+
+def indian_move(view: PlayerView, rng: random.Random, careful: bool) -> Move:
+    """The move of the easy (``careful=False``) or medium and hard bots."""
+    legal = view.legal
+    solver = solver_of(view)
+    if Move(KNOCK) in legal:
+        return Move(KNOCK)
+    if view.phase is Phase.KNOCK:
+        return _cheapest_out(view, solver, legal)
+    if view.phase is Phase.DRAW:
+        if Move(DROP) in legal and should_drop(view, solver, careful):
+            return Move(DROP)
+        take = Move(DRAW_DISCARD)
+        if take in legal and _take_gain(view, solver) > (TAKE_MARGIN if careful else 0):
+            return take
+        return Move(DRAW_STOCK) if Move(DRAW_STOCK) in legal else legal[0]
+    discards = [m for m in legal if m.kind == DISCARD]
+    if discards:
+        return best_discard(view, solver, discards)
+    return legal[rng.randrange(len(legal))]  # pragma: no cover - every phase is above
+
+
+def _cheapest_out(view: PlayerView, solver: HandSolver, legal: tuple[Move, ...]) -> Move:
+    """Declaring: any card out leaves a valid show; put out the one worth most."""
+    return max(legal, key=lambda m: solver.values[m.a] if m.a < 52 else -1)
+
+
+def _card(hand: int, face: int) -> int:
+    for c in bits(hand):
+        if face_of(c) == face:
+            return c
+    return -1  # pragma: no cover - a legal discard is held
+
+
+def best_discard(view: PlayerView, solver: HandSolver, discards: list[Move]) -> Move:
+    """The discard leaving the lowest hand value; on a tie the costliest card (a joker
+    or wild card last)."""
+    hand = view.hand
+
+    def key(m: Move) -> tuple[int, int]:
+        c = _card(hand, m.a)
+        cost = 0 if is_wild(c, view.wild) else solver.values[m.a]
+        return (solver.soft(hand & ~(1 << c), view.wild), -cost)
+
+    return min(discards, key=key)
+
+
+def _take_gain(view: PlayerView, solver: HandSolver) -> int:
+    """How much the hand value drops by taking the top discard and discarding the best
+    other card."""
+    if not view.discard:
+        return 0
+    top = view.discard[-1]
+    hand = view.hand | (1 << top)
+    now = solver.soft(view.hand, view.wild)
+    after = min(solver.soft(hand & ~(1 << c), view.wild) for c in bits(hand) if c != top)
+    return now - after
+
+
+def poor_hand(view: PlayerView, solver: HandSolver) -> bool:
+    """No joker or wild card, no pure sequence, and at most one pair of same-suit cards
+    within two ranks."""
+    hand = view.hand
+    faces = sorted({face_of(c) for c in bits(hand)})
+    if any(is_wild(c, view.wild) for c in bits(hand)):
+        return False
+    if has_pure_sequence(hand):
+        return False
+    pairs = sum(
+        1
+        for i, a in enumerate(faces)
+        for b in faces[i + 1 :]
+        if a < 52 and b < 52 and a // 13 == b // 13 and b - a <= 2
+    )
+    return pairs <= 1
+
+
+def has_pure_sequence(hand: int) -> bool:
+    """Three cards of one suit in a row (ace low or high), no joker needed."""
+    present = 0
+    for c in bits(hand):
+        f = face_of(c)
+        if f < 52:
+            present |= 1 << f
+    for s in range(4):
+        row = present >> (13 * s) & 0x1FFF
+        row |= (row & 1) << 13  # the ace again above the king
+        if row & (row >> 1) & (row >> 2):
+            return True
+    return False
+
+
+def should_drop(view: PlayerView, solver: HandSolver, careful: bool) -> bool:
+    """The drop decision (see the module's notes)."""
+    r = view.rules
+    in_deal = sum(1 for d in view.dropped if d >= 0)
+    first = view.turn <= in_deal
+    penalty = r.first_drop if first else r.middle_drop
+    target = r.target_score
+    if r.elimination and target is not None and view.scores[view.player] + penalty >= target:
+        return False
+    if first:
+        return poor_hand(view, solver)
+    if not careful or view.turn < MIDDLE_DROP_ROUNDS * in_deal:
+        return False
+    if has_pure_sequence(view.hand):
+        return False
+    return solver.points(view.hand, view.wild) >= max(MIDDLE_DROP_POINTS, penalty + 20)
+
+
+def explain(view: PlayerView, move: Move, unicode: bool = True) -> str:
+    """One line on why ``move`` suits this Indian Rummy hand (the hints)."""
+    solver = solver_of(view)
+
+    def fmt(face: int) -> str:
+        return display_face(face) if unicode else format_face(face)
+
+    hand = view.hand
+    if move.kind == DROP:
+        return (
+            "drop: a weak hand (no joker, no pure sequence in sight); pay the drop now "
+            "rather than up to 80 later"
+        )
+    if move.kind == KNOCK:
+        return "declare: your cards form two sequences, one of them pure, and every card is grouped"
+    if move.kind == DISCARD and view.phase is Phase.KNOCK:
+        return f"put out {fmt(move.a)}: the other 13 cards are a valid declaration"
+    if move.kind == DISCARD:
+        c = _card(hand, move.a)
+        left = solver.points(hand & ~(1 << c), view.wild)
+        return f"discard {fmt(move.a)}: it helps your groups least; your hand would count {left}"
+    if move.kind == DRAW_DISCARD and view.discard:
+        return f"take {fmt(face_of(view.discard[-1]))}: it improves your groups"
+    if move.kind == DRAW_STOCK:
+        if not view.discard:
+            return "draw from the stock: the discard pile is empty"
+        return (
+            f"draw from the stock: {fmt(face_of(view.discard[-1]))} on the discard pile "
+            "does not improve your groups"
+        )
+    return "the strongest move found"  # pragma: no cover - every Indian move is above

@@ -1,0 +1,533 @@
+"""Indian Rummy (13 cards): a wild rank, a declaration, drops, pool and deals formats.
+
+The references are listed in docs/rules.md ("## Indian Rummy"); every rule below is an
+option of :class:`~rummykit.rules.Rules` (``declare``, ``wild_cut``, ``first_drop``,
+``middle_drop``, ``max_hand_points``, ``elimination``) and a test in
+tests/test_rules_indian.py quotes its passage.
+
+* **The wild rank.**  After the deal the bottom card of the stock is turned face up
+  (it stays there, drawn last): every card of its rank, in both decks and all suits,
+  is a joker this deal, and if it is a printed joker the aces are.  The card is public
+  (:attr:`GameState.wild`, in every view).  Card ids do not change: only this module's
+  hand solver knows which faces are wild, so the seed games' meld catalogue is untouched.
+* **The turn.**  Draw from the stock or take the top discard, then discard (not the card
+  just taken) or *declare* (``Move(KNOCK)``): the declarer then puts out the 14th card
+  (a ``DISCARD`` in the knock phase) and the other 13 must all be in melds, at least two
+  of them sequences and one of those pure (no joker; a wild card in its own place
+  keeps a sequence pure).  Sets are three or four cards of one rank and distinct
+  suits.  The engine only lists declarations that are valid, so a wrong show never
+  happens here (see docs/rules.md).
+* **Drops.**  Before drawing, a player may drop (``Move(DROP)``): before their first
+  draw of the deal for ``first_drop`` points, later for ``middle_drop``.  With one
+  player left in the deal, that player wins it.
+* **Scores.**  The declarer counts 0; every other player in the deal counts the cards
+  not in melds of their best grouping (aces and pictures 10, numbers their pip value,
+  jokers and wild cards 0), or every card if no grouping has two sequences with a pure
+  one, at most ``max_hand_points``.  Points format (``winner_collects``): the declarer
+  collects everyone's count, drops included.  Pool and deals (``penalty``): each adds
+  their own count; under ``elimination`` a total reaching ``target_score`` puts the
+  player out of the match, which ends when one player is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from ..cards import JOKER, bits, display_face, face_of, is_joker
+from ..errors import IllegalMoveError
+from ..moves import DISCARD, DISCARD_MOVES, DROP, KNOCK, Move
+from ..phase import Phase
+from ..rules import Rules, Scoring
+from ..scoring import PlayerScore, RoundResult
+from .base import MoveGenerator, Variant
+
+if TYPE_CHECKING:
+    from ..state import GameState
+
+_PLAY_PHASE = Phase.PLAY
+_KNOCK_PHASE = Phase.KNOCK
+_INF = 1 << 20
+KNOCK_MOVE = Move(KNOCK)
+DROP_MOVE = Move(DROP)
+SOFT_RUN = 15
+"""The soft search's charge for each missing sequence (the bots' hand value)."""
+SOFT_PURE = 20
+"""...and for a missing pure sequence."""
+MEMO_LIMIT = 400_000
+"""A solver's memo is cleared when it grows past this many entries."""
+
+
+def wild_rank(card: int) -> int:
+    """The rank made wild by the cut ``card``: its own, or the ace's for a joker (-1:
+    no cut)."""
+    if card < 0:
+        return -1
+    face = face_of(card)
+    return 0 if face == JOKER else face % 13
+
+
+class HandSolver:
+    """Best groupings of Indian Rummy hands.  Pure, with memos of its own.
+
+    A hand is split into natural faces (2 bits of count per face in one int), printed
+    jokers, and the cards of the wild rank, each of which may stand as itself or as a
+    joker.  The search takes the lowest face left and leaves it loose, puts it in a set
+    (one card each of distinct suits) or in a sequence of its suit (gaps and missing
+    ends filled with jokers), keeping count of the sequences and pure ones.
+
+    >>> from rummykit.cards import mask_of, parse_cards
+    >>> from rummykit.rules import Rules
+    >>> hs = HandSolver(Rules.preset("indian"))
+    >>> hand = mask_of(parse_cards("AH 2H 3H 5S 6S 7S 8S 9C 9D 9H KC KD JK"))
+    >>> hs.valid(hand, -1), hs.points(hand, -1)
+    (True, 0)
+    >>> hs.points(mask_of(parse_cards("AH 2H 3H 5S 6S 7S 8S 9C 9D 9H KC KD 4D")), -1)
+    24
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        ace = rules.ace_points
+        self.values = tuple(
+            ace if r == 0 else (10 if r >= 9 else r + 1) for _s in range(4) for r in range(13)
+        )
+        self.high_ace = rules.ace.value == "high_or_low"
+        self._exact: dict[tuple[int, int, int, int, int], int] = {}
+        self._score: dict[tuple[int, int, int, int, int], int] = {}
+        self._soft: dict[tuple[int, int, int, int, int], int] = {}
+        self._declarable: dict[tuple[int, int], bool] = {}
+
+    # -- public questions ------------------------------------------------------------
+    def valid(self, hand: int, wild: int) -> bool:
+        """Whether ``hand`` is a valid declaration: every card in a meld, two sequences,
+        one of them pure."""
+        return self._best(hand, wild, self._exact, False, _INF, _INF) == 0
+
+    def declarable(self, hand: int, wild: int) -> bool:
+        """Whether some card of ``hand`` (one over the deal) can go out so that the
+        rest is a valid declaration: one search in which one card may stay out of the
+        melds (a natural card as the search reaches it, or a joker left over at the
+        end), the same as trying :meth:`valid` without each card in turn."""
+        key = (self._faces_key(hand), wild_rank(wild))
+        hit = self._declarable.get(key)
+        if hit is None:
+            hit = self._best(hand, wild, self._exact, False, _INF, _INF, spare=1) == 0
+            if len(self._declarable) > MEMO_LIMIT:
+                self._declarable.clear()
+            self._declarable[key] = hit
+        return hit
+
+    def points(self, hand: int, wild: int) -> int:
+        """What ``hand`` counts at the end: its loose cards in the best grouping with two
+        sequences and a pure one, else every card; at most ``max_hand_points``."""
+        loose = self._best(hand, wild, self._score, True, _INF, _INF)
+        if loose >= _INF:
+            loose = self.full_count(hand, wild)
+        cap = self.rules.max_hand_points
+        return loose if cap is None else min(cap, loose)
+
+    def soft(self, hand: int, wild: int) -> int:
+        """A bot's value of ``hand`` (lower is better): loose cards in the best grouping,
+        plus :data:`SOFT_RUN` per missing sequence and :data:`SOFT_PURE` without a pure
+        one."""
+        return self._best(hand, wild, self._soft, True, SOFT_RUN, SOFT_PURE)
+
+    def full_count(self, hand: int, wild: int) -> int:
+        """Every card's value, jokers and wild cards 0."""
+        wr = wild_rank(wild)
+        total = 0
+        for c in bits(hand):
+            f = face_of(c)
+            if f != JOKER and f % 13 != wr:
+                total += self.values[f]
+        return total
+
+    @staticmethod
+    def distinct(hand: int) -> list[int]:
+        """One physical card per face held (the lowest id)."""
+        seen = 0
+        out = []
+        for c in bits(hand):
+            f = face_of(c)
+            if not seen >> f & 1:
+                seen |= 1 << f
+                out.append(c)
+        return out
+
+    # -- the search ------------------------------------------------------------------
+    @staticmethod
+    def _faces_key(hand: int) -> int:
+        key = 0
+        for c in bits(hand):
+            key += 1 << (2 * face_of(c))  # JOKER (52) lands above the 52 faces
+        return key
+
+    def _best(
+        self,
+        hand: int,
+        wild: int,
+        memo: dict[tuple[int, int, int, int, int], int],
+        loose: bool,
+        pen_run: int,
+        pen_pure: int,
+        spare: int = 0,
+    ) -> int:
+        key = self._faces_key(hand)
+        jokers = key >> 104
+        key &= (1 << 104) - 1
+        wr = wild_rank(wild)
+        # Each card of the wild rank stands as itself or as a joker: try every split.
+        splits = [(key, jokers)]
+        if wr >= 0:
+            for s in range(4):
+                shift = 2 * (s * 13 + wr)
+                n = key >> shift & 3
+                splits = [(k - i * (1 << shift), j + i) for k, j in splits for i in range(n + 1)]
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        search = self._searcher(memo, loose, pen_run, pen_pure)
+        return min(search(k, j, 0, 0, spare) for k, j in splits)
+
+    def _searcher(
+        self,
+        memo: dict[tuple[int, int, int, int, int], int],
+        loose: bool,
+        pen_run: int,
+        pen_pure: int,
+    ) -> Callable[[int, int, int, int, int], int]:
+        values = self.values
+        high_ace = self.high_ace
+
+        def search(key: int, j: int, runs: int, pure: int, spare: int) -> int:
+            """Least cost of grouping ``key`` with ``j`` jokers; ``spare``: one card may
+            still stay out for free (the declaration's card out)."""
+            if key == 0:
+                if spare and j == 0:
+                    return _INF  # the card out must be a joker no meld needs
+                return (pen_run * (2 - runs) if runs < 2 else 0) + (0 if pure else pen_pure)
+            mk = (key, j, runs, pure, spare)
+            hit = memo.get(mk)
+            if hit is not None:
+                return hit
+            bit = (key & -key).bit_length() - 1
+            f = bit >> 1
+            rank = f % 13
+            suit = f // 13
+            rest = key - (1 << (2 * f))  # one copy (a count of 2 is 0b10)
+            best = values[f] + search(rest, j, runs, pure, spare) if loose else _INF
+            if spare:
+                v = search(rest, j, runs, pure, 0)
+                if v < best:
+                    best = v
+            # Sets: this card and one card of each chosen higher suit, jokers to three.
+            others = [
+                2 * (s2 * 13 + rank)
+                for s2 in range(suit + 1, 4)
+                if rest >> (2 * (s2 * 13 + rank)) & 3
+            ]
+            for pick in range(1 << len(others)):
+                k = rest
+                size = 1
+                for i, sh in enumerate(others):
+                    if pick >> i & 1:
+                        k -= 1 << sh
+                        size += 1
+                need = 3 - size if size < 3 else 0
+                if need <= j:
+                    v = search(k, j - need, runs, pure, spare)
+                    if v < best:
+                        best = v
+            # Sequences in this suit from this card upwards (or, for an ace, downwards
+            # from the high end).
+            more = runs + 1 if runs < 2 else 2
+            base = suit * 13
+            for k, used in _runs(rest, base, rank, j, 12):
+                v = search(k, j - used, more, 1 if used == 0 else pure, spare)
+                if v < best:
+                    best = v
+            if rank == 0 and high_ace:
+                for k, used in _runs_down(rest, base, j):
+                    v = search(k, j - used, more, 1 if used == 0 else pure, spare)
+                    if v < best:
+                        best = v
+            memo[mk] = best
+            return best
+
+        return search
+
+
+def _face_count(key: int, face: int) -> int:
+    return key >> (2 * face) & 3
+
+
+def _runs(key: int, base: int, start: int, j: int, top: int) -> list[tuple[int, int]]:
+    """Sequences of suit ``base // 13`` holding the card at position ``start`` (already
+    taken out of ``key``) and naturals above it up to position ``top``, each as (key
+    left, jokers used).  Jokers completing a sequence to three cards may stand below or
+    above it (a high ace is lower in face order, so it is never a natural here)."""
+    out: list[tuple[int, int]] = []
+
+    def face_at(p: int) -> int:
+        return base + (p % 13)
+
+    def rec(p: int, k: int, used: int, length: int) -> None:
+        need = 3 - length if length < 3 else 0
+        if used + need <= j:
+            out.append((k, used + need))
+        if p > top:
+            return
+        f = face_at(p)
+        if k >> (2 * f) & 3:
+            rec(p + 1, k - (1 << (2 * f)), used, length + 1)
+        # A joker here only as a gap before a natural card still in reach.
+        if used < j:
+            for q in range(p + 1, min(top, p + j - used) + 1):
+                if _face_count(k, face_at(q)):
+                    rec(p + 1, k, used + 1, length + 1)
+                    break
+
+    rec(start + 1, key, 0, 1)
+    return out
+
+
+def _runs_down(key: int, base: int, j: int) -> list[tuple[int, int]]:
+    """Sequences ending with a high ace (taken out of ``key``): Q-K-A and longer."""
+    out: list[tuple[int, int]] = []
+
+    def rec(p: int, k: int, used: int, length: int) -> None:
+        need = 3 - length if length < 3 else 0
+        if length > 1 and used + need <= j:  # the lone ace is the low search's
+            out.append((k, used + need))
+        if p < 1:
+            return
+        f = base + p
+        if k >> (2 * f) & 3:
+            rec(p - 1, k - (1 << (2 * f)), used, length + 1)
+        if used < j:
+            for q in range(p - 1, max(1, p - (j - used)) - 1, -1):
+                if _face_count(k, base + q):
+                    rec(p - 1, k, used + 1, length + 1)
+                    break
+
+    rec(12, key, 0, 1)
+    return out
+
+
+# -- legal moves per phase ------------------------------------------------------------
+def draw_moves(state: GameState) -> list[Move]:
+    """The draws, and the drop when the rules have drops."""
+    out = list(state._draw_moves())
+    if state.rules.first_drop:
+        out.append(DROP_MOVE)
+    return out
+
+
+def play_moves(state: GameState) -> list[Move]:
+    """After the draw: discard any card but the one just taken, or declare."""
+    p = state.current
+    hand = state.hands[p]
+    taken = -1 if state.rules.discard_taken_card else state.taken
+    out: list[Move] = []
+    seen = 0
+    for c in bits(hand):
+        f = face_of(c)
+        if c != taken and not seen >> f & 1:
+            seen |= 1 << f
+            out.append(DISCARD_MOVES[f])
+    variant = state.game.variant
+    assert isinstance(variant, Indian)
+    if variant.solver.declarable(hand, state.wild):
+        out.append(KNOCK_MOVE)
+    return out
+
+
+def declare_moves(state: GameState) -> list[Move]:
+    """Declaring: put out any card whose absence leaves a valid declaration."""
+    hand = state.hands[state.current]
+    variant = state.game.variant
+    assert isinstance(variant, Indian)
+    valid = variant.solver.valid
+    return [
+        DISCARD_MOVES[face_of(c)]
+        for c in HandSolver.distinct(hand)
+        if valid(hand & ~(1 << c), state.wild)
+    ]
+
+
+def players_in_deal(state: GameState) -> int:
+    """Seats dealt in this deal (not out of the match)."""
+    return sum(1 for d in state.dropped if d >= 0)
+
+
+def drop_penalty(state: GameState) -> int:
+    """What dropping now costs: the first drop before one's first draw of the deal (the
+    first round of turns), the middle drop after."""
+    r = state.rules
+    return r.first_drop if state.turn <= players_in_deal(state) else r.middle_drop
+
+
+# -- the variant ----------------------------------------------------------------------
+class Indian(Variant):
+    """Indian Rummy: a wild rank, melds shown only in a declaration, drops, pools."""
+
+    name = "indian"
+
+    @staticmethod
+    def applies(rules: Rules) -> bool:
+        return rules.declare
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        self.solver = HandSolver(rules)
+
+    def after_deal(self, state: GameState) -> None:
+        """Seats out of the match give their cards back under the stock, shuffled; the
+        bottom card of the stock is the wild cut; the deal passes to a seat still in,
+        and the first turn is the next seat still in."""
+        r = self.rules
+        if r.elimination and r.target_score is not None:
+            target = r.target_score
+            for p in range(state.num_players):
+                if state.scores[p] >= target:
+                    state.dropped[p] = -1
+                    # Shuffled (the game's generator) so the cut below stays random.
+                    state.stock[:0] = state._shuffled(bits(state.hands[p]))
+                    state.hands[p] = 0
+        if r.wild_cut and state.stock:
+            state.wild = state.stock[0]
+        if state.dropped[state.dealer]:  # the deal passes on to a seat still in
+            state.dealer = self.next_seat(state, state.dealer)
+            state.current = self.next_seat(state, state.dealer)
+            state._legal = None
+        elif state.dropped[state.current]:
+            state.current = self.next_seat(state, state.current)
+            state._legal = None
+        super().after_deal(state)
+
+    def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
+        return {
+            **super().phase_moves(),
+            Phase.DRAW: draw_moves,
+            Phase.PLAY: play_moves,
+            Phase.KNOCK: declare_moves,
+        }
+
+    def next_seat(self, state: GameState, player: int) -> int:
+        n = state.num_players
+        q = (player + 1) % n
+        dropped = state.dropped
+        while dropped[q] and q != player:
+            q = (q + 1) % n
+        return q
+
+    def do_phase(self, state: GameState, move: Move) -> bool:
+        """The declarer's card out: the deal ends."""
+        p = state.current
+        card = state._pick(state.hands[p], move.a)
+        state.hands[p] &= ~(1 << card)
+        state.known[p] &= state.hands[p]
+        state.discard.append(card)
+        state._finish_round(p, "declare")
+        return True
+
+    def do_move(self, state: GameState, move: Move) -> None:
+        p = state.current
+        if move.kind == KNOCK:
+            state.knocker = p
+            state.phase = _KNOCK_PHASE
+            return
+        state.dropped[p] = drop_penalty(state)  # a drop (before drawing)
+        left = [q for q in range(state.num_players) if state.dropped[q] == 0]
+        if len(left) == 1:
+            state._finish_round(left[0], "drop")
+        # else the state passes the turn on (next_seat skips the dropped seat)
+
+    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
+        rules = self.rules
+        solver = self.solver
+        n = state.num_players
+        counts = [0] * n
+        notes: list[tuple[str, ...]] = [()] * n
+        for p in range(n):
+            d = state.dropped[p]
+            if d < 0:
+                notes[p] = ("out of the match",)
+            elif d > 0:
+                counts[p] = d
+                notes[p] = (f"dropped: {d}",)
+            elif p == winner:
+                notes[p] = ("declared" if reason == "declare" else "last in the deal",)
+            else:
+                counts[p] = solver.points(state.hands[p], state.wild)
+        deltas = [0] * n
+        if rules.scoring is Scoring.WINNER_COLLECTS:
+            if winner is not None:
+                deltas[winner] = sum(counts)
+        else:
+            deltas = list(counts)
+        players = tuple(
+            PlayerScore(tuple(bits(state.hands[p])), counts[p], deltas[p], notes[p])
+            for p in range(n)
+        )
+        return RoundResult(
+            state.round_no, state.dealer, winner, winner is not None, reason, False, players
+        )
+
+    def match_over(self, state: GameState) -> bool:
+        r = self.rules
+        if r.elimination and r.target_score is not None:
+            target = r.target_score
+            return sum(1 for s in state.scores if s < target) <= 1
+        return super().match_over(state)
+
+    def phase_error(self, state: GameState, kind: int) -> IllegalMoveError | None:
+        if state.phase is _PLAY_PHASE:
+            if kind in (DISCARD, KNOCK):
+                return None
+            if kind == DROP:
+                return IllegalMoveError(
+                    "drop_before_draw", "you may drop only before drawing, at the start of a turn"
+                )
+            return IllegalMoveError(
+                "discard_or_declare",
+                "after the draw, discard a card or declare (k); melds are shown only in a "
+                "declaration",
+            )
+        if kind == DISCARD:
+            return None
+        return IllegalMoveError(
+            "declare_discard",
+            "you declared: put out your extra card (discard it); the other 13 are your declaration",
+        )
+
+    def diagnose(self, state: GameState, move: Move) -> IllegalMoveError:
+        hand = state.hands[state.current]
+        if move.kind == KNOCK:
+            return IllegalMoveError(
+                "invalid_declaration",
+                "you cannot declare: no card out leaves 13 cards all in melds with two "
+                "sequences, one of them pure",
+            )
+        face = move.a
+        held = any(face_of(c) == face for c in bits(hand)) and 0 <= face <= JOKER
+        if not held:
+            return IllegalMoveError("card_not_in_hand", "you do not hold that card")
+        if state.phase is _PLAY_PHASE:
+            return IllegalMoveError(
+                "no_discard_of_taken_card",
+                "you may not discard the card you took from the discard pile this turn",
+            )
+        return IllegalMoveError(
+            "invalid_declaration",
+            f"without {display_face(face)} the other 13 cards are not all in melds with two "
+            "sequences, one of them pure",
+        )
+
+
+def is_wild(card: int, wild: int) -> bool:
+    """Whether ``card`` is a joker this deal: printed, or of the wild rank."""
+    if is_joker(card):
+        return True
+    wr = wild_rank(wild)
+    return wr >= 0 and face_of(card) % 13 == wr

@@ -1,0 +1,145 @@
+"""The terminal game plays Indian Rummy: draw (s, p), discard (d), declare (k) and put
+out the extra card (select it, d), drop (x); the wild cut and drops on screen."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from helpers import build
+from rummykit.bots import GreedyBot
+from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK, Move
+from rummykit.position import position_from_text, position_to_text
+from rummykit.rulebook import rules_summary
+from rummykit.rules import Rules
+from rummykit.state import Phase
+from rummykit.tui.app import CARD_KEYS, RummyApp
+from rummykit.tui.screens import HelpScreen, RoundSummaryScreen
+from rummykit.tui.session import ENV_DATA_DIR, TUI_PRESETS, cards_for_move
+from test_tui import SIZE, _footer_text, my_turn, start, sync, table, wait_until, with_match
+
+KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", DISCARD: "d", KNOCK: "k", DROP: "x"}
+PRESETS = ("indian", "indian_pool101", "indian_pool201", "indian_deals")
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(ENV_DATA_DIR, str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+async def press_move(pilot: Pilot[Any], app: RummyApp, move: Move) -> None:
+    screen = table(app)
+    assert app.match is not None
+    s = app.match.state
+    keys = ["c"] if screen.selected else []
+    if move.kind == DISCARD:
+        for card in cards_for_move(s, s.hands[app.match.human], move):
+            keys.append(CARD_KEYS[screen.order.index(card)])
+    before = len(s.history)
+    await pilot.press(*keys, KEYS[move.kind])
+    assert len(s.history) > before, (move, screen.message)
+
+
+async def play_deal(pilot: Pilot[Any], app: RummyApp) -> list[int]:
+    """The person plays the easy bot's moves by keys until the deal ends."""
+    policy = GreedyBot()
+    rng = random.Random(0)
+    kinds: list[int] = []
+    while True:
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen) or my_turn(app))
+        if isinstance(app.screen, RoundSummaryScreen):
+            return kinds
+        assert app.match is not None and len(kinds) < 600
+        s = app.match.state
+        move = policy.choose(s.view(app.match.human), rng)
+        await press_move(pilot, app, move)
+        kinds.append(move.kind)
+
+
+@pytest.mark.parametrize("spec", PRESETS)
+@sync
+async def test_a_whole_deal_by_keys(spec: str) -> None:
+    app = start(spec, players=3, seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app) or isinstance(app.screen, RoundSummaryScreen))
+        if my_turn(app):
+            await wait_until(pilot, lambda: bool(_footer_text(app)))  # drawn a frame later
+            footer = _footer_text(app)
+            assert "Declare" in footer and "Drop" in footer
+            assert "Knock" not in footer and "Pass" not in footer
+            status = str(table(app).query_one("#status").render())
+            assert "wild" in status and "drop (x)" in status
+        kinds = await play_deal(pilot, app)
+        assert app.match is not None
+        s = app.match.state
+        assert s.results[0].reason in ("declare", "drop")
+        assert kinds or s.results[0].reason == "drop"
+        title = str(app.screen.query_one("#dialog-title").render())
+        assert "declared" in title or "dropped" in title, title
+
+
+def declaring_position() -> Any:
+    g = build(
+        "indian",
+        hands=["AH 2H 3H 5S 6S 7S 8S 9C 9D 9H KC KD JK", "2C 4C 6C 8C TC 2D 4D 6D 8D TD QS 3S 4S"],
+        discard="4D",
+        phase=Phase.DRAW,
+    )
+    return position_from_text(f"{position_to_text(g)} wild=JC")
+
+
+@sync
+async def test_declare_by_keys_then_put_out_the_extra_card() -> None:
+    g = declaring_position()
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        assert "counts 0" in str(screen.query_one("#hand-box").border_title)
+        await pilot.press("p")  # take 4D
+        assert "declare (k)" in str(screen.query_one("#status").render())
+        await pilot.press("k")
+        assert g.phase is Phase.KNOCK
+        assert "put out" in str(screen.query_one("#status").render())
+        # 2H cannot go out (A-2-3 would break): refused, nothing changes.
+        two = next(c for c in screen.order if c % 54 == 27)
+        await pilot.press(CARD_KEYS[screen.order.index(two)], "d")
+        assert "Not allowed" in screen.message and g.phase is Phase.KNOCK
+        four = next(c for c in screen.order if c % 54 == 16)
+        await pilot.press("c", CARD_KEYS[screen.order.index(four)], "d")
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        assert g.results[-1].reason == "declare" and g.results[-1].winner == 0
+
+
+@sync
+async def test_drop_by_key() -> None:
+    app = start("indian_pool101", players=3, seed=8)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        assert app.match is not None
+        s = app.match.state
+        me = app.match.human
+        await pilot.press("x")
+        assert s.dropped[me] in (20, 40) or s.round_no > 1
+        seats = str(table(app).query_one("#players-box").render())
+        assert s.round_no > 1 or "dropped" in seats or s.current != me
+
+
+def test_new_game_screen_and_help_offer_indian_rummy() -> None:
+    assert set(PRESETS) <= set(TUI_PRESETS)
+    text = " ".join(rules_summary(Rules.preset("indian_pool201")))
+    assert "declare (k)" in text and "Drop (x)" in text and "201" in text and "wild" in text.lower()
+
+
+@sync
+async def test_help_screen_describes_the_declaration() -> None:
+    app = with_match(declaring_position())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen) and app.screen.rules.declare
