@@ -32,6 +32,7 @@ class Game:
             len(self.melds.shapes),
             self.max_table,
             rules.deck_size if rules.deep_discard else 0,
+            rules.buys_per_round > 0,
         )
         self._spec: str | None = None
         self.dealt = rules.cards_per_player(num_players)
@@ -65,6 +66,14 @@ class Game:
         """The variant's quick play-phase hooks, bound once (Gin asks them every turn)."""
         self.meld_scoring = rules.meld_scoring
         """Melds and lay-offs score when laid (the variant's ``meld_points``)."""
+        self.contracts = rules.contract_list()
+        """Contract Rummy: per deal, the contract as (sets, runs); empty otherwise."""
+        self.contract = bool(self.contracts)
+        """A player's first melds of a deal must be the deal's contract."""
+        self.opening = rules.opening_minimum > 0 or self.contract
+        """Some melds are an opening, with a requirement (points or a contract)."""
+        self.buying = rules.buys_per_round > 0
+        """A stock draw opens Contract Rummy's buy window (the variant's ``open_buys``)."""
 
     @staticmethod
     @lru_cache(maxsize=64)

@@ -11,7 +11,6 @@ kind          a                                   b, c
 ============  =================================  ==========================
 DRAW_STOCK    -                                   -
 DRAW_DISCARD  -                                   -
-DRAW_DEEP     cards taken from the pile (>= 2)    -
 DISCARD       face                                -
 MELD          shape index (see :mod:`melds`)      -
 LAYOFF        table meld number                   cell code, 1 if a joker
@@ -19,6 +18,8 @@ SWAP          table meld number                   face given for the joker
 TAKE          table meld number                   cell code of the card taken
 PASS          -                                   -
 KNOCK         -                                   -
+DRAW_DEEP     cards taken (>= 2)                  -
+BUY           -                                   -
 ============  =================================  ==========================
 
 A *cell code* is ``suit * 14 + position``: the run position (0..13, 13 is a high
@@ -50,9 +51,12 @@ DRAW_DEEP = 9
 """500 Rum: take the top ``a`` cards of the discard pile (``a`` >= 2); the deepest of
 them must be used at once."""
 
+BUY = 10
+"""Contract Rummy: buy the top discard out of turn, with a penalty card from the stock."""
+
 KIND_NAMES = (
     "draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take", "pass", "knock",
-    "draw_deep",
+    "draw_deep", "buy",
 )  # fmt: skip
 CELL_CODES = 56
 
@@ -97,10 +101,13 @@ class ActionSpace:
     Layout: draw stock, draw discard, 53 discards (faces, joker last), one action per
     meld shape, then lay-offs, swaps and takes per table meld slot, then pass and knock,
     then (only when the rules allow deep draws: ``deep_draws`` is the deck's size) one
-    action per number of cards a deep draw takes, so every other game keeps its numbers.
+    action per number of cards a deep draw takes, then (only when ``buy``: Contract
+    Rummy's buying) the buy, so every other game keeps its numbers.
     """
 
-    def __init__(self, meld_shapes: int, max_table: int, deep_draws: int = 0) -> None:
+    def __init__(
+        self, meld_shapes: int, max_table: int, deep_draws: int = 0, buy: bool = False
+    ) -> None:
         self.meld_base = 2 + NUM_FACES
         self.layoff_base = self.meld_base + meld_shapes
         self.swap_base = self.layoff_base + max_table * CELL_CODES * 2
@@ -109,7 +116,12 @@ class ActionSpace:
         self.knock_action = self.pass_action + 1
         self.deep_base = self.knock_action + 1
         """The action of a deep draw of ``a`` cards is ``deep_base + a - 2``."""
-        self.size = self.deep_base + max(0, deep_draws - 1)
+        self.deep_end = self.deep_base + max(0, deep_draws - 1)
+        self.deep_start = self.deep_base if deep_draws else 0
+        """Where deep draws start, or 0 without them (for :func:`round_start_of`)."""
+        self.buy_action = self.deep_end if buy else -1
+        """The buy's action number, or -1 when the rules have no buying."""
+        self.size = self.deep_end + (1 if buy else 0)
         self.meld_shapes = meld_shapes
         self.max_table = max_table
 
@@ -131,6 +143,8 @@ class ActionSpace:
             return self.take_base + m.a * CELL_CODES + m.b
         if kind == DRAW_DEEP:
             return self.deep_base + m.a - 2
+        if kind == BUY:
+            return self.buy_action if self.buy_action >= 0 else self.size
         return self.pass_action if kind == PASS else self.knock_action
 
     def decode(self, action: int) -> Move:
@@ -154,6 +168,8 @@ class ActionSpace:
             return Move(PASS)
         if action == self.knock_action:
             return Move(KNOCK)
+        if action == self.buy_action:
+            return Move(BUY)
         if action >= self.deep_base:
             return Move(DRAW_DEEP, action - self.deep_base + 2)
         slot, code = divmod(action - self.take_base, CELL_CODES)

@@ -132,6 +132,12 @@ class PlayerView:
     upcard_passes: int
     upcard_draws: int
     repeated: bool
+    buys: tuple[int, ...]
+    """Contract Rummy: the buys each player made this deal (``buys_per_round`` minus
+    these is what each has left)."""
+    buy_turn: int
+    """Contract Rummy: while the discard is offered out of turn (``current`` decides),
+    the player whose turn it is; -1 otherwise."""
     results: tuple[RoundResult, ...]
     legal: tuple[Move, ...]
     """The viewer's legal moves when it is their turn, else empty."""
@@ -192,6 +198,8 @@ def make_view(s: GameState, player: int) -> PlayerView:
         upcard_passes=s.upcard_passes,
         upcard_draws=s.upcard_draws,
         repeated=s.repeated,
+        buys=tuple(s.buys),
+        buy_turn=s.buy_turn,
         results=tuple(s.results),
         legal=tuple(s.legal_moves()) if s.current == player else (),
         history=RoundMoves(s.history, s.round_start, len(s.history)),

@@ -132,6 +132,9 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "max_meld_size": (3, 52),
     "game_bonus": (0, 1000),
     "line_bonus": (0, 1000),
+    "min_run": (3, 13),
+    "buys_per_round": (0, 20),
+    "buy_penalty": (0, 5),
 }
 _OPTIONAL = frozenset(
     ("hand_size", "max_restocks", "target_score", "deals", "knock_card", "max_upcard_draws",
@@ -253,6 +256,28 @@ class Rules:
     shutout_double: bool = False
     """The winner's final score doubles if the loser won no hand (Gin match)."""
 
+    # -- contract games (Contract Rummy / Shanghai; docs/rules.md) --------------------
+    contracts: str = ""
+    """The contract of each deal, in order, separated by ``/``: each is a word of ``s``
+    (a set) and ``r`` (a run), so ``ss/sr/rr`` is two sets, then a set and a run, then
+    two runs.  Empty: no contracts.  A player's first melds of a deal must be exactly
+    the deal's contract, laid in one turn ("going down"); after that the player lays no
+    new meld, only lay-offs.  The match is one deal per contract (``deals``)."""
+    deal_sizes: str = ""
+    """Cards dealt in each deal, separated by ``/`` (one per contract, 1 to 52 each);
+    empty: ``hand_size`` every deal (Contract Rummy: ``10/10/10/10/12/12/12``)."""
+    min_run: int = 3
+    """Fewest cards in a run (Contract Rummy: 4)."""
+    buys_per_round: int = 0
+    """Contract Rummy's buying: when the player in turn draws from the stock, each other
+    player in turn order with buys left is offered the top discard; the first to buy
+    takes it with ``buy_penalty`` cards from the stock.  At most this many buys per
+    player and deal; 0: no buying."""
+    buy_penalty: int = 1
+    """Stock cards a buyer takes with the bought discard (Wikipedia: one penalty card)."""
+    layoff_wait: bool = False
+    """A player who went down this turn lays off only from the next turn on."""
+
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
         self._check()
@@ -285,9 +310,10 @@ class Rules:
             raise RulesError("meld_in_play=false needs a knock_card: nobody could ever meld")
         if self.knock_card is not None and (self.meld_scoring or self.deep_discard):
             raise RulesError("meld_scoring and deep_discard are for games that meld in play")
+        self._check_contracts()
         if self.oklahoma and self.knock_card is None:
             raise RulesError("oklahoma sets the knock limit: it needs a knock_card")
-        largest_hand = max(self.cards_per_player(n) for n in (self.min_players, self.max_players))
+        largest_hand = max(self.largest_deal(n) for n in (self.min_players, self.max_players))
         reachable = _MAX_MELD_CARD_VALUE * (largest_hand + 1)
         if self.opening_minimum > reachable:
             raise RulesError(
@@ -295,15 +321,65 @@ class Rules:
                 f"{largest_hand + 1} cards can meld ({reachable}): nobody could ever open"
             )
         for n in range(self.min_players, self.max_players + 1):
-            need = n * self.cards_per_player(n) + 2
+            need = n * self.largest_deal(n) + 2
             if need > self.deck_size:
                 raise RulesError(
-                    f"{n} players need {need} cards ({self.cards_per_player(n)} each, an "
+                    f"{n} players need {need} cards ({self.largest_deal(n)} each, an "
                     f"upcard and a stock) but the deck has {self.deck_size}; "
                     f"lower max_players or hand_size"
                 )
 
+    def _check_contracts(self) -> None:
+        """The contract options: well formed, and only with a game they fit."""
+        if self.contracts:
+            words = self.contracts.split("/")
+            if any(not w or set(w) - {"s", "r"} or len(w) > 4 for w in words) or len(words) > 20:
+                raise RulesError(
+                    f"contracts must be words of s (set) and r (run), one to four letters, "
+                    f"separated by /, at most 20: not {self.contracts!r}"
+                )
+            if self.knock_card is not None or self.meld_scoring or self.deep_discard:
+                raise RulesError("contracts are for draw-meld-discard games (not knock or 500 Rum)")
+            if self.discard_pickup is not DiscardPickup.FREE:
+                raise RulesError("contracts keep a taken discard in hand: discard_pickup=free")
+            if self.opening_minimum or self.take_from_meld:
+                raise RulesError("contracts replace the opening minimum and taking from melds")
+            if self.joker_swap and self.swapped_joker is SwappedJoker.MUST_MELD:
+                raise RulesError("after going down no new meld is laid: a swapped joker is kept")
+            if self.deals != len(words):
+                raise RulesError(f"{len(words)} contracts make a match of deals={len(words)}")
+        elif self.buys_per_round or self.deal_sizes:
+            raise RulesError("buys_per_round and deal_sizes belong to contract games (contracts)")
+        if self.deal_sizes:
+            sizes = self.deal_sizes.split("/")
+            if len(sizes) != len(self.contracts.split("/")) or not all(
+                x.isdigit() and 1 <= int(x) <= 52 for x in sizes
+            ):
+                raise RulesError(
+                    f"deal_sizes must give one size (1 to 52) per contract, separated by /: "
+                    f"not {self.deal_sizes!r}"
+                )
+
     # -- derived --------------------------------------------------------------------
+    def contract_list(self) -> tuple[tuple[int, int], ...]:
+        """Per deal, the contract as (sets, runs); empty without contracts."""
+        if not self.contracts:
+            return ()
+        return tuple((w.count("s"), w.count("r")) for w in self.contracts.split("/"))
+
+    def deal_size(self, players: int, round_no: int) -> int:
+        """Cards dealt in deal ``round_no`` (1-based; past the list, the last size)."""
+        if self.deal_sizes:
+            sizes = self.deal_sizes.split("/")
+            return int(sizes[min(round_no, len(sizes)) - 1])
+        return self.cards_per_player(players)
+
+    def largest_deal(self, players: int) -> int:
+        """The most cards any deal gives each of ``players``."""
+        if self.deal_sizes:
+            return max(int(x) for x in self.deal_sizes.split("/"))
+        return self.cards_per_player(players)
+
     @property
     def deck_size(self) -> int:
         return self.decks * (52 + self.jokers)
@@ -361,6 +437,14 @@ class Rules:
             and "deals" not in changes
         ):
             changes["deals"] = None
+        if changes.get("contracts") and "deals" not in changes:
+            # New contracts: one deal each, and the dealt sizes only if they still fit.
+            words = len(changes["contracts"].split("/"))
+            changes["deals"] = words
+            changes.setdefault("target_score", None)
+            sizes = changes.get("deal_sizes", self.deal_sizes)
+            if sizes and len(sizes.split("/")) != words:
+                changes.setdefault("deal_sizes", "")
         try:
             return dataclasses.replace(self, **changes)
         except TypeError as exc:  # pragma: no cover - guarded by the name check above
@@ -514,6 +598,10 @@ def _coerce(key: str, annotation: Any, raw: Any) -> Any:
         if text in ("false", "no", "off", "0"):
             return False
         raise RulesError(f"bad value {raw!r} for {key}: expected true or false")
+    if ann == "str":
+        if not isinstance(raw, str):
+            raise RulesError(f"bad value {raw!r} for {key}: expected text")
+        return "".join(raw.split()).strip("'\"").lower()
     optional = "None" in ann
     if optional and (raw is None or text in ("none", "null", "")):
         return None
@@ -671,6 +759,39 @@ card it stands for and used again at once, the pile reshuffled but for its top c
 the last card discarded to go out, penalty points (ace 11, joker 15); lowest total
 wins once someone reaches 150 (the match length is this project's choice)."""
 
+CONTRACT = Rules(
+    name="contract",
+    decks=2,
+    jokers=1,
+    min_players=3,
+    max_players=4,
+    hand_size=12,
+    ace=Ace.HIGH_OR_LOW,
+    set_suits=SetSuits.ANY,
+    jokers_per_meld=2,
+    multiple_melds=True,
+    layoff_after_own_meld=True,
+    restock=Restock.SHUFFLE,
+    scoring=Scoring.PENALTY,
+    ace_points=15,
+    joker_points=15,
+    target_score=None,
+    deals=7,
+    contracts="ss/sr/rr/sss/ssr/srr/rrr",
+    deal_sizes="10/10/10/10/12/12/12",
+    min_run=4,
+    buys_per_round=3,
+    buy_penalty=1,
+)
+"""Contract Rummy (Shanghai) after Bicycle Cards' "Contract Rummy" and Wikipedia's
+"Contract rummy": three or four players, two decks with a joker each, seven deals of
+10, 10, 10, 10, 12, 12 and 12 cards whose contracts are two sets; a set and a run;
+two runs; three sets; two sets and a run; a set and two runs; three runs (sets of
+three or more of a rank, runs of four or more in a suit, aces high or low), going down
+only with the whole contract, lay-offs only after it, the top discard bought out of
+turn with a penalty card from the stock (three buys per deal, this project's choice),
+penalty scoring (ace and joker 15, pictures 10), lowest total after seven deals wins."""
+
 PRESETS: dict[str, Rules] = {
     "basic": BASIC,
     "classic": CLASSIC,
@@ -681,6 +802,7 @@ PRESETS: dict[str, Rules] = {
     "rum500": RUM500,
     "rum500_big": RUM500_BIG,
     "kalooki": KALOOKI,
+    "contract": CONTRACT,
 }
 
 PRESET_SOURCES: dict[str, str] = {
@@ -693,4 +815,5 @@ PRESET_SOURCES: dict[str, str] = {
     "rum500": "500 Rum (HowStuffWorks 'How to Play 500 Rum'), two to four players, to 500",
     "rum500_big": "500 Rum for five to eight players with two decks (same reference)",
     "kalooki": "Kalooki 40 (Ludopoli 'Kalooki 40 Rules'): two decks, four jokers, 40 to open",
+    "contract": "Contract Rummy / Shanghai (Bicycle Cards, Wikipedia): 7 contracts, buying",
 }

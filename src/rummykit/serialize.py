@@ -66,6 +66,9 @@ _FIELDS = frozenset(
     ("format", "rules", "seed", "phase", "rng", "table", "results", "history", "events",
      *_SCALARS, *_LISTS)
 )  # fmt: skip
+_BUYING = frozenset(("buys", "buy_turn"))
+"""Contract Rummy's buying (``buys_per_round``): saved only for rules that buy, so
+every other game's saved states are as before."""
 _RESULT_FIELDS = frozenset(
     ("round_no", "dealer", "winner", "went_out", "reason", "rummy", "players")
 )
@@ -92,6 +95,9 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
         d[name] = getattr(s, name)
     for name in _LISTS:
         d[name] = list(getattr(s, name))
+    if s.game.buying:
+        d["buys"] = list(s.buys)
+        d["buy_turn"] = s.buy_turn
     return d
 
 
@@ -102,8 +108,10 @@ def state_from_dict(d: Any) -> GameState:
     fmt = d.get("format")
     if type(fmt) is not int or fmt not in _READABLE:
         raise StateFormatError(f"unsupported state format {fmt!r}"[:80], "format")
-    _exact_keys(d, _FIELDS, "")
+    _exact_keys(d, _FIELDS | (_BUYING & d.keys()), "")
     rules = rules_from_text(d["rules"], StateFormatError)
+    if bool(rules.buys_per_round) != bool(_BUYING & d.keys()):
+        _exact_keys(d, _FIELDS | _BUYING if rules.buys_per_round else _FIELDS, "")
     names = _list(d["names"], "names")
     s = GameState.__new__(GameState)
     try:
@@ -125,12 +133,18 @@ def state_from_dict(d: Any) -> GameState:
         setattr(s, name, d[name])
     for name in _LISTS:
         setattr(s, name, _list(d[name], name))
+    if rules.buys_per_round:
+        s.buys = _list(d["buys"], "buys")
+        s.buy_turn = d["buy_turn"]
+    else:
+        s.buys = [0] * len(names)
+        s.buy_turn = -1
     s._legal = None
     check_state(s)
     # Derived, not saved: a state whose history does not hold its round (hand-built)
     # shows its whole history to views.
     s.round_start = (
-        round_start_of(s.history, s.turn, s.phase, s.upcard_passes, s.game.actions.deep_base) or 0
+        round_start_of(s.history, s.turn, s.phase, s.upcard_passes, s.game.actions.deep_start) or 0
     )
     return s
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from ..rules import Rules
 from .base import MoveGenerator, Variant
+from .contract import Contract
 from .gin import Gin
 from .rum500 import Rum500
 from .rummy import Rummy
 
-VARIANTS: tuple[type[Variant], ...] = (Gin, Rum500, Rummy)
+VARIANTS: tuple[type[Variant], ...] = (Gin, Rum500, Contract, Rummy)
 """Every family, most specific first: the last one applies to any rules."""
 
 
@@ -31,4 +32,13 @@ def variant_for(rules: Rules) -> Variant:
     raise AssertionError("the last variant applies to every rules")  # pragma: no cover
 
 
-__all__ = ["VARIANTS", "Gin", "MoveGenerator", "Rum500", "Rummy", "Variant", "variant_for"]
+__all__ = [
+    "VARIANTS",
+    "Contract",
+    "Gin",
+    "MoveGenerator",
+    "Rum500",
+    "Rummy",
+    "Variant",
+    "variant_for",
+]
