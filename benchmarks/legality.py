@@ -32,7 +32,9 @@ from rummykit.bots import make_bot, play_match
 from rummykit.errors import IllegalMoveError
 from rummykit.rules import Rules
 
-PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki")
+PRESETS = (
+    "basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki", "contract",
+)  # fmt: skip
 BOTS = ("random", "greedy", "expert", "ismcts:2i")
 SEARCH_SHARE = 20
 """The search bot plays one deal in this many."""
@@ -41,7 +43,9 @@ SEARCH_SHARE = 20
 def play_deals(preset: str, bot: str, seeds: list[int]) -> dict[str, Any]:
     """Play single deals of ``preset`` with ``bot`` in every seat; count what happened."""
     rules = Rules.preset(preset)
-    spec = f"{preset}(deals=1)"
+    # A contract game's deals differ (deal k has contract k): play whole matches of
+    # seven deals, each counted as a deal.
+    spec = preset if rules.contracts else f"{preset}(deals=1)"
     lo, hi = rules.min_players, rules.max_players
     out: dict[str, Any] = {"deals": 0, "actions": 0, "illegal": [], "errors": []}
     for seed in seeds:
@@ -54,7 +58,7 @@ def play_deals(preset: str, bot: str, seeds: list[int]) -> dict[str, Any]:
         except Exception:
             out["errors"].append({"seed": seed, "players": n, "error": traceback.format_exc()})
             continue
-        out["deals"] += 1
+        out["deals"] += stats.rounds
         out["actions"] += stats.actions
     return out
 

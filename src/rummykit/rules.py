@@ -262,7 +262,8 @@ class Rules:
     (a set) and ``r`` (a run), so ``ss/sr/rr`` is two sets, then a set and a run, then
     two runs.  Empty: no contracts.  A player's first melds of a deal must be exactly
     the deal's contract, laid in one turn ("going down"); after that the player lays no
-    new meld, only lay-offs.  The match is one deal per contract (``deals``)."""
+    new meld, only lay-offs.  The match is one deal per contract (``deals`` may stop it
+    earlier)."""
     deal_sizes: str = ""
     """Cards dealt in each deal, separated by ``/`` (one per contract, 1 to 52 each);
     empty: ``hand_size`` every deal (Contract Rummy: ``10/10/10/10/12/12/12``)."""
@@ -346,8 +347,10 @@ class Rules:
                 raise RulesError("contracts replace the opening minimum and taking from melds")
             if self.joker_swap and self.swapped_joker is SwappedJoker.MUST_MELD:
                 raise RulesError("after going down no new meld is laid: a swapped joker is kept")
-            if self.deals != len(words):
-                raise RulesError(f"{len(words)} contracts make a match of deals={len(words)}")
+            if self.deals is None or self.deals > len(words):
+                raise RulesError(
+                    f"{len(words)} contracts make a match of at most deals={len(words)}"
+                )
         elif self.buys_per_round or self.deal_sizes:
             raise RulesError("buys_per_round and deal_sizes belong to contract games (contracts)")
         if self.deal_sizes:
