@@ -51,6 +51,7 @@ from .cards import (
 from .errors import IllegalMoveError, NotationError, RummyError
 from .melds import ACE_HIGH, RUN, SET, MeldTable, pos_rank
 from .moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -96,6 +97,8 @@ _WORDS = {
     "p": PASS,
     "knock": KNOCK,
     "k": KNOCK,
+    "buy": BUY,
+    "b": BUY,
 }
 _PREPOSITIONS = {LAYOFF: ("to", "on"), SWAP: ("in", "on"), TAKE: ("from",)}
 _LONG = {LAYOFF: "layoff", SWAP: "swap", TAKE: "take"}
@@ -148,6 +151,8 @@ def move_to_text(
         return "p" if short else "pass"
     if kind == KNOCK:
         return "k" if short else "knock"
+    if kind == BUY:  # Contract Rummy: the top discard, bought out of turn
+        return "b" if short else "buy"
     if kind == DISCARD and 0 <= a <= JOKER:
         return ("d " if short else "discard ") + _face_text(a, unicode)
     if kind == MELD and 0 <= a < len(t.shapes):
@@ -279,7 +284,7 @@ def _parse_move(state: GameState, text: str, line: int, col0: int) -> Move:
         if len(args) > used:
             raise NotationError(f"unexpected {args[used].text!r}", line, args[used].col)
 
-    if kind in (PASS, KNOCK):
+    if kind in (PASS, KNOCK, BUY):
         no_more(0)
         return Move(kind)
     if kind == -1:  # draw stock / draw discard [N]
