@@ -42,6 +42,9 @@ CASES: list[tuple[str, int, int]] = [
     ("rum500_big", 6, 9),
     ("kalooki", 2, 10),
     ("kalooki", 4, 11),
+    ("contract", 3, 12),
+    ("contract", 4, 13),
+    ("contract(buys_per_round=1, buy_penalty=2, layoff_wait=true)", 3, 14),
 ]
 
 
