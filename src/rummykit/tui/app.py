@@ -22,6 +22,7 @@ from ..bots.hints import Hint, suggest
 from ..cards import face_of
 from ..errors import IllegalMoveError
 from ..moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -36,6 +37,7 @@ from ..moves import (
 )
 from ..rulebook import count
 from ..state import GameState, Phase
+from ..variants.contract import describe
 from .hand import HAND_ORDERS, ordered_hand
 from .review_screen import ReviewScreen
 from .screens import (
@@ -270,6 +272,13 @@ class TableScreen(Screen[None]):
 
     def _turn_advice(self) -> str:
         s = self.state
+        if s.phase is Phase.BUY:  # Contract Rummy: the discard offered out of turn
+            top = _face(s.discard[-1]) if s.discard else "the discard"
+            left = s.rules.buys_per_round - s.buys[self.match.human]
+            return (
+                f"{s.names[s.buy_turn]} drew from the stock: buy {top} with "
+                f"{s.rules.buy_penalty} penalty card(s) (p) or pass (s); {left} buy(s) left"
+            )
         if s.rules.knock_card is not None and s.phase is not Phase.DRAW:
             return self._knock_advice()
         if s.phase is Phase.DRAW:
@@ -281,11 +290,16 @@ class TableScreen(Screen[None]):
             return f"draw from the stock (s) or take {top} (p)"
         if s.pending >= 0:
             return f"use {_face(s.pending)} in a meld now"
-        if s.opening_in_progress():
+        if s.opening_in_progress() and not s.game.contract:
             return (
                 f"opening {s.open_points}/{s.rules.opening_minimum} points: "
                 "meld more before you discard"
             )
+        if s.game.contract and s.needs_opening(self.match.human):
+            wanted = describe(s.game.contracts, s.round_no)
+            if s.opening_in_progress():
+                return f"going down: lay the rest of {wanted} (m)"
+            return f"go down with {wanted} (m), or discard (d)"
         if s.needs_opening(self.match.human):
             return f"meld (m) or discard (d); opening melds need {s.rules.opening_minimum}+"
         return "meld (m), lay off (l) or discard (d)"
@@ -520,10 +534,14 @@ class TableScreen(Screen[None]):
 
     def action_draw_stock(self) -> None:
         if self._ready():
-            self.try_move(Move(DRAW_STOCK))
+            # In Contract Rummy's buy window, s declines the discard (pass).
+            self.try_move(Move(PASS) if self.state.phase is Phase.BUY else Move(DRAW_STOCK))
 
     def action_draw_pile(self) -> None:
         if not self._ready():
+            return
+        if self.state.phase is Phase.BUY:  # Contract Rummy: buy the discard out of turn
+            self.try_move(Move(BUY))
             return
         # 500 Rum: a card deep in the pile may be taken with every card above it
         draws = [m for m in self.state.legal_moves() if m.kind in (DRAW_DISCARD, DRAW_DEEP)]

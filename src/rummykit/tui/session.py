@@ -32,6 +32,7 @@ from ..errors import NotationError
 from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts
 from ..moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -69,7 +70,9 @@ card counting and defence and wins 66% of Basic Rummy matches against ``easy``
 (docs/bots.md), so a newcomer who plays about as well as ``easy`` would lose two first
 games in three.  The level is shown by each bot's name and is one choice away.
 """
-TUI_PRESETS = ("basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki")
+TUI_PRESETS = (
+    "basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki", "contract",
+)  # fmt: skip
 """The presets the new-game screen offers."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus", "Hal", "Ivy")
 """Enough for the largest table (rum500_big: eight seats, seven bots, one name spare)."""
@@ -196,6 +199,11 @@ def move_clause(state: GameState, move: Move) -> str:
         return "passed"
     if kind == KNOCK:
         return "knocked"
+    if kind == BUY:
+        top = state.discard[-1] if state.discard else -1
+        penalty = state.rules.buy_penalty
+        extra = f" and {penalty} penalty card(s)" if penalty else ""
+        return f"bought {card_text(top)}{extra} out of turn"
     return "played"  # pragma: no cover - every kind is named above
 
 
