@@ -151,6 +151,16 @@ class PlayerView:
     game: Game
 
     @property
+    def down(self) -> bool:
+        """Contract Rummy: whether this player has gone down (laid the contract)."""
+        return self.opened[self.player]
+
+    @property
+    def deal_size(self) -> int:
+        """Cards dealt to each player in this deal."""
+        return self.rules.deal_size(len(self.names), self.round_no)
+
+    @property
     def my_turn(self) -> bool:
         return self.current == self.player and self.phase is not Phase.OVER
 

@@ -229,8 +229,8 @@ def buy_choice(view: PlayerView, solver: Solver) -> Move:
     end than one more meld card saves)."""
     if (
         Move(BUY) in view.legal
-        and not view.opened[view.player]
-        and view.hand.bit_count() <= view.rules.deal_size(len(view.names), view.round_no) + 1
+        and not view.down
+        and view.hand.bit_count() <= view.deal_size + 1
         and draw_gain(view, solver) > 0
     ):
         return Move(BUY)
