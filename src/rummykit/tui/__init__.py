@@ -102,7 +102,11 @@ def settings_from_options(
     for b in bots:
         if b not in DIFFICULTIES:
             raise ValueError(f"unknown bot difficulty {b!r} (known: {', '.join(DIFFICULTIES)})")
-    players = o.players if o.players is not None else (1 + len(bots) if o.bots else 2)
+    players = (
+        o.players
+        if o.players is not None
+        else (1 + len(bots) if o.bots else max(2, rules.min_players))
+    )
     if len(bots) == 1:
         bots = bots * max(1, players - 1)
     if len(bots) != players - 1:
