@@ -245,3 +245,31 @@ def test_penalty_scoring_lowest_wins() -> None:
     for r in state.results:
         if r.winner is not None and r.went_out:
             assert r.players[r.winner].delta == 0
+
+
+def test_last_deal_no_discard_house_rule() -> None:
+    """``last_deal_no_discard`` (the house rule "three runs, no discard", e.g.
+    best-family-games.com's round 7): in the last deal nobody goes out by discarding,
+    so a lay-off that would leave one card to throw is refused; laying off every card
+    still goes out."""
+    spec = f"{C}(contracts=ss, last_deal_no_discard=true)"
+    table = [(1, "7H 7D 7S"), (1, "KC KH KS")]
+    g = build(
+        spec, hands=["7C 4D", "2H 3H 4S", "5S 6S 8D"], table=table, opened=[True, True, False]
+    )
+    legal = g.legal_moves()
+    assert layoff_move(g, 0, "7C") not in legal  # 4D would be left to discard: out
+    assert {m.kind for m in legal} == {DISCARD}
+    h = build(
+        spec, hands=["7C KD", "2H 3H 4S", "5S 6S 8D"], table=table, opened=[True, True, False]
+    )
+    h.apply(layoff_move(h, 0, "7C"))
+    h.apply(layoff_move(h, 1, "KD"))
+    assert h.results and h.results[-1].winner == 0  # out by lay-offs
+    k = build(
+        f"{C}(contracts=ss)",
+        hands=["7C 4D", "2H 3H 4S", "5S 6S 8D"],
+        table=table,
+        opened=[True, True, False],
+    )
+    assert layoff_move(k, 0, "7C") in k.legal_moves()  # without the rule

@@ -67,6 +67,8 @@ def _round_trips(r: Rules) -> None:
 def _alternatives(r: Rules, name: str) -> list[tuple[Any, dict[str, Any]]]:
     """Values of ``name`` other than ``r``'s, each with companion options it needs."""
     current = getattr(r, name)
+    if name == "last_deal_no_discard":  # a contract game's house rule
+        return [(True, {"contracts": "ss/sr", **_contract_companions(r)})]
     if isinstance(current, bool):
         return [(not current, {})]
     if isinstance(current, StrEnum):

@@ -72,6 +72,9 @@ class Game:
         """A player's first melds of a deal must be the deal's contract."""
         self.opening = rules.opening_minimum > 0 or self.contract
         """Some melds are an opening, with a requirement (points or a contract)."""
+        self.no_discard_out = len(self.contracts) if rules.last_deal_no_discard else 0
+        """Contract Rummy's house rule: in this deal (the last) nobody goes out by
+        discarding; 0: none."""
         self.buying = rules.buys_per_round > 0
         """A stock draw opens Contract Rummy's buy window (the variant's ``open_buys``)."""
 

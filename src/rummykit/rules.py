@@ -278,6 +278,9 @@ class Rules:
     """Stock cards a buyer takes with the bought discard (Wikipedia: one penalty card)."""
     layoff_wait: bool = False
     """A player who went down this turn lays off only from the next turn on."""
+    last_deal_no_discard: bool = False
+    """In the last contract's deal nobody goes out by discarding: the last cards must be
+    melded or laid off (a house rule: "three runs, no discard")."""
 
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -351,8 +354,11 @@ class Rules:
                 raise RulesError(
                     f"{len(words)} contracts make a match of at most deals={len(words)}"
                 )
-        elif self.buys_per_round or self.deal_sizes:
-            raise RulesError("buys_per_round and deal_sizes belong to contract games (contracts)")
+        elif self.buys_per_round or self.deal_sizes or self.last_deal_no_discard:
+            raise RulesError(
+                "buys_per_round, deal_sizes and last_deal_no_discard belong to contract games "
+                "(contracts)"
+            )
         if self.deal_sizes:
             sizes = self.deal_sizes.split("/")
             if len(sizes) != len(self.contracts.split("/")) or not all(

@@ -566,6 +566,10 @@ class GameState:
         hand = self.hands[self.current]
         if hand == 0:
             return not self.rules.final_discard
+        if self.round_no == self.game.no_discard_out:  # a discard may not go out
+            return (
+                hand.bit_count() >= 2 and hand & ~(1 << self.taken if self.taken >= 0 else 0) != 0
+            )
         return hand & ~(1 << self.taken if self.taken >= 0 else 0) != 0
 
     def _keeps_turn_finishable(self, m: Move, memo: dict[Any, bool]) -> bool:

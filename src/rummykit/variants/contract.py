@@ -89,6 +89,8 @@ class Contract(Variant):
                         if _holds(hand, face):
                             yield Move(SWAP, slot, face)
         taken = state.taken
+        if state.round_no == state.game.no_discard_out and hand.bit_count() < 2:
+            return  # the last deal: no going out by a discard
         seen = 0
         for c in bits(hand):
             f = face_of(c)
@@ -112,7 +114,9 @@ class Contract(Variant):
         if not state.melds_this_turn:
             return hand & ~(1 << state.taken if state.taken >= 0 else 0) != 0
         sets, runs = remaining(state)
-        return _complete(state.game.melds, state.rules, hand, sets, runs, state.taken, memo)
+        two = state.round_no == state.game.no_discard_out  # must keep two to discard one
+        end = (state.rules.final_discard, two, state.taken)
+        return _complete(state.game.melds, end, hand, sets, runs, memo)
 
     @staticmethod
     def contract_error(state: GameState, move: Move) -> IllegalMoveError | None:
@@ -152,6 +156,16 @@ class Contract(Variant):
                     "you went down this turn: lay off from your next turn on (house rule)",
                 )
             return None
+        if (
+            kind == DISCARD
+            and state.round_no == state.game.no_discard_out
+            and state.hands[p].bit_count() == 1
+        ):
+            return IllegalMoveError(
+                "last_deal_no_discard",
+                "in the last deal you may not go out by discarding: meld or lay off your "
+                "last cards (house rule)",
+            )
         if kind == DISCARD and not opened and state.melds_this_turn:
             return IllegalMoveError(
                 "contract",
@@ -292,15 +306,25 @@ def _without(t: MeldTable, hand: int, shape: int, taken: int) -> int:
 
 
 def _complete(
-    t: MeldTable, rules: Rules, hand: int, sets: int, runs: int, taken: int, memo: dict[Any, bool]
+    t: MeldTable,
+    end: tuple[bool, bool, int],
+    hand: int,
+    sets: int,
+    runs: int,
+    memo: dict[Any, bool],
 ) -> bool:
     """Whether ``sets`` sets and ``runs`` runs can still be laid from ``hand`` with the
     turn then able to end: a card left that is not the one taken from the pile, or no
     card at all (going out with the contract).  A hand left holding only the taken card
-    counts as stuck (it could only be laid off, which this search does not try)."""
+    counts as stuck (it could only be laid off, which this search does not try).
+    ``end`` is (``final_discard``, whether a discard may not go out this deal, the card
+    taken from the pile)."""
+    final_discard, two, taken = end
     if not sets and not runs:
         if hand == 0:
-            return not rules.final_discard
+            return not final_discard
+        if two and hand.bit_count() < 2:
+            return False  # a discard would go out, which this deal forbids
         return hand & ~(1 << taken if taken >= 0 else 0) != 0
     key = ("contract", hand, sets, runs)
     hit = memo.get(key)
@@ -310,9 +334,9 @@ def _complete(
     for i in t.shapes_in(HandCounts.of(hand)):
         kind = t.shapes[i].kind
         if kind == SET and sets:
-            ok = _complete(t, rules, _without(t, hand, i, taken), sets - 1, runs, taken, memo)
+            ok = _complete(t, end, _without(t, hand, i, taken), sets - 1, runs, memo)
         elif kind == RUN and runs:
-            ok = _complete(t, rules, _without(t, hand, i, taken), sets, runs - 1, taken, memo)
+            ok = _complete(t, end, _without(t, hand, i, taken), sets, runs - 1, memo)
         if ok:
             break
     memo[key] = ok
