@@ -257,30 +257,25 @@ class Rules:
     """The winner's final score doubles if the loser won no hand (Gin match)."""
 
     # -- contract games (Contract Rummy / Shanghai; docs/rules.md) --------------------
+    # A player's first melds of a deal must be exactly its contract, laid in one turn
+    # ("going down"); after that no new meld, only lay-offs (variants/contract.py).
     contracts: str = ""
-    """The contract of each deal, in order, separated by ``/``: each is a word of ``s``
-    (a set) and ``r`` (a run), so ``ss/sr/rr`` is two sets, then a set and a run, then
-    two runs.  Empty: no contracts.  A player's first melds of a deal must be exactly
-    the deal's contract, laid in one turn ("going down"); after that the player lays no
-    new meld, only lay-offs.  The match is one deal per contract (``deals`` may stop it
-    earlier)."""
+    """Each deal's contract, /-separated words of s (set) and r (run): ss/sr/rr is two
+    sets, a set and a run, two runs (Contract Rummy); empty: none."""
     deal_sizes: str = ""
-    """Cards dealt in each deal, separated by ``/`` (one per contract, 1 to 52 each);
-    empty: ``hand_size`` every deal (Contract Rummy: ``10/10/10/10/12/12/12``)."""
+    """Cards dealt in each deal, one per contract, /-separated (Contract Rummy:
+    10/10/10/10/12/12/12); empty: hand_size."""
     min_run: int = 3
     """Fewest cards in a run (Contract Rummy: 4)."""
     buys_per_round: int = 0
-    """Contract Rummy's buying: when the player in turn draws from the stock, each other
-    player in turn order with buys left is offered the top discard; the first to buy
-    takes it with ``buy_penalty`` cards from the stock.  At most this many buys per
-    player and deal; 0: no buying."""
+    """Buys of a discard out of turn per player and deal, when the player in turn draws
+    from the stock (Contract Rummy; 0: no buying)."""
     buy_penalty: int = 1
     """Stock cards a buyer takes with the bought discard (Wikipedia: one penalty card)."""
     layoff_wait: bool = False
     """A player who went down this turn lays off only from the next turn on."""
     last_deal_no_discard: bool = False
-    """In the last contract's deal nobody goes out by discarding: the last cards must be
-    melded or laid off (a house rule: "three runs, no discard")."""
+    """In the last contract's deal nobody goes out by discarding (house rule)."""
 
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
