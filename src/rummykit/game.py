@@ -76,6 +76,8 @@ class Game:
         """Contract Rummy's house rule: in this deal (the last) nobody goes out by
         discarding; 0: none."""
         self.buying = rules.buys_per_round > 0
+        self.no_buys = (0,) * num_players
+        """The buys of a game without buying, shared by its views."""
         """A stock draw opens Contract Rummy's buy window (the variant's ``open_buys``)."""
 
     @staticmethod

@@ -208,7 +208,7 @@ def make_view(s: GameState, player: int) -> PlayerView:
         upcard_passes=s.upcard_passes,
         upcard_draws=s.upcard_draws,
         repeated=s.repeated,
-        buys=tuple(s.buys),
+        buys=tuple(s.buys) if s.game.buying else s.game.no_buys,
         buy_turn=s.buy_turn,
         results=tuple(s.results),
         legal=tuple(s.legal_moves()) if s.current == player else (),
