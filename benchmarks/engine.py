@@ -40,9 +40,11 @@ from rummykit.bots import RandomBot, play_match
 
 PRESETS = (
     "basic", "classic", "cg101", "rami51", "rum500", "kalooki", "indian", "indian_pool101",
-    "indian_pool201", "indian_deals",
+    "indian_pool201", "indian_deals", "contract",
 )  # fmt: skip
 PLAYERS = (2, 4)
+PRESET_PLAYERS = {"contract": (3, 4)}
+"""Player counts of presets that cannot seat two (Contract Rummy: three or four)."""
 GOAL = ("basic", 2, 30_000)
 """Preset, players and actions/s the view-driven playouts should reach."""
 
@@ -72,6 +74,8 @@ GAMES: dict[tuple[str, int], int] = {
     ("indian_pool201", 4): 150,
     ("indian_deals", 2): 1000,
     ("indian_deals", 4): 500,
+    ("contract", 3): 2,
+    ("contract", 4): 2,
 }
 QUICK_GAMES = 2
 REPS = 5
@@ -171,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     start = time.perf_counter()
     for preset in args.presets.split(","):
-        for players in PLAYERS:
+        for players in PRESET_PLAYERS.get(preset, PLAYERS):
             games = QUICK_GAMES if args.quick else GAMES[preset, players]
             with console.status(f"{preset}, {players} players, {games} matches x {reps}"):
                 rows.append(bench(preset, players, games, reps))

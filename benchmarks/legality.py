@@ -35,7 +35,7 @@ from rummykit.rules import Rules
 
 PRESETS = (
     "basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki", "indian",
-    "indian_pool101", "indian_pool201", "indian_deals",
+    "indian_pool101", "indian_pool201", "indian_deals", "contract",
 )  # fmt: skip
 BOTS = ("random", "greedy", "expert", "ismcts:2i")
 SEARCH_SHARE = 20
@@ -46,7 +46,9 @@ def play_deals(preset: str, bot: str, seeds: list[int], matches: bool = False) -
     """Play single deals of ``preset`` (whole matches with ``matches``) with ``bot`` in
     every seat; count what happened."""
     rules = Rules.preset(preset)
-    spec = preset if matches else f"{preset}(deals=1)"
+    # A contract game's deals differ (deal k has contract k): play whole matches of
+    # seven deals, each counted as a deal.
+    spec = preset if matches or rules.contracts else f"{preset}(deals=1)"
     lo, hi = rules.min_players, rules.max_players
     out: dict[str, Any] = {"deals": 0, "actions": 0, "illegal": [], "errors": []}
     for seed in seeds:
@@ -59,7 +61,7 @@ def play_deals(preset: str, bot: str, seeds: list[int], matches: bool = False) -
         except Exception:
             out["errors"].append({"seed": seed, "players": n, "error": traceback.format_exc()})
             continue
-        out["deals"] += 1
+        out["deals"] += stats.rounds
         out["actions"] += stats.actions
     return out
 

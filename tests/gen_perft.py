@@ -48,6 +48,9 @@ CASES: list[tuple[str, int, int]] = [
     ("indian_pool101", 4, 15),
     ("indian_pool201", 3, 16),
     ("indian_deals", 2, 17),
+    ("contract", 3, 12),
+    ("contract", 4, 13),
+    ("contract(buys_per_round=1, buy_penalty=2, layoff_wait=true)", 3, 14),
 ]
 
 

@@ -61,6 +61,7 @@ SPECS = [
     "basic(jokers=2, jokers_per_meld=2, ace=high_or_low)",
     "rum500",  # 500 Rum: one deck, ace high or low
     "kalooki",  # Kalooki 40: two decks, four jokers, two a meld
+    "contract",  # Contract Rummy: runs of four or more, sets of any suits, two jokers
 ]
 
 Meld = tuple[int, tuple[int, ...], int]
@@ -76,7 +77,7 @@ def run_interpretations(rules: Rules, naturals: list[int], jokers: int) -> set[M
     """Every run the naturals plus ``jokers`` jokers form.  Positions 1..13 are A..K
     with the ace low; an ace played high is position 14."""
     size = len(naturals) + jokers
-    if not naturals or not 3 <= size <= 13:
+    if not naturals or not max(3, rules.min_run) <= size <= 13:  # Contract Rummy: 4+
         return set()
     suits = {f // 13 for f in naturals}
     ranks = [f % 13 for f in naturals]
@@ -338,18 +339,19 @@ _BASE: dict[str, GameState] = {}
 def play_state(spec: str, hand: int, table: list[TableMeld]) -> GameState:
     """Player 0 to play (after the draw, nothing pending, already opened)."""
     if spec not in _BASE:
-        _BASE[spec] = new_game(spec, players=2, seed=0)
+        _BASE[spec] = new_game(spec, players=Rules.parse(spec).min_players, seed=0)
     s = _BASE[spec].clone()
     s.phase = Phase.PLAY
     s.current = 0
-    s.hands = [hand, 0]
-    s.known = [0, 0]
+    others = [0] * (s.num_players - 1)  # Contract Rummy seats three at least
+    s.hands = [hand, *others]
+    s.known = [0, *others]
     s.stock = []
     s.discard = []
     s.table = table
-    s.melded = [True, True]
-    s.opened = [True, True]
-    s.laid = [True, True]
+    s.melded = [True] * s.num_players
+    s.opened = [True] * s.num_players
+    s.laid = [True] * s.num_players
     s.taken = -1
     s.pending = -1
     s.pending_kind = 0

@@ -20,6 +20,7 @@ from rummykit.cards import bits, face_of
 from rummykit.knock import deadwood_shown
 from rummykit.melds import HandCounts
 from rummykit.moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -200,21 +201,22 @@ PHASE_RULES = frozenset({
     "draw_first", "one_draw_per_turn", "first_upcard", "upcard_passed", "knock_games_only",
     "discard_or_knock", "knocker_discards", "knocker_lays_melds", "defender_lays_off",
     "defender_lays_melds", "wall_knock_or_pass", "match_over", "drop_before_draw",
-    "discard_or_declare", "declare_discard",
+    "discard_or_declare", "declare_discard", "buy_when_offered", "buy_or_pass",
 })  # fmt: skip
 
 # Rules about a move's details, by kind: the answers for an allowed kind.
 PENDING = {"pending_card_must_be_used"}
-TURN_END = {"final_discard", "must_end_with_discard", "opening_minimum"}
+TURN_END = {"final_discard", "must_end_with_discard", "opening_minimum", "contract"}
 DETAIL_RULES: dict[int, set[str]] = {
     DRAW_STOCK: {"stock_empty"},
     DRAW_DISCARD: {"discard_empty", "discard_pickup_must_use"},
     DRAW_DEEP: {"deep_discard_must_use"},
     DISCARD: {"card_not_in_hand", "no_discard_of_taken_card", "opening_minimum", "knock_limit",
-              "invalid_declaration"} | PENDING,
-    MELD: {"card_not_in_hand", "one_meld_per_turn", "knock_limit"} | TURN_END | PENDING,
+              "invalid_declaration", "contract"} | PENDING,
+    MELD: {"card_not_in_hand", "one_meld_per_turn", "knock_limit", "contract_down"}
+    | TURN_END | PENDING,
     LAYOFF: {"no_such_meld", "invalid_layoff", "card_not_in_hand", "layoff_after_own_meld",
-             "jokers_per_meld"} | TURN_END | PENDING,
+             "jokers_per_meld", "contract_before_layoff", "layoff_wait"} | TURN_END | PENDING,
     SWAP: {"no_such_meld", "joker_swap", "swap_after_opening", "invalid_swap",
            "card_not_in_hand", "swapped_joker_must_meld"} | PENDING,
     TAKE: {"no_such_meld", "take_from_meld", "take_after_opening", "take_from_meld_size",
@@ -222,16 +224,26 @@ DETAIL_RULES: dict[int, set[str]] = {
     PASS: {"knock_limit"},
     KNOCK: {"knock_limit", "invalid_declaration"},
     DROP: set(),  # always legal before the draw where the rules have drops
+    BUY: set(),
 }  # fmt: skip
 
 
 def phase_rules(g: GameState) -> dict[int, str]:
     """The kinds the current phase never allows, each with the rule it must get: the
     expectation, written out per phase independently of the engine."""
-    n = g.num_players
     phase = g.phase
     if phase is Phase.OVER:
         return dict.fromkeys(ALL_KINDS, "match_over")
+    if phase is Phase.BUY:  # Contract Rummy: the discard offered out of turn
+        return dict.fromkeys(ALL_KINDS - {BUY, PASS}, "buy_or_pass")
+    if g.rules.buys_per_round:
+        return phase_rules_without_buy(g) | {BUY: "buy_when_offered"}
+    return phase_rules_without_buy(g)
+
+
+def phase_rules_without_buy(g: GameState) -> dict[int, str]:
+    n = g.num_players
+    phase = g.phase
     if phase is Phase.DRAW:
         return dict.fromkeys(ALL_KINDS - DRAWS - {DROP}, "draw_first")
     if phase is Phase.FIRST_UPCARD:
@@ -269,9 +281,9 @@ def phase_rules(g: GameState) -> dict[int, str]:
 
 def action_range(g: GameState, kind: int) -> range:
     a = g.game.actions
-    deep_end = a.drop_action if a.drop_action >= 0 else a.size
+    deep_end = a.drop_action if a.drop_action >= 0 else a.turn_openers.stop
     bounds = [0, 1, 2, a.meld_base, a.layoff_base, a.swap_base, a.take_base, a.pass_action,
-              a.knock_action, a.deep_base, deep_end, a.size]  # fmt: skip
+              a.knock_action, a.deep_base, deep_end, a.turn_openers.stop, a.size]  # fmt: skip
     return range(bounds[kind], bounds[kind + 1])
 
 
@@ -337,6 +349,8 @@ def test_every_kind_in_every_phase_names_the_broken_rule(preset: str) -> None:
         expected_phases |= {Phase.KNOCK}
     elif not PRESETS[preset].meld_in_play:
         expected_phases |= {Phase.FIRST_UPCARD, Phase.KNOCK, Phase.LAYOFF, Phase.WALL}
+    if PRESETS[preset].buys_per_round:
+        expected_phases |= {Phase.BUY}
     games = 0
     while games < 60 and (games < 12 or not expected_phases <= set(seen)):
         games += 1

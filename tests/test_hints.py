@@ -15,7 +15,7 @@ from rummykit.bots.hints import explain
 from rummykit.bots.tactics import copy_of, hand_after_meld, layoff_face
 from rummykit.cards import JOKER, bits, face_of, format_face, parse_face
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, PASS, TAKE, Move
-from rummykit.rules import Ace
+from rummykit.rules import Ace, Rules
 from rummykit.scoring import card_value, hand_value
 from rummykit.state import GameState, Phase
 from rummykit.table import layoff_options
@@ -190,7 +190,7 @@ def _check(v: PlayerView, move: Move, reason: str) -> None:
         assert why == f"keeps your deadwood at {before}" and after == before, reason
 
 
-@pytest.mark.parametrize("variant", ["basic", "gin", "rami51"])
+@pytest.mark.parametrize("variant", ["basic", "gin", "rami51", "contract"])
 def test_every_reason_holds_of_its_position(variant: str) -> None:
     """Issue #20: "test that no reason is given that the position does not support":
     over random positions, every legal move's reason is checked claim by claim, and
@@ -198,7 +198,7 @@ def test_every_reason_holds_of_its_position(variant: str) -> None:
     checked = 0
     for seed in range(10):
         rng = random.Random(seed)
-        g = new_game(variant, players=2, seed=seed)
+        g = new_game(variant, players=Rules.preset(variant).min_players, seed=seed)
         for _ in range(150):
             if g.is_over():
                 break

@@ -43,7 +43,16 @@ LINES: list[dict[str, Any]] = DATA["lines"]
 
 def test_fixture_covers_every_preset() -> None:
     specs = {line["rules"] for line in LINES}
-    assert {"basic", "classic", "cg101", "rami51", "rum500", "rum500_big", "kalooki"} <= specs
+    assert {
+        "basic",
+        "classic",
+        "cg101",
+        "rami51",
+        "rum500",
+        "rum500_big",
+        "kalooki",
+        "contract",
+    } <= specs
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,8 @@ def _round_trips(r: Rules) -> None:
 def _alternatives(r: Rules, name: str) -> list[tuple[Any, dict[str, Any]]]:
     """Values of ``name`` other than ``r``'s, each with companion options it needs."""
     current = getattr(r, name)
+    if name == "last_deal_no_discard":  # a contract game's house rule
+        return [(True, {"contracts": "ss/sr", **_contract_companions(r)})]
     if isinstance(current, bool):
         return [(not current, {})]
     if isinstance(current, StrEnum):
@@ -99,8 +101,26 @@ def _alternatives(r: Rules, name: str) -> list[tuple[Any, dict[str, Any]]]:
         "one_turn_out_bonus": [(-50, {})],
         "target_score": [(250, {})],
         "deals": [(3, {})],
+        "min_run": [(4, {})],
+        "buy_penalty": [(2, {})],
+        "contracts": [("ss/sr", _contract_companions(r))],
+        "deal_sizes": [("7/6", {"contracts": "ss/sr", **_contract_companions(r)})],
+        "buys_per_round": [(2, {"contracts": "ss/sr", **_contract_companions(r)})],
     }
     return special.get(name, [])
+
+
+def _contract_companions(r: Rules) -> dict[str, Any]:
+    """What a preset must change to take contracts (Contract Rummy's going down replaces
+    an opening minimum, and a taken discard is kept in hand)."""
+    if not r.opening_minimum:
+        return {}
+    return {
+        "opening_minimum": 0,
+        "take_from_meld": False,
+        "discard_pickup": DiscardPickup.FREE,
+        "swapped_joker": SwappedJoker.KEEP,
+    }
 
 
 CASES = [

@@ -29,6 +29,7 @@ from helpers import build, meld_move
 from rummykit.bots import GreedyBot, play_match
 from rummykit.bots.review import match_start, review_round
 from rummykit.moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -152,6 +153,10 @@ async def play_move(pilot: Pilot[Any], app: RummyApp, move: Move) -> None:
             keys.append(CARD_KEYS[screen.order.index(card)])
     want = choice_text(s, move)
     before = len(s.history)
+    if s.phase is Phase.BUY:  # Contract Rummy's buy window: p buys, s passes
+        await pilot.press("p" if move.kind == BUY else "s")
+        assert len(s.history) > before, (move, screen.message)
+        return
     await pilot.press(*keys, KEYS[move.kind])
     if isinstance(app.screen, ChoiceScreen):
         await pilot.press(str(app.screen.options.index(want) + 1))
@@ -1072,6 +1077,20 @@ async def test_round_and_match_end_show_hands_history_and_chart() -> None:
         await pilot.press("a")  # the rematch
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.match.state is not s and app.match.state.round_no == 1
+
+
+@sync
+async def test_contract_deal_by_keys() -> None:
+    """Contract Rummy (Bicycle Cards, Wikipedia): a whole first deal at three seats by
+    keys, the person offered the discard out of turn buying (p) or passing (s), and
+    going down with the contract (m) when the hand holds it."""
+    app = start("contract(deals=1)", players=3, seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        played = await play_round(pilot, app)
+        assert {DRAW_STOCK, DISCARD} <= set(played)
+        assert BUY in played or PASS in played, played
+        assert app.match is not None
+        assert len(app.match.state.results) == 1
 
 
 @sync

@@ -97,7 +97,9 @@ def play_turn_by_clicks(page: Any) -> None:
     g = msg["game"]
     legal = g["legal"]
     kinds = {m["kind"] for m in legal}
-    if g["phase"] == "draw" or kinds == {"draw_stock"}:
+    if g["phase"] == "buy":  # Contract Rummy: the discard offered out of turn
+        page.click("#btn-pass")
+    elif g["phase"] == "draw" or kinds == {"draw_stock"}:
         page.click("#stock")
     elif "knock" in kinds:  # Gin: knock whenever the rules allow
         page.click("#btn-knock")
@@ -494,4 +496,53 @@ def test_a_kalooki_hand_by_clicks(server: ServerThread, browser: Any) -> None:
     g = state(page)["game"]
     assert g["phase"] == "over", stalled(server, t["id"], page)
     assert g["results"][0]["reason"] in ("out", "turn_limit", "no_draw")
+    page.close()
+
+
+def test_a_contract_deal_by_clicks_with_a_buy(server: ServerThread, browser: Any) -> None:
+    """Contract Rummy in the browser (Bicycle Cards and Wikipedia, "Contract rummy":
+    ten cards in the first deal, whose contract is two sets; "any other player may
+    claim" the discard the player in turn declines, "as well as a penalty card"): a
+    first deal at three seats played by clicks, the person buying the first discard
+    offered (a click on the pile, out of turn) and passing the later ones."""
+    t = create(
+        server,
+        {
+            "rules": "contract",
+            "deals": 1,
+            "seats": [
+                {"kind": "human", "name": "Ann"},
+                {"kind": "bot", "difficulty": "easy"},
+                {"kind": "bot", "difficulty": "easy"},
+            ],
+        },
+    )
+    page = new_page(browser)
+    page.goto(server.base + t["seats"][0]["link"])
+    page.wait_for_function("window.rummy.state !== null")
+    first = state(page)["game"]
+    assert len(first["hand"]) == 10 and first["contract"]["text"] == "two sets"
+    bought = False
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        msg = state(page)
+        g = msg["game"]
+        if g["phase"] == "over":
+            break
+        if my_turn(page) and g["phase"] == "buy" and not bought:
+            assert g["current"] == 0 and g["contract"]["in_turn"] != 0  # out of turn
+            assert "buy" in page.inner_text("#status").lower()
+            size = len(g["hand"])
+            page.click("#discard")
+            wait_version(page, msg["version"])
+            after = state(page)["game"]
+            assert len(after["hand"]) == size + 2 and after["contract"]["buys_left"][0] == 2
+            bought = True
+        elif my_turn(page):
+            play_turn_by_clicks(page)
+        else:
+            page.wait_for_timeout(30)
+    g = state(page)["game"]
+    assert g["phase"] == "over", stalled(server, t["id"], page)
+    assert bought, "the person was never offered a discard"
     page.close()

@@ -285,7 +285,7 @@ def _cmd_rules(args: argparse.Namespace, out: Console) -> int:
 
 def _cmd_simulate(args: argparse.Namespace, out: Console) -> int:
     rules = _parse_rules(args.rules)
-    players: int = args.players
+    players: int = args.players if args.players is not None else max(2, rules.min_players)
     try:
         rules.check_players(players)
     except RummyError as exc:
@@ -366,7 +366,10 @@ def _parser() -> _Parser:
     p_rules.add_argument("--json", action="store_true", help="print JSON")
     p_sim = sub.add_parser("simulate", help="play matches between bots and report statistics")
     p_sim.add_argument("--rules", default="basic", help="rules spec (default: basic)")
-    p_sim.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    p_sim.add_argument(
+        "--players", type=int, default=None,
+        help="number of players (default: 2, or the fewest the rules seat)",
+    )  # fmt: skip
     p_sim.add_argument("--games", type=int, default=10, help="matches to play (default: 10)")
     p_sim.add_argument(
         "--bots",

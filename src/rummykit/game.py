@@ -33,6 +33,7 @@ class Game:
             self.max_table,
             rules.deck_size if rules.deep_discard else 0,
             rules.first_drop > 0,
+            rules.buys_per_round > 0,
         )
         self._spec: str | None = None
         self.dealt = rules.cards_per_player(num_players)
@@ -68,6 +69,19 @@ class Game:
         """Turns skip seats out of the deal (declaration games' drops and eliminations)."""
         self.meld_scoring = rules.meld_scoring
         """Melds and lay-offs score when laid (the variant's ``meld_points``)."""
+        self.contracts = rules.contract_list()
+        """Contract Rummy: per deal, the contract as (sets, runs); empty otherwise."""
+        self.contract = bool(self.contracts)
+        """A player's first melds of a deal must be the deal's contract."""
+        self.opening = rules.opening_minimum > 0 or self.contract
+        """Some melds are an opening, with a requirement (points or a contract)."""
+        self.no_discard_out = len(self.contracts) if rules.last_deal_no_discard else 0
+        """Contract Rummy's house rule: in this deal (the last) nobody goes out by
+        discarding; 0: none."""
+        self.buying = rules.buys_per_round > 0
+        """A stock draw opens Contract Rummy's buy window (the variant's ``open_buys``)."""
+        self.no_buys = (0,) * num_players
+        """The buys of a game without buying, shared by its views."""
 
     @staticmethod
     @lru_cache(maxsize=64)

@@ -62,7 +62,7 @@ _MAX_EVENT_VALUE = 2**31
 
 _BEFORE_DRAW = (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
 """Phases at the start of a turn: nothing drawn, melded or taken yet."""
-_HANDS_FULL = (Phase.DRAW, Phase.PLAY, Phase.FIRST_UPCARD, Phase.WALL)
+_HANDS_FULL = (Phase.DRAW, Phase.PLAY, Phase.FIRST_UPCARD, Phase.WALL, Phase.BUY)
 """Phases in which nobody has gone out, so every hand holds a card."""
 
 
@@ -197,6 +197,7 @@ def check_state(s: GameState) -> None:
     _check_turn(s, n)
     _check_knock(s, n)
     _check_declare(s, n)
+    _check_buying(s, n)
     _check_record(s, n)
 
 
@@ -381,6 +382,28 @@ def _check_declare(s: GameState, n: int) -> None:
             )
     if s.phase is not Phase.OVER and dropped[s.current] != 0:
         raise StateFormatError("the player to act has dropped or is out", "current")
+
+
+def _check_buying(s: GameState, n: int) -> None:
+    """Contract Rummy's buying: the buys made, and the buy window's players."""
+    limit = s.rules.buys_per_round
+    for p, b in enumerate(_seq(s.buys, list, "buys", n)):
+        _int(b, f"buys[{p}]", 0, limit)
+    phase = s.phase
+    if phase is not Phase.BUY:
+        _int(s.buy_turn, "buy_turn", -1, -1)
+        return
+    if not limit:
+        raise StateFormatError("these rules have no buying", "phase")
+    turn = _int(s.buy_turn, "buy_turn", 0, n - 1)
+    if turn == s.current:
+        raise StateFormatError("the discard is offered to a player out of turn", "buy_turn")
+    if s.buys[s.current] >= limit:
+        raise StateFormatError("the player offered the discard has no buys left", "buys")
+    if not s.discard or len(s.stock) < s.rules.buy_penalty:
+        raise StateFormatError("a buy needs the discard and the penalty cards", "discard")
+    if s.melds_this_turn or s.taken != NO_CARD:
+        raise StateFormatError("the buy window follows the stock draw at once", "phase")
 
 
 def _check_record(s: GameState, n: int) -> None:

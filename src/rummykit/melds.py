@@ -117,7 +117,7 @@ class MeldTable:
         local_runs: list[tuple[int, int, int]] = []  # (lo, hi, joker position mask)
         top = ACE_HIGH if self.high_ace else 12
         for lo in range(top + 1):
-            for hi in range(lo + 2, top + 1):
+            for hi in range(lo + rules.min_run - 1, top + 1):
                 if lo == 0 and hi == ACE_HIGH:
                     continue  # seed 003: an ace is never high and low in one meld
                 window = list(range(lo, hi + 1))

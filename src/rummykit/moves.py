@@ -11,7 +11,6 @@ kind          a                                   b, c
 ============  =================================  ==========================
 DRAW_STOCK    -                                   -
 DRAW_DISCARD  -                                   -
-DRAW_DEEP     cards taken from the pile (>= 2)    -
 DISCARD       face                                -
 MELD          shape index (see :mod:`melds`)      -
 LAYOFF        table meld number                   cell code, 1 if a joker
@@ -20,6 +19,7 @@ TAKE          table meld number                   cell code of the card taken
 PASS          -                                   -
 KNOCK         -                                   -
 DROP          -                                   -
+BUY           -                                   -
 ============  =================================  ==========================
 
 A *cell code* is ``suit * 14 + position``: the run position (0..13, 13 is a high
@@ -54,9 +54,12 @@ them must be used at once."""
 DROP = 10
 """Indian Rummy: leave the deal before drawing, for the first or middle drop penalty."""
 
+BUY = 11
+"""Contract Rummy: buy the top discard out of turn, with a penalty card from the stock."""
+
 KIND_NAMES = (
     "draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take", "pass", "knock",
-    "draw_deep", "drop",
+    "draw_deep", "drop", "buy",
 )  # fmt: skip
 CELL_CODES = 56
 
@@ -102,11 +105,17 @@ class ActionSpace:
     meld shape, then lay-offs, swaps and takes per table meld slot, then pass and knock,
     then (only when the rules allow deep draws: ``deep_draws`` is the deck's size) one
     action per number of cards a deep draw takes, then (only when the rules allow drops)
-    the drop, so every other game keeps its numbers.
+    the drop, then (only when ``buy``: Contract Rummy's buying) the buy, so every other
+    game keeps its numbers.
     """
 
     def __init__(
-        self, meld_shapes: int, max_table: int, deep_draws: int = 0, drops: bool = False
+        self,
+        meld_shapes: int,
+        max_table: int,
+        deep_draws: int = 0,
+        drops: bool = False,
+        buy: bool = False,
     ) -> None:
         self.meld_base = 2 + NUM_FACES
         self.layoff_base = self.meld_base + meld_shapes
@@ -116,11 +125,15 @@ class ActionSpace:
         self.knock_action = self.pass_action + 1
         self.deep_base = self.knock_action + 1
         """The action of a deep draw of ``a`` cards is ``deep_base + a - 2``."""
-        self.size = self.deep_base + max(0, deep_draws - 1)
-        self.drop_action = self.size if drops else -1
+        deep_end = self.deep_base + max(0, deep_draws - 1)
+        self.drop_action = deep_end if drops else -1
         """The drop's action number, or -1 when the rules have no drops."""
-        if drops:
-            self.size += 1
+        self.turn_openers = range(self.deep_base, deep_end + (1 if drops else 0))
+        """The actions past the two draws that open a turn (deep draws, the drop), for
+        :func:`~rummykit.state.round_start_of`; empty in most games."""
+        self.buy_action = self.turn_openers.stop if buy else -1
+        """The buy's action number, or -1 when the rules have no buying."""
+        self.size = self.turn_openers.stop + (1 if buy else 0)
         self.meld_shapes = meld_shapes
         self.max_table = max_table
 
@@ -144,6 +157,8 @@ class ActionSpace:
             return self.deep_base + m.a - 2
         if kind == DROP:
             return self.drop_action
+        if kind == BUY:
+            return self.buy_action if self.buy_action >= 0 else self.size
         return self.pass_action if kind == PASS else self.knock_action
 
     def decode(self, action: int) -> Move:
@@ -169,6 +184,8 @@ class ActionSpace:
             return Move(KNOCK)
         if action == self.drop_action:
             return Move(DROP)
+        if action == self.buy_action:
+            return Move(BUY)
         if action >= self.deep_base:
             return Move(DRAW_DEEP, action - self.deep_base + 2)
         slot, code = divmod(action - self.take_base, CELL_CODES)

@@ -51,6 +51,7 @@ from .cards import (
 from .errors import IllegalMoveError, NotationError, RummyError
 from .melds import ACE_HIGH, RUN, SET, MeldTable, pos_rank
 from .moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -100,6 +101,8 @@ _WORDS = {
     "declare": KNOCK,
     "drop": DROP,
     "dr": DROP,
+    "buy": BUY,
+    "b": BUY,
 }
 _PREPOSITIONS = {LAYOFF: ("to", "on"), SWAP: ("in", "on"), TAKE: ("from",)}
 _LONG = {LAYOFF: "layoff", SWAP: "swap", TAKE: "take"}
@@ -154,6 +157,8 @@ def move_to_text(
         return "k" if short else ("declare" if state.rules.declare else "knock")
     if kind == DROP:
         return "dr" if short else "drop"
+    if kind == BUY:  # Contract Rummy: the top discard, bought out of turn
+        return "b" if short else "buy"
     if kind == DISCARD and 0 <= a <= JOKER:
         return ("d " if short else "discard ") + _face_text(a, unicode)
     if kind == MELD and 0 <= a < len(t.shapes):
@@ -285,7 +290,7 @@ def _parse_move(state: GameState, text: str, line: int, col0: int) -> Move:
         if len(args) > used:
             raise NotationError(f"unexpected {args[used].text!r}", line, args[used].col)
 
-    if kind in (PASS, KNOCK, DROP):
+    if kind in (PASS, KNOCK, DROP, BUY):
         no_more(0)
         return Move(kind)
     if kind == -1:  # draw stock / draw discard [N]

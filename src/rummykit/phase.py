@@ -29,3 +29,7 @@ class Phase(IntEnum):
     """Gin: the defender lays off, passes, lays melds, passes."""
     WALL = 6
     """Gin: two stock cards left; knock with the upcard or pass (void hand)."""
+    BUY = 7
+    """Contract Rummy: the player in turn drew from the stock; ``current`` is the
+    player offered the top discard, who buys it or passes (see
+    :mod:`rummykit.variants.contract`)."""

@@ -136,6 +136,12 @@ class PlayerView:
     """Declaration games: the card cut for the wild rank (public), or -1."""
     dropped: tuple[int, ...]
     """Declaration games: per seat, 0 in the deal, a drop's penalty, -1 out of the match."""
+    buys: tuple[int, ...]
+    """Contract Rummy: the buys each player made this deal (``buys_per_round`` minus
+    these is what each has left)."""
+    buy_turn: int
+    """Contract Rummy: while the discard is offered out of turn (``current`` decides),
+    the player whose turn it is; -1 otherwise."""
     results: tuple[RoundResult, ...]
     legal: tuple[Move, ...]
     """The viewer's legal moves when it is their turn, else empty."""
@@ -147,6 +153,16 @@ class PlayerView:
     what.  A :class:`RoundMoves`: it compares and hashes as the tuple of those moves,
     which it copies only when read (see there)."""
     game: Game
+
+    @property
+    def down(self) -> bool:
+        """Contract Rummy: whether this player has gone down (laid the contract)."""
+        return self.opened[self.player]
+
+    @property
+    def deal_size(self) -> int:
+        """Cards dealt to each player in this deal."""
+        return self.rules.deal_size(len(self.names), self.round_no)
 
     @property
     def my_turn(self) -> bool:
@@ -198,6 +214,8 @@ def make_view(s: GameState, player: int) -> PlayerView:
         repeated=s.repeated,
         wild=s.wild,
         dropped=tuple(s.dropped),
+        buys=tuple(s.buys) if s.game.buying else s.game.no_buys,
+        buy_turn=s.buy_turn,
         results=tuple(s.results),
         legal=tuple(s.legal_moves()) if s.current == player else (),
         history=RoundMoves(s.history, s.round_start, len(s.history)),

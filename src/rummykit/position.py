@@ -63,6 +63,7 @@ _PHASE_LETTERS = {
     Phase.KNOCK: "k",
     Phase.LAYOFF: "l",
     Phase.WALL: "w",
+    Phase.BUY: "b",
 }
 _LETTER_PHASES = {v: k for k, v in _PHASE_LETTERS.items()}
 _PENDING_KINDS = {PENDING_MELD: "meld", PENDING_USE: "use"}
@@ -73,7 +74,7 @@ _CARD_RE = re.compile(_CARD, re.I)
 _CARDS_RE = re.compile(f"(?:{_CARD})+", re.I)
 _CELL_RE = re.compile(f"(JK=)?({_CARD})", re.I)
 _CELLS_RE = re.compile(f"(?:(?:JK=)?(?:{_CARD}))+", re.I)
-_SEAT_PHASE_RE = re.compile(r"([1-9])([dpuklw])")
+_SEAT_PHASE_RE = re.compile(r"([1-9])([dpuklwb])")
 _FLAGS_RE = re.compile(r"m?o?l?")
 _INT_RE = re.compile(rf"-?[0-9]{{1,{_MAX_DIGITS}}}")
 
@@ -82,6 +83,7 @@ _KEYS = (
     "dealer", "round", "turn", "restocks", "taken", "pending", "melds", "opening", "pure",
     "laid_at_start", "knocker", "stage", "limit", "passes", "draws", "repeated", "seed",
     "wild", "dropped",
+    "buys", "inturn",
 )  # fmt: skip
 """The ``key=value`` fields, in the order they are written."""
 
@@ -91,6 +93,7 @@ _STATE_FIELDS = {
     "pending_kind": "pending", "melds_this_turn": "melds", "open_points": "opening",
     "open_pure": "pure", "turn_start_laid": "laid_at_start", "knock_stage": "stage",
     "knock_limit": "limit", "upcard_passes": "passes", "upcard_draws": "draws",
+    "buy_turn": "inturn",
 }  # fmt: skip
 """The position field that holds each state field, where the names differ."""
 
@@ -129,6 +132,7 @@ def position_to_text(s: GameState, *, stock_order: bool = True) -> str:
         ",".join(str(v) for v in s.scores),
     ]
     defaults = _defaults(s.rules, False if over else s.laid[s.current])
+    defaults["buys"] = ",".join("0" * n)
     for key, value in _extras(s).items():
         if key == "dealer" or value != defaults.get(key):
             fields.append(f"{key}={value}")
@@ -157,6 +161,7 @@ def _defaults(rules: Rules, laid_now: bool) -> dict[str, str]:
         "melds": "0", "opening": "0", "pure": "0", "laid_at_start": str(int(laid_now)),
         "knocker": "-", "stage": "0", "limit": str(rules.knock_card or 0), "passes": "0",
         "draws": "0", "repeated": "0", "seed": "0", "wild": "-", "dropped": "-",
+        "inturn": "-",
     }  # fmt: skip
 
 
@@ -184,6 +189,8 @@ def _extras(s: GameState) -> dict[str, str]:
         "repeated": str(int(s.repeated)),
         "wild": "-" if s.wild < 0 else format_face(face_of(s.wild)),
         "dropped": ",".join(str(d) for d in s.dropped) if any(s.dropped) else "-",
+        "buys": ",".join(str(b) for b in s.buys),
+        "inturn": "-" if s.buy_turn < 0 else str(s.buy_turn + 1),
     }
 
 
@@ -414,7 +421,7 @@ class _Reader:
             s.phase, s.current = _LETTER_PHASES[m.group(2)], int(m.group(1)) - 1
         else:
             raise PositionError(
-                f"expected a seat from 1 to {n} and a phase letter (d, p, u, k, l, w), "
+                f"expected a seat from 1 to {n} and a phase letter (d, p, u, k, l, w, b), "
                 f"or x; not {_shown(active)}",
                 "active",
             )
@@ -447,6 +454,11 @@ class _Reader:
         s.upcard_draws = self.number("draws", 0)
         s.repeated = self.flag("repeated", False)
         self.declare_fields(s)
+        buys = self.extras.get("buys", ",".join("0" * n)).split(",")
+        if len(buys) != n or not all(b.isascii() and b.isdigit() and len(b) <= 3 for b in buys):
+            raise PositionError(f"expected {n} counts of buys split by commas", "buys")
+        s.buys = [int(b) for b in buys]
+        s.buy_turn = self.seat("inturn", self.extras.get("inturn"))
         self.turn_cards(s)
 
     def declare_fields(self, s: GameState) -> None:

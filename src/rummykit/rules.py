@@ -135,6 +135,9 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "first_drop": (0, 1000),
     "middle_drop": (0, 1000),
     "max_hand_points": (1, 1000),
+    "min_run": (3, 13),
+    "buys_per_round": (0, 20),
+    "buy_penalty": (0, 5),
 }
 _OPTIONAL = frozenset(
     ("hand_size", "max_restocks", "target_score", "deals", "knock_card", "max_upcard_draws",
@@ -276,6 +279,26 @@ class Rules:
     """Pool rummy: a player whose total reaches ``target_score`` is out of the match,
     which goes on until one player is left (Indian pool 101 and 201).  A match of a
     number of ``deals`` has no target: then it ends after those deals, nobody out."""
+    # -- contract games (Contract Rummy / Shanghai; docs/rules.md) --------------------
+    # A player's first melds of a deal must be exactly its contract, laid in one turn
+    # ("going down"); after that no new meld, only lay-offs (variants/contract.py).
+    contracts: str = ""
+    """Each deal's contract, /-separated words of s (set) and r (run): ss/sr/rr is two
+    sets, a set and a run, two runs (Contract Rummy); empty: none."""
+    deal_sizes: str = ""
+    """Cards dealt in each deal, one per contract, /-separated (Contract Rummy:
+    10/10/10/10/12/12/12); empty: hand_size."""
+    min_run: int = 3
+    """Fewest cards in a run (Contract Rummy: 4)."""
+    buys_per_round: int = 0
+    """Buys of a discard out of turn per player and deal, when the player in turn draws
+    from the stock (Contract Rummy; 0: no buying)."""
+    buy_penalty: int = 1
+    """Stock cards a buyer takes with the bought discard (Wikipedia: one penalty card)."""
+    layoff_wait: bool = False
+    """A player who went down this turn lays off only from the next turn on."""
+    last_deal_no_discard: bool = False
+    """In the last contract's deal nobody goes out by discarding (house rule)."""
 
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -334,9 +357,10 @@ class Rules:
             raise RulesError("elimination needs scoring=penalty (totals are penalty points)")
         if self.knock_card is not None and (self.meld_scoring or self.deep_discard):
             raise RulesError("meld_scoring and deep_discard are for games that meld in play")
+        self._check_contracts()
         if self.oklahoma and self.knock_card is None:
             raise RulesError("oklahoma sets the knock limit: it needs a knock_card")
-        largest_hand = max(self.cards_per_player(n) for n in (self.min_players, self.max_players))
+        largest_hand = max(self.largest_deal(n) for n in (self.min_players, self.max_players))
         reachable = _MAX_MELD_CARD_VALUE * (largest_hand + 1)
         if self.opening_minimum > reachable:
             raise RulesError(
@@ -344,15 +368,70 @@ class Rules:
                 f"{largest_hand + 1} cards can meld ({reachable}): nobody could ever open"
             )
         for n in range(self.min_players, self.max_players + 1):
-            need = n * self.cards_per_player(n) + 2
+            need = n * self.largest_deal(n) + 2
             if need > self.deck_size:
                 raise RulesError(
-                    f"{n} players need {need} cards ({self.cards_per_player(n)} each, an "
+                    f"{n} players need {need} cards ({self.largest_deal(n)} each, an "
                     f"upcard and a stock) but the deck has {self.deck_size}; "
                     f"lower max_players or hand_size"
                 )
 
+    def _check_contracts(self) -> None:
+        """The contract options: well formed, and only with a game they fit."""
+        if self.contracts:
+            words = self.contracts.split("/")
+            if any(not w or set(w) - {"s", "r"} or len(w) > 4 for w in words) or len(words) > 20:
+                raise RulesError(
+                    f"contracts must be words of s (set) and r (run), one to four letters, "
+                    f"separated by /, at most 20: not {self.contracts!r}"
+                )
+            if self.knock_card is not None or self.meld_scoring or self.deep_discard:
+                raise RulesError("contracts are for draw-meld-discard games (not knock or 500 Rum)")
+            if self.discard_pickup is not DiscardPickup.FREE:
+                raise RulesError("contracts keep a taken discard in hand: discard_pickup=free")
+            if self.opening_minimum or self.take_from_meld:
+                raise RulesError("contracts replace the opening minimum and taking from melds")
+            if self.joker_swap and self.swapped_joker is SwappedJoker.MUST_MELD:
+                raise RulesError("after going down no new meld is laid: a swapped joker is kept")
+            if self.deals is None or self.deals > len(words):
+                raise RulesError(
+                    f"{len(words)} contracts make a match of at most deals={len(words)}"
+                )
+        elif self.buys_per_round or self.deal_sizes or self.last_deal_no_discard:
+            raise RulesError(
+                "buys_per_round, deal_sizes and last_deal_no_discard belong to contract games "
+                "(contracts)"
+            )
+        if self.deal_sizes:
+            sizes = self.deal_sizes.split("/")
+            if len(sizes) != len(self.contracts.split("/")) or not all(
+                x.isdigit() and 1 <= int(x) <= 52 for x in sizes
+            ):
+                raise RulesError(
+                    f"deal_sizes must give one size (1 to 52) per contract, separated by /: "
+                    f"not {self.deal_sizes!r}"
+                )
+
     # -- derived --------------------------------------------------------------------
+    def contract_list(self) -> tuple[tuple[int, int], ...]:
+        """Per deal, the contract as (sets, runs); empty without contracts."""
+        if not self.contracts:
+            return ()
+        return tuple((w.count("s"), w.count("r")) for w in self.contracts.split("/"))
+
+    def deal_size(self, players: int, round_no: int) -> int:
+        """Cards dealt in deal ``round_no`` (1-based; past the list, the last size)."""
+        if self.deal_sizes:
+            sizes = self.deal_sizes.split("/")
+            return int(sizes[min(round_no, len(sizes)) - 1])
+        return self.cards_per_player(players)
+
+    def largest_deal(self, players: int) -> int:
+        """The most cards any deal gives each of ``players``."""
+        if self.deal_sizes:
+            return max(int(x) for x in self.deal_sizes.split("/"))
+        return self.cards_per_player(players)
+
     @property
     def deck_size(self) -> int:
         return self.decks * (52 + self.jokers)
@@ -410,6 +489,14 @@ class Rules:
             and "deals" not in changes
         ):
             changes["deals"] = None
+        if changes.get("contracts") and "deals" not in changes:
+            # New contracts: one deal each, and the dealt sizes only if they still fit.
+            words = len(changes["contracts"].split("/"))
+            changes["deals"] = words
+            changes.setdefault("target_score", None)
+            sizes = changes.get("deal_sizes", self.deal_sizes)
+            if sizes and len(sizes.split("/")) != words:
+                changes.setdefault("deal_sizes", "")
         try:
             return dataclasses.replace(self, **changes)
         except TypeError as exc:  # pragma: no cover - guarded by the name check above
@@ -563,6 +650,10 @@ def _coerce(key: str, annotation: Any, raw: Any) -> Any:
         if text in ("false", "no", "off", "0"):
             return False
         raise RulesError(f"bad value {raw!r} for {key}: expected true or false")
+    if ann == "str":
+        if not isinstance(raw, str):
+            raise RulesError(f"bad value {raw!r} for {key}: expected text")
+        return "".join(raw.split()).strip("'\"").lower()
     optional = "None" in ann
     if optional and (raw is None or text in ("none", "null", "")):
         return None
@@ -765,6 +856,38 @@ INDIAN_POOL201 = dataclasses.replace(
 INDIAN_DEALS = dataclasses.replace(INDIAN, name="indian_deals", scoring=Scoring.PENALTY, deals=2)
 """Deals rummy: a fixed number of deals (2 here; ``deals=3`` is the other usual
 length), the lowest total winning."""
+CONTRACT = Rules(
+    name="contract",
+    decks=2,
+    jokers=1,
+    min_players=3,
+    max_players=4,
+    hand_size=12,
+    ace=Ace.HIGH_OR_LOW,
+    set_suits=SetSuits.ANY,
+    jokers_per_meld=2,
+    multiple_melds=True,
+    layoff_after_own_meld=True,
+    restock=Restock.SHUFFLE,
+    scoring=Scoring.PENALTY,
+    ace_points=15,
+    joker_points=15,
+    target_score=None,
+    deals=7,
+    contracts="ss/sr/rr/sss/ssr/srr/rrr",
+    deal_sizes="10/10/10/10/12/12/12",
+    min_run=4,
+    buys_per_round=3,
+    buy_penalty=1,
+)
+"""Contract Rummy (Shanghai) after Bicycle Cards' "Contract Rummy" and Wikipedia's
+"Contract rummy": three or four players, two decks with a joker each, seven deals of
+10, 10, 10, 10, 12, 12 and 12 cards whose contracts are two sets; a set and a run;
+two runs; three sets; two sets and a run; a set and two runs; three runs (sets of
+three or more of a rank, runs of four or more in a suit, aces high or low), going down
+only with the whole contract, lay-offs only after it, the top discard bought out of
+turn with a penalty card from the stock (three buys per deal, this project's choice),
+penalty scoring (ace and joker 15, pictures 10), lowest total after seven deals wins."""
 
 PRESETS: dict[str, Rules] = {
     "basic": BASIC,
@@ -780,6 +903,7 @@ PRESETS: dict[str, Rules] = {
     "indian_pool101": INDIAN_POOL101,
     "indian_pool201": INDIAN_POOL201,
     "indian_deals": INDIAN_DEALS,
+    "contract": CONTRACT,
 }
 
 PRESET_SOURCES: dict[str, str] = {
@@ -796,4 +920,5 @@ PRESET_SOURCES: dict[str, str] = {
     "indian_pool101": "Indian pool 101 (Playship 'Pool Rummy'): out at 101, drops 20 and 40",
     "indian_pool201": "Indian pool 201 (Playship 'Pool Rummy'): out at 201, drops 25 and 50",
     "indian_deals": "Indian deals rummy: two deals, lowest total wins (Playship 'Indian Rummy')",
+    "contract": "Contract Rummy / Shanghai (Bicycle Cards, Wikipedia): 7 contracts, buying",
 }

@@ -68,6 +68,9 @@ _FIELDS = frozenset(
 )  # fmt: skip
 _DECLARE_FIELDS = ("wild", "dropped")
 """Indian Rummy's wild cut and drops: optional (0s and -1 when absent)."""
+_BUYING = frozenset(("buys", "buy_turn"))
+"""Contract Rummy's buying (``buys_per_round``): saved only for rules that buy, so
+every other game's saved states are as before."""
 _RESULT_FIELDS = frozenset(
     ("round_no", "dealer", "winner", "went_out", "reason", "rummy", "players")
 )
@@ -97,6 +100,9 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
     if s.rules.declare:  # written only where used, so older saves load unchanged
         d["wild"] = s.wild
         d["dropped"] = list(s.dropped)
+    if s.game.buying:
+        d["buys"] = list(s.buys)
+        d["buy_turn"] = s.buy_turn
     return d
 
 
@@ -107,8 +113,11 @@ def state_from_dict(d: Any) -> GameState:
     fmt = d.get("format")
     if type(fmt) is not int or fmt not in _READABLE:
         raise StateFormatError(f"unsupported state format {fmt!r}"[:80], "format")
-    _exact_keys({k: v for k, v in d.items() if k not in _DECLARE_FIELDS}, _FIELDS, "")
+    plain = {k: v for k, v in d.items() if k not in _DECLARE_FIELDS}
+    _exact_keys(plain, _FIELDS | (_BUYING & d.keys()), "")
     rules = rules_from_text(d["rules"], StateFormatError)
+    if bool(rules.buys_per_round) != bool(_BUYING & d.keys()):
+        _exact_keys(plain, _FIELDS | _BUYING if rules.buys_per_round else _FIELDS, "")
     names = _list(d["names"], "names")
     s = GameState.__new__(GameState)
     try:
@@ -132,12 +141,19 @@ def state_from_dict(d: Any) -> GameState:
         setattr(s, name, _list(d[name], name))
     s.wild = d.get("wild", -1)
     s.dropped = _list(d["dropped"], "dropped") if "dropped" in d else [0] * len(names)
+    if rules.buys_per_round:
+        s.buys = _list(d["buys"], "buys")
+        s.buy_turn = d["buy_turn"]
+    else:
+        s.buys = [0] * len(names)
+        s.buy_turn = -1
     s._legal = None
     check_state(s)
     # Derived, not saved: a state whose history does not hold its round (hand-built)
     # shows its whole history to views.
     s.round_start = (
-        round_start_of(s.history, s.turn, s.phase, s.upcard_passes, s.game.actions.deep_base) or 0
+        round_start_of(s.history, s.turn, s.phase, s.upcard_passes, s.game.actions.turn_openers)
+        or 0
     )
     return s
 

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import face_of
-from .melds import ACE_HIGH, HandCounts, MeldTable, meld_table
-from .rules import Rules
+from .melds import ACE_HIGH, RUN, HandCounts, MeldTable, meld_table
+from .rules import Rules, SetSuits
 from .scoring import card_value
 
 SUIT = 0x1FFF
@@ -66,7 +66,10 @@ class Solver:
             self._suit_table = self._build_suit_table()
         # general search: for each face, the shapes whose lowest natural face it is
         self._by_low: list[list[tuple[int, int, int, int, int]]] = [[] for _ in range(53)]
+        longest_set, longest_run = _useful_lengths(rules)
         for i, sh in enumerate(self.melds.shapes):
+            if len(sh.cells) > (longest_run if sh.kind == RUN else longest_set):
+                continue  # two shorter melds hold the same cards (see _useful_lengths)
             low = min(sh.naturals)
             once = 0
             twice = 0
@@ -255,6 +258,21 @@ class Solver:
             return deadwood(hand & ~(1 << card))
 
         return after
+
+
+def _useful_lengths(rules: Rules) -> tuple[int, int]:
+    """The longest set and run the general search needs to try.
+
+    Deadwood counts only what is left out of melds, so a meld that splits into two
+    valid melds adds nothing: with ``contracts`` (Contract Rummy: sets of any suits,
+    runs of ``min_run`` or more, up to ``jokers_per_meld`` jokers each) a set of six or
+    more splits into two sets of three or more, and a run of ``2 * min_run`` or more
+    into two runs, each part keeping at least one natural card and at most the jokers
+    it had.  Skipping them keeps the search small for the long hands buying makes.
+    Every other game tries every shape (its bots' arrangements stay as they were)."""
+    if not rules.contracts or rules.set_suits is not SetSuits.ANY:
+        return 99, 99
+    return 5, 2 * rules.min_run - 1
 
 
 def _remove(have1: int, have2: int, once: int, twice: int) -> tuple[int, int]:

@@ -42,6 +42,7 @@ from .errors import IllegalMoveError, RulesError
 from .game import Game
 from .melds import RUN, HandCounts, MeldTable
 from .moves import (
+    BUY,
     DISCARD,
     DISCARD_MOVES,
     DRAW_DEEP,
@@ -150,6 +151,11 @@ class GameState:
     dropped: list[int]
     """Declaration games: per seat, 0 while in the deal, the drop penalty after a drop,
     -1 for a seat out of the match (pool elimination)."""
+    buys: list[int]
+    """Contract Rummy: the buys each player made this deal."""
+    buy_turn: int
+    """Contract Rummy: while the buy window is open, the player whose turn it is (who
+    drew from the stock and plays on once it closes); -1 otherwise."""
     results: list[RoundResult]
     history: list[int]
     round_start: int
@@ -232,7 +238,9 @@ class GameState:
         cards = self._shuffled(self.game.pack)
         # Deal one card at a time from the top (the end of the list), starting left of
         # the dealer: the k-th card from the top goes to seat dealer + 1 + k (mod n).
-        top = len(cards) - n * self.game.dealt
+        game = self.game
+        size = self.rules.deal_size(n, self.round_no) if game.contract else game.dealt
+        top = len(cards) - n * size
         dealt = cards[top:]
         del cards[top:]
         dealt.reverse()
@@ -260,6 +268,8 @@ class GameState:
         self.knock_limit = 0
         self.wild = -1
         self.dropped = [0] * n
+        self.buys = [0] * n
+        self.buy_turn = -1
         self.events.append(("deal", self.dealer, ()))
         self._begin_turn((self.dealer + 1) % n)
         self.game.variant.after_deal(self)
@@ -299,7 +309,7 @@ class GameState:
         d.update(self.__dict__)
         for name in (
             "names", "scores", "hands", "stock", "discard", "table", "melded", "opened",
-            "laid", "known", "results", "history", "events", "dropped",
+            "laid", "known", "results", "history", "events", "dropped", "buys",
         ):  # fmt: skip
             d[name] = list(d[name])
         s.rng = rng_in_state(self.rng.getstate())
@@ -350,10 +360,14 @@ class GameState:
 
     def needs_opening(self, player: int) -> bool:
         """Whether ``player``'s next melds are still subject to the opening minimum."""
-        r = self.rules
-        if r.opening_minimum <= 0 or self.opened[player]:
+        game = self.game
+        if not game.opening or self.opened[player]:
             return False
-        return r.opening_applies is OpeningScope.EACH_PLAYER or not any(self.opened)
+        return (
+            game.contract
+            or self.rules.opening_applies is OpeningScope.EACH_PLAYER
+            or not any(self.opened)
+        )
 
     def opening_in_progress(self) -> bool:
         return self.melds_this_turn > 0 and self.needs_opening(self.current)
@@ -482,6 +496,11 @@ class GameState:
 
     def _candidates(self) -> Iterable[Move]:
         """Moves the rules allow now, before checking the turn can still be finished."""
+        if self.game.contract:  # going down with the contract, then only lay-offs
+            return self.game.variant.candidates(self)
+        return self._seed_candidates()
+
+    def _seed_candidates(self) -> Iterable[Move]:
         p = self.current
         rules = self.rules
         t = self.game.melds
@@ -555,6 +574,10 @@ class GameState:
         hand = self.hands[self.current]
         if hand == 0:
             return not self.rules.final_discard
+        if self.round_no == self.game.no_discard_out:  # a discard may not go out
+            return (
+                hand.bit_count() >= 2 and hand & ~(1 << self.taken if self.taken >= 0 else 0) != 0
+            )
         return hand & ~(1 << self.taken if self.taken >= 0 else 0) != 0
 
     def _keeps_turn_finishable(self, m: Move, memo: dict[Any, bool]) -> bool:
@@ -579,6 +602,8 @@ class GameState:
         if self._turn_can_end():
             return True
         p = self.current
+        if self.game.contract and not self.opened[p]:  # the rest of the contract
+            return self.game.variant.finishable(self, memo)
         if self.hands[p] == 0:
             return False
         key = (
@@ -767,6 +792,8 @@ class GameState:
                 self._restock()
             self.hands[p] |= 1 << self.stock.pop()
             self.phase = _PLAY_PHASE
+            if self.game.buying:  # Contract Rummy: the others may buy the discard
+                self.game.variant.open_buys(self)
         elif kind == DRAW_DISCARD:
             limit = self.rules.max_upcard_draws
             if limit is not None and self.phase is _DRAW_PHASE:  # OpenSpiel does not
@@ -819,6 +846,10 @@ class GameState:
         if self.game.meld_scoring:
             self.scores[p] += self.game.variant.meld_points(index)
         if self.needs_opening(p):
+            if self.game.contract:
+                self.melds_this_turn += 1
+                self.opened[p] = self.game.variant.contract_done(self)
+                return
             self.open_points += sh.points
             self.open_pure = self.open_pure or (sh.kind == RUN and sh.njokers == 0)
             if self.open_points >= self.rules.opening_minimum and (
@@ -920,6 +951,8 @@ class GameState:
         phase = self.phase
         if phase is _OVER_PHASE:
             return IllegalMoveError("match_over", "the match is over")
+        if self.game.buying and (kind == BUY or phase is Phase.BUY):
+            return self.game.variant.phase_error(self, kind)
         draw = kind in (DRAW_STOCK, DRAW_DISCARD, DRAW_DEEP)
         if phase is _DRAW_PHASE:
             if draw or kind == DROP:  # a drop is always legal where the rules have one
@@ -960,6 +993,10 @@ class GameState:
             return self._draw_error(kind)
         if phase is not _PLAY_PHASE or not self.game.standard_play:
             return self.game.variant.diagnose(self, move)
+        if self.game.contract:
+            refused = self.game.variant.contract_error(self, move)
+            if refused is not None:
+                return refused
         if self.pending != NO_CARD:
             return err(
                 "pending_card_must_be_used",
@@ -1074,6 +1111,12 @@ class GameState:
                 "final_discard",
                 "you must keep a card to discard to go out (seed 001 house rule)",
             )
+        if self.needs_opening(self.current) and self.game.contract:
+            return IllegalMoveError(
+                "contract",
+                "after this you could not lay the rest of this deal's contract "
+                "and still end the turn (Contract Rummy)",
+            )
         if self.needs_opening(self.current):
             return IllegalMoveError(
                 "opening_minimum",
@@ -1178,6 +1221,8 @@ def determinize(v: PlayerView, rng: random.Random, weights: CardWeights | None =
     s.repeated = v.repeated
     s.wild = v.wild
     s.dropped = list(v.dropped)
+    s.buys = list(v.buys)
+    s.buy_turn = v.buy_turn
     s.results = list(v.results)
     s.history = list(v.history)
     s.round_start = 0
@@ -1203,7 +1248,11 @@ def rng_in_state(state: tuple[Any, ...]) -> random.Random:
 
 
 def round_start_of(
-    history: Sequence[int], turn: int, phase: Phase, upcard_passes: int, deep_base: int = 0
+    history: Sequence[int],
+    turn: int,
+    phase: Phase,
+    upcard_passes: int,
+    openers: range = range(0),
 ) -> int | None:
     """Where the current round begins in ``history``, found from the history alone (a
     loaded state, or a view's moves), or None if the history does not hold the whole
@@ -1212,9 +1261,10 @@ def round_start_of(
     Every turn begins with exactly one draw (action numbers 0 and 1, which name
     nothing else), and only the first upcard's passes come before the first one: so
     walking back over as many draws as the round has had, then its passes, finds the
-    round's first move.  Under ``deep_discard`` a draw may also be a deep draw, whose
-    numbers start at ``deep_base`` (:class:`~rummykit.moves.ActionSpace`); 0 means the
-    rules have none.
+    round's first move.  A turn may also open with a deep draw (500 Rum) or a drop
+    (Indian Rummy): ``openers`` holds those action numbers
+    (:attr:`~rummykit.moves.ActionSpace.turn_openers`; empty when the rules have none).
+    A buy (Contract Rummy) opens no turn.
 
     >>> g = new_game("basic", players=2, seed=1)
     >>> g.apply(g.legal_moves()[0])
@@ -1229,7 +1279,7 @@ def round_start_of(
         if i < 0:
             return None
         a = history[i]
-        if a <= 1 or a >= deep_base > 0:
+        if a <= 1 or a in openers:
             need -= 1
     start = i - upcard_passes
     return start if start >= 0 else None
@@ -1240,7 +1290,7 @@ def _is_move(move: Any, actions: ActionSpace) -> bool:
     ``Move(DISCARD, 5.0)``, a bare tuple or out-of-range fields are not)."""
     if not _int_fields(move):
         return False
-    if not DRAW_STOCK <= move.kind <= DROP or min(move) < 0:
+    if not DRAW_STOCK <= move.kind <= BUY or min(move) < 0:
         return False
     code = actions.encode(move)
     return 0 <= code < actions.size and actions.decode(code) == move

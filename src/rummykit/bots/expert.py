@@ -36,6 +36,7 @@ from .indian import indian_move
 from .tactics import (
     best_layoff,
     best_meld,
+    buy_choice,
     copy_of,
     deep_draw_choice,
     draw_gain,
@@ -155,6 +156,8 @@ class ExpertBot(Bot):
                 return special
         if view.phase is Phase.DRAW:
             return self._draw(view, solver, legal)
+        if view.phase is Phase.BUY:
+            return buy_choice(view, solver)
         if view.pending >= 0:
             return self._resolve_pending(view, solver, legal)
         meld = best_meld(view, solver)
@@ -205,7 +208,7 @@ class ExpertBot(Bot):
         sh = view.game.melds.shapes[meld.a]
         if view.phase in (Phase.KNOCK, Phase.LAYOFF):
             return True  # the hand is over: whatever is not melded counts
-        if view.rules.opening_minimum and not view.opened[view.player]:
+        if (view.rules.opening_minimum or view.rules.contracts) and not view.opened[view.player]:
             return True  # the opening is planned by legality: any legal start can finish
         cards_left = view.hand.bit_count() - len(sh.cells)
         if cards_left <= 2 or min(view.hand_sizes) <= 4:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..cards import JOKER, bits, display_face, face_of, format_face, is_joker
 from ..moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -122,6 +123,11 @@ def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) 
         return "knock: your deadwood is within the limit, end the hand now"
     if move.kind == PASS:
         return _pass_reason(view, solver, fmt)
+    if move.kind == BUY:
+        top = fmt(face_of(view.discard[-1]))
+        after = solver.deadwood(hand | (1 << view.discard[-1]))
+        penalty = view.rules.buy_penalty
+        return f"buy {top} (+{penalty} unseen): deadwood {before} -> {after} with it"
     return "the strongest move found"  # pragma: no cover - every kind is named above
 
 
@@ -295,6 +301,11 @@ def _pass_reason(view: PlayerView, solver: Solver, fmt: Callable[[int], str]) ->
         if not any(m.kind == LAYOFF for m in view.legal):
             return "pass: none of your loose cards fits the knocker's melds"
         return "pass: end your lay-offs here"
+    if view.phase is Phase.BUY:  # Contract Rummy: the discard offered out of turn
+        top = fmt(face_of(view.discard[-1]))
+        if view.down:
+            return f"pass on {top}: you are down, so it could only be laid off"
+        return f"pass on {top}: not worth a penalty card to your hand"
     return "pass: nothing more to lay down"
 
 

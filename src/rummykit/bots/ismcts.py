@@ -73,7 +73,7 @@ class _StateView:
     ``legal`` may be the pseudo-legal list (see :func:`playout_policy`).
     """
 
-    __slots__ = ("discard", "game", "hand", "legal", "phase", "rules", "taken")
+    __slots__ = ("deal_size", "discard", "down", "game", "hand", "legal", "phase", "rules", "taken")
 
     def __init__(self, s: GameState, legal: list[Move] | None = None) -> None:
         self.phase = s.phase
@@ -83,6 +83,9 @@ class _StateView:
         self.taken = s.taken
         self.rules = s.rules
         self.game = s.game
+        if self.phase is Phase.BUY:  # Contract Rummy's buy window (read only there)
+            self.down = s.opened[s.current]
+            self.deal_size = s.rules.deal_size(len(s.names), s.round_no)
 
 
 PLAYOUT_LINK_WEIGHT = 10.0

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
 from ..moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -220,6 +221,22 @@ def deep_draw_choice(view: PlayerView, solver: Solver) -> Move | None:
     return best
 
 
+def buy_choice(view: PlayerView, solver: Solver) -> Move:
+    """Contract Rummy's buy window: buy the offered discard when it lowers the hand's
+    deadwood beyond its own value (it melds), and only before going down (after that
+    a player lays no new meld, and the penalty card is one more card to shed) and while
+    the hand holds at most one card more than was dealt (a long hand costs more at the
+    end than one more meld card saves)."""
+    if (
+        Move(BUY) in view.legal
+        and not view.down
+        and view.hand.bit_count() <= view.deal_size + 1
+        and draw_gain(view, solver) > 0
+    ):
+        return Move(BUY)
+    return Move(PASS)
+
+
 def faces_of(mask: int) -> list[int]:
     return [face_of(c) for c in bits(mask)]
 
@@ -258,6 +275,8 @@ def greedy_move(
     the same few fields read from a sampled state.
     """
     legal = view.legal
+    if view.phase is Phase.BUY:
+        return buy_choice(view, solver)
     if view.phase is Phase.DRAW:
         if view.rules.deep_discard:
             deep = deep_draw_choice(view, solver)

@@ -124,6 +124,34 @@ RULES: dict[str, str] = {
         "vous ne pouvez pas déclarer : aucune carte écartée ne laisse 13 cartes toutes en "
         "combinaisons avec deux suites, dont une pure"
     ),
+    # Contract Rummy's contracts and buying (variants/contract.py)
+    "contract": (
+        "on ne descend qu'avec exactement le contrat de la donne, posé en un seul tour "
+        "(Contract Rummy)"
+    ),
+    "contract_down": (
+        "une fois descendu avec le contrat, on ne pose plus de combinaison, seulement des "
+        "ajouts (Contract Rummy)"
+    ),
+    "contract_before_layoff": (
+        "on n'ajoute qu'après être descendu avec le contrat de la donne (Contract Rummy)"
+    ),
+    "layoff_wait": (
+        "vous êtes descendu ce tour-ci : ajoutez à partir du tour suivant (règle maison)"
+    ),
+    "last_deal_no_discard": (
+        "à la dernière donne on ne sort pas en défaussant : posez ou ajoutez vos dernières "
+        "cartes (règle maison)"
+    ),
+    "buy_or_pass": (
+        "la défausse est proposée hors tour : achetez-la ou passez, puis le joueur dont "
+        "c'est le tour continue (Contract Rummy)"
+    ),
+    "buy_when_offered": (
+        "on n'achète la défausse que quand elle est proposée : après que le joueur dont "
+        "c'est le tour a pioché, à chaque autre joueur qui a encore des achats "
+        "(Contract Rummy)"
+    ),
 }
 """A French sentence for every rule code: the text of a message no pattern matches."""
 
@@ -233,6 +261,34 @@ PATTERNS: dict[str, Patterns] = {
             "la carte retournée est d'abord proposée à {everyone} : prenez-la ou passez (n)",
         ),
     ),
+    "contract": (
+        (
+            r"this deal's contract is (?P<contract>.+): you may go down only with exactly "
+            r"those melds \(Contract Rummy\)",
+            "le contrat de cette donne est {contract} : on ne descend qu'avec exactement ces "
+            "combinaisons (Contract Rummy)",
+        ),
+        (
+            r"after this you could not lay the rest of this deal's contract and still end "
+            r"the turn \(Contract Rummy\)",
+            "après ce coup vous ne pourriez plus poser le reste du contrat de la donne et "
+            "finir le tour (Contract Rummy)",
+        ),
+        (
+            r"lay the whole contract before you discard: .*",
+            "posez tout le contrat avant de défausser : on descend en un seul tour "
+            "(Contract Rummy)",
+        ),
+    ),
+    "buy_or_pass": (
+        (r"buy the discard or pass", "achetez la défausse ou passez"),
+        (
+            r"(?P<who>.+) is offered the discard out of turn: buy it or pass, then the "
+            r"player in turn plays on \(Contract Rummy\)",
+            "la défausse est proposée hors tour à {who} : achat ou passe, puis le joueur "
+            "dont c'est le tour continue (Contract Rummy)",
+        ),
+    ),
     "invalid_declaration": (
         (r"you cannot declare: .*", RULES["invalid_declaration"]),
         (
@@ -245,7 +301,28 @@ PATTERNS: dict[str, Patterns] = {
 }
 """The messages with parameters (or several per rule code), as pattern and template."""
 
-_GROUP_WORDS = {" (gin only)": " (gin seulement)", **_EVERYONE}
+
+def _contracts_fr() -> dict[str, str]:
+    """Contract Rummy's contracts as ``variants.contract.describe`` words them, in
+    French: ``two sets and a run`` is *deux brelans et une suite*."""
+    en = ("no", "a", "two", "three", "four")
+    sets_fr = ("", "un brelan", "deux brelans", "trois brelans", "quatre brelans")
+    runs_fr = ("", "une suite", "deux suites", "trois suites", "quatre suites")
+    out = {}
+    for sets in range(5):
+        for runs in range(5):
+            if sets or runs:
+                parts_en = [f"{en[sets]} set{'s' if sets > 1 else ''}"] if sets else []
+                parts_en += [f"{en[runs]} run{'s' if runs > 1 else ''}"] if runs else []
+                parts_fr = [x for x in (sets_fr[sets], runs_fr[runs]) if x]
+                out[" and ".join(parts_en)] = " et ".join(parts_fr)
+    return out
+
+
+CONTRACTS_FR = _contracts_fr()
+"""Each contract's words in French, keyed by the English."""
+
+_GROUP_WORDS = {" (gin only)": " (gin seulement)", **_EVERYONE, **CONTRACTS_FR}
 
 PROTOCOL: dict[str, str] = {
     "already_joined": "cette connexion s'est déjà présentée",

@@ -39,6 +39,7 @@ SOURCES_FR: dict[str, str] = {
     "abandons à 25 et 50",
     "indian_deals": "Indian Rummy en donnes : deux donnes, le plus petit total gagne "
     "(Playship « Indian Rummy »)",
+    "contract": "Contract Rummy / Shanghai (Bicycle Cards, Wikipedia) : 7 contrats, achats",
 }
 """:data:`rummykit.rules.PRESET_SOURCES` in French (a test checks every preset has one)."""
 

@@ -460,4 +460,24 @@ FR: dict[str, str] = {
     "kings": "rois",
     " · dropped ({n})": " · abandon ({n})",
     " · out": " · éliminé",
+    # -- Contract Rummy: going down with the contract, buying out of turn
+    "the discard": "la défausse",
+    "{who} drew from the stock: buy {card} with {n} penalty card(s) (p) or pass (s); "
+    "{left} buy(s) left": (
+        "{who} a pioché : achetez {card} avec {n} carte(s) de pénalité (p) ou passez (s) ; "
+        "achats restants : {left}"
+    ),
+    "going down: lay the rest of {contract} (m)": (
+        "descente : posez le reste du contrat, {contract} (m)"
+    ),
+    "go down with {contract} (m), or discard (d)": (
+        "descendez avec {contract} (m), ou défaussez (d)"
+    ),
+    "bought {card} and {n} penalty card out of turn": (
+        "a acheté le {card} et {n} carte de pénalité hors tour"
+    ),
+    "bought {card} and {n} penalty cards out of turn": (
+        "a acheté le {card} et {n} cartes de pénalité hors tour"
+    ),
+    "bought {card} out of turn": "a acheté le {card} hors tour",
 }

@@ -131,7 +131,11 @@ def settings_from_options(
             raise ValueError(
                 _("unknown bot difficulty {name} (known: {known})", name=repr(b), known=known)
             )
-    players = o.players if o.players is not None else (1 + len(bots) if o.bots else 2)
+    players = (
+        o.players
+        if o.players is not None
+        else (1 + len(bots) if o.bots else max(2, rules.min_players))
+    )
     if len(bots) == 1:
         bots = bots * max(1, players - 1)
     if len(bots) != players - 1:

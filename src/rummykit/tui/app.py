@@ -23,6 +23,7 @@ from ..cards import face_of
 from ..errors import IllegalMoveError
 from ..i18n import hint_text, illegal_text
 from ..moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -37,8 +38,9 @@ from ..moves import (
     Move,
 )
 from ..state import GameState, Phase
+from ..variants.contract import describe
 from .hand import HAND_ORDERS, ordered_hand
-from .lang import N_, _, _n, error_words, lang, set_lang, translate_bindings
+from .lang import N_, _, _n, contract_words, error_words, lang, set_lang, translate_bindings
 from .review_screen import ReviewScreen
 from .screens import (
     ChoiceScreen,
@@ -292,6 +294,17 @@ class TableScreen(Screen[None]):
         s = self.state
         if s.rules.declare:
             return self._declare_advice()
+        if s.phase is Phase.BUY:  # Contract Rummy: the discard offered out of turn
+            top = _face(s.discard[-1]) if s.discard else _("the discard")
+            left = s.rules.buys_per_round - s.buys[self.match.human]
+            return _(
+                "{who} drew from the stock: buy {card} with {n} penalty card(s) (p) or "
+                "pass (s); {left} buy(s) left",
+                who=s.names[s.buy_turn],
+                card=top,
+                n=s.rules.buy_penalty,
+                left=left,
+            )
         if s.rules.knock_card is not None and s.phase is not Phase.DRAW:
             return self._knock_advice()
         if s.phase is Phase.DRAW:
@@ -304,12 +317,17 @@ class TableScreen(Screen[None]):
         if s.pending >= 0:
             return _("use {card} in a meld now", card=_face(s.pending))
         minimum = s.rules.opening_minimum
-        if s.opening_in_progress():
+        if s.opening_in_progress() and not s.game.contract:
             return _(
                 "opening {points}/{minimum} points: meld more before you discard",
                 points=s.open_points,
                 minimum=minimum,
             )
+        if s.game.contract and s.needs_opening(self.match.human):
+            wanted = contract_words(describe(s.game.contracts, s.round_no))
+            if s.opening_in_progress():
+                return _("going down: lay the rest of {contract} (m)", contract=wanted)
+            return _("go down with {contract} (m), or discard (d)", contract=wanted)
         if s.needs_opening(self.match.human):
             return _("meld (m) or discard (d); opening melds need {minimum}+", minimum=minimum)
         return _("meld (m), lay off (l) or discard (d)")
@@ -569,10 +587,14 @@ class TableScreen(Screen[None]):
 
     def action_draw_stock(self) -> None:
         if self._ready():
-            self.try_move(Move(DRAW_STOCK))
+            # In Contract Rummy's buy window, s declines the discard (pass).
+            self.try_move(Move(PASS) if self.state.phase is Phase.BUY else Move(DRAW_STOCK))
 
     def action_draw_pile(self) -> None:
         if not self._ready():
+            return
+        if self.state.phase is Phase.BUY:  # Contract Rummy: buy the discard out of turn
+            self.try_move(Move(BUY))
             return
         # 500 Rum: a card deep in the pile may be taken with every card above it
         draws = [m for m in self.state.legal_moves() if m.kind in (DRAW_DISCARD, DRAW_DEEP)]

@@ -61,3 +61,10 @@ def translate_bindings(node: Any) -> None:
             dataclasses.replace(b, description=_(b.description)) if b.description else b
             for b in bindings
         ]
+
+
+def contract_words(text: str) -> str:
+    """A Contract Rummy contract (``two sets and a run``) in the app's language."""
+    from ..i18n.engine_fr import CONTRACTS_FR
+
+    return CONTRACTS_FR.get(text, text) if _lang[0] == "fr" else text

@@ -34,6 +34,7 @@ from ..i18n import round_text
 from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts
 from ..moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -77,7 +78,7 @@ games in three.  The level is shown by each bot's name and is one choice away.
 """
 TUI_PRESETS = (
     "basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki", "indian",
-    "indian_pool101", "indian_pool201", "indian_deals",
+    "indian_pool101", "indian_pool201", "indian_deals", "contract",
 )  # fmt: skip
 """The presets the new-game screen offers."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus", "Hal", "Ivy")
@@ -220,6 +221,17 @@ def move_clause(state: GameState, move: Move) -> str:
         return _("declared") if state.rules.declare else _("knocked")
     if kind == DROP:
         return _("dropped")
+    if kind == BUY:
+        top = state.discard[-1] if state.discard else -1
+        penalty = state.rules.buy_penalty
+        if penalty:
+            return _n(
+                "bought {card} and {n} penalty card out of turn",
+                "bought {card} and {n} penalty cards out of turn",
+                penalty,
+                card=card_text(top),
+            )
+        return _("bought {card} out of turn", card=card_text(top))
     return _("move|played")  # pragma: no cover - every kind is named above
 
 

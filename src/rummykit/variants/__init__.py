@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from ..rules import Rules
 from .base import MoveGenerator, Variant
+from .contract import Contract
 from .gin import Gin
 from .indian import Indian
 from .rum500 import Rum500
 from .rummy import Rummy
 
-VARIANTS: tuple[type[Variant], ...] = (Gin, Indian, Rum500, Rummy)
+VARIANTS: tuple[type[Variant], ...] = (Gin, Indian, Rum500, Contract, Rummy)
 """Every family, most specific first: the last one applies to any rules."""
 
 
@@ -34,6 +35,7 @@ def variant_for(rules: Rules) -> Variant:
 
 __all__ = [
     "VARIANTS",
+    "Contract",
     "Gin",
     "Indian",
     "MoveGenerator",

@@ -23,14 +23,20 @@ hook                       when the state asks it
 ``end_match``              the match ended: match bonuses
 ``phase_error``            an illegal move: does the phase allow its kind at all?
 ``diagnose``               an illegal move in a phase of the variant's own
+``candidates``             (contract games) the play phase's moves before the finish check
+``finishable``             (contract games) can a player not yet down still end the turn
+``contract_done``          (contract games) do this turn's melds complete the contract
+``contract_error``         (contract games) the contract rule a play-phase move breaks
+``open_buys``              (buying games) a stock draw: open the out-of-turn buy window
 ========================  ==============================================================
 
 Dispatch costs nothing on the hot paths: the state reads the phase's generator from a
 tuple the :class:`~rummykit.game.Game` builds once, and the standard play phase keeps
 its generator inline (a ``None`` entry), so a seed game makes no call it did not make
 before.  Meld validation and the opening requirement are rules options read by the meld
-catalogue (:mod:`rummykit.melds`) and :meth:`GameState.needs_opening`; out-of-turn
-actions have no hook yet (no listed variant has them).
+catalogue (:mod:`rummykit.melds`) and :meth:`GameState.needs_opening`.  Out-of-turn
+actions (Contract Rummy's buying) are a phase of the variant in which ``current`` is
+the player offered the choice (``open_buys``, ``do_phase``).
 
 The hooks take the state as an argument and import :mod:`rummykit.state` only for type
 checking, so the runtime imports run one way: state -> variants -> phase, game pieces.
@@ -38,8 +44,8 @@ checking, so the runtime imports run one way: state -> variants -> phase, game p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import IllegalMoveError
 from ..moves import PASS, Move
@@ -132,6 +138,31 @@ class Variant:
         return IllegalMoveError(  # pragma: no cover - see above
             "deep_discard", "these rules draw only the top discard"
         )
+
+    # -- contracts and buying (asked only when the Game's flags say so) --------------------
+    @staticmethod
+    def candidates(state: GameState) -> Iterable[Move]:
+        """The play phase's moves before the finish check, when ``Game.contract``."""
+        raise AssertionError("asked only of a contract game")  # pragma: no cover
+
+    @staticmethod
+    def finishable(state: GameState, memo: dict[Any, bool]) -> bool:
+        """Whether a player not yet down can still end the turn (``Game.contract``)."""
+        raise AssertionError("asked only of a contract game")  # pragma: no cover
+
+    @staticmethod
+    def contract_done(state: GameState) -> bool:
+        """Whether this turn's melds complete the contract (``Game.contract``)."""
+        raise AssertionError("asked only of a contract game")  # pragma: no cover
+
+    @staticmethod
+    def contract_error(state: GameState, move: Move) -> IllegalMoveError | None:
+        """The contract rule a play-phase move breaks, or None (``Game.contract``)."""
+        raise AssertionError("asked only of a contract game")  # pragma: no cover
+
+    def open_buys(self, state: GameState) -> None:
+        """A stock draw was made: open the buy window if anyone may buy (``Game.buying``)."""
+        raise AssertionError("asked only of a buying game")  # pragma: no cover
 
     # -- round end and scoring ---------------------------------------------------------
     def at_wall(self, state: GameState, player: int) -> bool:

@@ -26,6 +26,7 @@ from ..i18n import note_text, round_text
 from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts, meld_table, pos_rank
 from ..moves import (
+    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -49,6 +50,7 @@ from ..serialize import result_to_dict
 from ..solver import Solver
 from ..state import GameState, Phase
 from ..table import layoff_cells
+from ..variants.contract import describe
 from ..variants.indian import HandSolver, wild_rank
 from ..view import PlayerView
 
@@ -74,7 +76,7 @@ class MoveIntent(_Msg):
 
     kind: Literal[
         "draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take",
-        "pass", "knock", "text", "draw_deep", "drop",
+        "pass", "knock", "text", "draw_deep", "drop", "buy",
     ]  # fmt: skip
     card: _Card | None = None
     cards: Annotated[list[_Card], Field(max_length=30)] | None = None
@@ -208,6 +210,8 @@ def _as_state(v: PlayerView) -> GameState:
 def move_text(v: PlayerView | GameState, m: Move) -> str:
     if m.kind == PASS:
         return "pass"
+    if m.kind == BUY:
+        return "buy"
     if m.kind == KNOCK:
         return "declare" if v.rules.declare else "knock"
     try:
@@ -300,6 +304,19 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
         **({"deep_discard": True} if v.rules.deep_discard else {}),
         # Indian Rummy: the wild cut, the drops and the player's own count (only then).
         **({"declare": _declare_payload(v, spectator)} if v.rules.declare else {}),
+        # Contract Rummy: the deal's contract, and the buy window (whose decision it is
+        # is "current"; "in_turn" is the player who drew and plays on after it).
+        **({"contract": _contract_payload(v)} if v.rules.contracts else {}),
+    }
+
+
+def _contract_payload(v: PlayerView) -> dict[str, Any]:
+    limit = v.rules.buys_per_round
+    return {
+        "text": describe(v.game.contracts, v.round_no),
+        "buys_left": [limit - b for b in v.buys],
+        "in_turn": v.buy_turn if v.phase is Phase.BUY else v.current,
+        "penalty": v.rules.buy_penalty,
     }
 
 
@@ -418,6 +435,8 @@ def resolve(intent: MoveIntent, v: PlayerView) -> Move:
         return Move(DRAW_DEEP, intent.count)
     if k == "pass":
         return Move(PASS)
+    if k == "buy":  # Contract Rummy: the top discard, out of turn
+        return Move(BUY)
     if k == "knock":  # Indian Rummy's declaration too
         return Move(KNOCK)
     if k == "drop":

@@ -1,6 +1,6 @@
 // The card table: sends intents, draws the state the server sends for this seat.
 import { moveRoute, fly } from "./anim.js";
-import { backEl, cardEl, cardsFor, faceOf, JOKER, moveNodes, richText } from "./cards.js";
+import { backEl, cardEl, cardLabel, cardsFor, faceOf, JOKER, moveNodes, richText } from "./cards.js";
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
@@ -33,7 +33,7 @@ export async function tablePage(app, connEl, tableId) {
   const els = {
     seats: h("div", { class: "opponents", id: "seats" }),
     stock: h("button", { class: "pile stock", id: "stock", "aria-label": t("table.stock"), title: t("table.stock_title"), onclick: () => send({ kind: "draw_stock" }) }),
-    discard: h("button", { class: "pile discard", id: "discard", "aria-label": t("table.pile"), title: t("table.pile_title"), onclick: () => send({ kind: "draw_discard" }) }),
+    discard: h("button", { class: "pile discard", id: "discard", "aria-label": t("table.pile"), title: t("table.pile_title"), onclick: () => send({ kind: ui.msg && ui.msg.game.phase === "buy" ? "buy" : "draw_discard" }) }),
     melds: h("div", { class: "melds", id: "melds", "aria-label": t("table.melds") }),
     pile: h("div", { class: "spread-pile", id: "pile", title: t("table.deep_pile") }),
     hand: h("div", { class: "hand", id: "hand", role: "group", "aria-label": t("table.hand") }),
@@ -77,6 +77,7 @@ export async function tablePage(app, connEl, tableId) {
       send({ kind: "discard", card: [...ui.selected][0] });
     }, "d"),
     pass: btn("btn-pass", t("act.pass"), () => send({ kind: "pass" }), "n"),
+    buy: btn("btn-buy", t("act.buy"), () => send({ kind: "buy" }), "p"),
     knock: btn("btn-knock", t("act.knock"), () => send({ kind: "knock" }), "k"),
     drop: btn("btn-drop", t("act.drop"), () => send({ kind: "drop" }), "x"),
     hint: btn("btn-hint", t("act.hint"), () => {
@@ -88,7 +89,7 @@ export async function tablePage(app, connEl, tableId) {
     arrange: btn("btn-arrange", t("sort.arrange"), () => setSort("arrange"), "a"),
   };
   els.sorts = h("div", { class: "sorts" }, b.bySuit, b.byRank, b.arrange);
-  els.actions.append(b.meld, b.layoff, b.swap, b.take, b.discard, b.pass, b.knock, b.drop, b.hint);
+  els.actions.append(b.meld, b.layoff, b.swap, b.take, b.discard, b.buy, b.pass, b.knock, b.drop, b.hint);
   // Indian Rummy: the wild cut, shown by the piles
   els.wild = h("div", { class: "wild-cut", id: "wild", hidden: true });
 
@@ -288,7 +289,8 @@ export async function tablePage(app, connEl, tableId) {
     els.stock.setAttribute("aria-label", tn("table.stock_n", g.stock_size));
     const kinds = new Set(g.legal.map((l) => l.kind));
     els.stock.disabled = !myTurn || !kinds.has("draw_stock");
-    els.discard.disabled = !myTurn || !kinds.has("draw_discard");
+    // Contract Rummy's buy window: the pile's top card is bought out of turn
+    els.discard.disabled = !myTurn || !(kinds.has("draw_discard") || kinds.has("buy"));
     // 500 Rum: the whole pile is open; a card below the top is drawn with every card above it
     const deep = new Map(g.legal.filter((l) => l.kind === "draw_deep").map((l) => [l.count, l]));
     els.pile.replaceChildren(...(g.deep_discard ? g.discard.map((c, i) => {
@@ -315,6 +317,7 @@ export async function tablePage(app, connEl, tableId) {
       el.classList.toggle("possible", kinds.has(k));
     }
     b.pass.hidden = !kinds.has("pass");
+    b.buy.hidden = !kinds.has("buy");
     b.knock.hidden = !kinds.has("knock");
     b.knock.textContent = g.declare ? t("act.declare") : t("act.knock");
     b.drop.hidden = !kinds.has("drop");
@@ -435,6 +438,15 @@ export async function tablePage(app, connEl, tableId) {
     const me = g.seat;
     const myTurn = me >= 0 && g.current === me && g.phase !== "over";
     if (g.phase === "over") return t("status.over");
+    if (g.phase === "buy" && g.contract) {
+      // Contract Rummy: the discard is offered out of turn to the player to act
+      const card = g.discard.length ? cardLabel(g.discard[g.discard.length - 1]) : "";
+      if (!myTurn) return t("contract.offered", { who: name(g.current) });
+      return t("contract.buy", { who: name(g.contract.in_turn), card, n: g.contract.penalty, left: g.contract.buys_left[me] });
+    }
+    if (myTurn && g.contract && !g.opened[me] && g.phase === "play") {
+      return t("status.your_turn") + " " + t("contract.go_down", { text: g.contract.text });
+    }
     if (myTurn) return t("status.your_turn") + " " + (g.knock ? knockAdvice(g) : g.declare ? declareAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play"));
     return t("status.playing", { who: name(g.current) });
   }
@@ -551,7 +563,7 @@ export async function tablePage(app, connEl, tableId) {
   }
   const click = (el) => () => { if (!el.disabled && !el.hidden) el.click(); };
   bindKeys({
-    draw_stock: click(els.stock),
+    draw_stock: () => (ui.msg.game.phase === "buy" ? click(b.pass)() : click(els.stock)()),
     draw_pile: click(els.discard),
     meld: click(b.meld),
     layoff: click(b.layoff),

@@ -1,0 +1,346 @@
+"""Contract Rummy (Shanghai): a contract per deal, going down with it, buying out of turn.
+
+After Bicycle Cards' "Contract Rummy" and Wikipedia's "Contract rummy"; docs/rules.md
+lists every option against them.  Three things differ from the seeds' turn:
+
+* **the contract** (``contracts``): deal ``k`` has its own required melds, say "two
+  sets".  A player's first melds of a deal must be exactly that contract, laid in one
+  turn: while a contract is begun but not complete the player may lay only melds the
+  rest of the contract needs and may not discard, and each of those melds is legal
+  only if the rest can still be laid (the state's finish check, answered here by
+  :func:`finishable`).  Laying the last one "goes down" (``opened``).  After that the
+  player lays no new meld, only lay-offs on any meld on the table (from the next turn
+  on under ``layoff_wait``); before it, no lay-off at all.
+* **the deal** (``deal_sizes``): each deal deals its own number of cards.
+* **buying** (``buys_per_round``): when the player in turn draws from the stock, the
+  top discard is offered to each other player in turn order who has buys left (not to
+  the player who just discarded it).  The offer is a phase of its own,
+  :attr:`Phase.BUY`, in which ``current`` is the player offered the card: their legal
+  moves are ``BUY`` and ``PASS``, so views, bots and front ends see an ordinary
+  decision of the player to act.  The first to buy takes the card, which everyone
+  saw, and ``buy_penalty`` cards from the stock, unseen; then (or once everyone has
+  passed) the player in turn, kept in :attr:`GameState.buy_turn`, plays on.  A window
+  opens only if someone can buy and the stock holds the penalty cards, so a deal where
+  nobody can buy costs one check per stock draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..cards import JOKER, bits, face_of, is_joker
+from ..errors import IllegalMoveError
+from ..melds import RUN, SET, HandCounts, MeldTable
+from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
+from ..phase import Phase
+from ..rules import Rules
+from ..table import joker_cells
+from .base import MoveGenerator, Variant
+
+if TYPE_CHECKING:
+    from ..state import GameState
+
+_BUY_MOVES = (Move(BUY), Move(PASS))
+
+
+class Contract(Variant):
+    """Contracts per deal, going down, lay-offs after it, and buying out of turn."""
+
+    name = "contract"
+
+    @staticmethod
+    def applies(rules: Rules) -> bool:
+        return bool(rules.contracts)
+
+    def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
+        moves = dict(super().phase_moves())
+        if self.rules.buys_per_round:
+            # Its own draw list, so the state's shared two-draw list (whose stock draw
+            # skips _do) is never used: a stock draw must open the buy window.
+            moves[Phase.DRAW] = draw_moves
+            moves[Phase.BUY] = buy_moves
+        return moves
+
+    # -- the contract --------------------------------------------------------------------
+    @staticmethod
+    def candidates(state: GameState) -> Iterable[Move]:
+        """The play phase's moves before the finish check: contract melds until the
+        player is down, then lay-offs (and joker swaps if the rules allow); a discard
+        unless a contract is half laid."""
+        p = state.current
+        hand = state.hands[p]
+        if not state.opened[p]:
+            sets, runs = remaining(state)
+            t = state.game.melds
+            for i in t.shapes_in(HandCounts.of(hand)):
+                if sets if t.shapes[i].kind == SET else runs:
+                    yield Move(MELD, i)
+            if state.melds_this_turn:
+                return  # going down is one turn's work: finish it before discarding
+        else:
+            rules = state.rules
+            if not (rules.layoff_wait and state.melds_this_turn):
+                yield from state._layoffs(hand)
+            if rules.joker_swap:
+                t = state.game.melds
+                for slot, tm in enumerate(state.table):
+                    for _idx, face in joker_cells(t, tm):
+                        if _holds(hand, face):
+                            yield Move(SWAP, slot, face)
+        taken = state.taken
+        if state.round_no == state.game.no_discard_out and hand.bit_count() < 2:
+            return  # the last deal: no going out by a discard
+        seen = 0
+        for c in bits(hand):
+            f = face_of(c)
+            if c != taken and not seen >> f & 1:
+                seen |= 1 << f
+                yield DISCARD_MOVES[f]
+
+    @staticmethod
+    def contract_done(state: GameState) -> bool:
+        """Whether the melds laid this turn (the last on the table) are the contract."""
+        sets, runs = remaining(state)
+        return not sets and not runs
+
+    @staticmethod
+    def finishable(state: GameState, memo: dict[Any, bool]) -> bool:
+        """Whether a player not yet down can still end this turn legally: either nothing
+        of the contract is laid yet (and a card is left to discard), or the rest of it
+        can be laid from the hand, leaving a card to discard or none at all."""
+        p = state.current
+        hand = state.hands[p]
+        if not state.melds_this_turn:
+            return hand & ~(1 << state.taken if state.taken >= 0 else 0) != 0
+        sets, runs = remaining(state)
+        two = state.round_no == state.game.no_discard_out  # must keep two to discard one
+        end = (state.rules.final_discard, two, state.taken)
+        return _complete(state.game.melds, end, hand, sets, runs, memo)
+
+    @staticmethod
+    def contract_error(state: GameState, move: Move) -> IllegalMoveError | None:
+        """Why a play-phase move breaks a contract rule, or None to let the shared
+        diagnosis name the rule."""
+        p = state.current
+        kind = move.kind
+        opened = state.opened[p]
+        if kind == MELD:
+            t = state.game.melds
+            if not 0 <= move.a < len(t.shapes):
+                return None
+            if opened:
+                return IllegalMoveError(
+                    "contract_down",
+                    "after going down with the contract you lay no new melds, only "
+                    "lay-offs (Contract Rummy)",
+                )
+            sets, runs = remaining(state)
+            if not (sets if t.shapes[move.a].kind == SET else runs):
+                return IllegalMoveError(
+                    "contract",
+                    f"this deal's contract is {describe(state.game.contracts, state.round_no)}: "
+                    f"you may go down only with exactly those melds (Contract Rummy)",
+                )
+            return None
+        if kind == LAYOFF:
+            if not opened:
+                return IllegalMoveError(
+                    "contract_before_layoff",
+                    "you may lay off only after going down with this deal's contract "
+                    "(Contract Rummy)",
+                )
+            if state.rules.layoff_wait and state.melds_this_turn:
+                return IllegalMoveError(
+                    "layoff_wait",
+                    "you went down this turn: lay off from your next turn on (house rule)",
+                )
+            return None
+        if (
+            kind == DISCARD
+            and state.round_no == state.game.no_discard_out
+            and state.hands[p].bit_count() == 1
+        ):
+            return IllegalMoveError(
+                "last_deal_no_discard",
+                "in the last deal you may not go out by discarding: meld or lay off your "
+                "last cards (house rule)",
+            )
+        if kind == DISCARD and not opened and state.melds_this_turn:
+            return IllegalMoveError(
+                "contract",
+                "lay the whole contract before you discard: going down is done in one "
+                "turn (Contract Rummy)",
+            )
+        return None
+
+    # -- buying ----------------------------------------------------------------------------
+    def open_buys(self, state: GameState) -> None:
+        """The player in turn drew from the stock: offer the top discard, if anyone
+        may buy it and the stock holds the penalty cards."""
+        if not state.discard or len(state.stock) < self.rules.buy_penalty:
+            return
+        p = state.current
+        q = next_buyer(state, p, p)
+        if q >= 0:
+            state.buy_turn = p
+            state.current = q
+            state.phase = Phase.BUY
+
+    def do_phase(self, state: GameState, move: Move) -> bool:
+        if state.phase is not Phase.BUY:
+            return super().do_phase(state, move)
+        q = state.current
+        p = state.buy_turn
+        if move.kind == BUY:
+            card = state.discard.pop()
+            state.hands[q] |= 1 << card
+            state.known[q] |= 1 << card
+            for _ in range(self.rules.buy_penalty):
+                state.hands[q] |= 1 << state.stock.pop()
+            state.buys[q] += 1
+            state.events.append(("buy", q, (card,)))
+            nxt = -1
+        else:
+            nxt = next_buyer(state, p, q)
+        if nxt >= 0:
+            state.current = nxt
+        else:  # the window closes: the player in turn plays on
+            state.current = p
+            state.buy_turn = -1
+            state.phase = Phase.PLAY
+        return True
+
+    def phase_error(self, state: GameState, kind: int) -> IllegalMoveError | None:
+        if state.phase is Phase.BUY:
+            if kind in (BUY, PASS):
+                return None
+            return IllegalMoveError(
+                "buy_or_pass",
+                f"{state.names[state.current]} is offered the discard out of turn: buy it "
+                "or pass, then the player in turn plays on (Contract Rummy)",
+            )
+        return IllegalMoveError(
+            "buy_when_offered",
+            "a discard is bought only when it is offered: after the player in turn draws "
+            "from the stock, to each other player with buys left (Contract Rummy)",
+        )
+
+    def diagnose(self, state: GameState, move: Move) -> IllegalMoveError:
+        return IllegalMoveError(  # pragma: no cover - BUY and PASS are always legal there
+            "buy_or_pass", "buy the discard or pass"
+        )
+
+
+def remaining(state: GameState) -> tuple[int, int]:
+    """The sets and runs of this deal's contract not yet laid this turn by the player
+    to act (who is not down yet: this turn's melds are the table's last)."""
+    contracts = state.game.contracts
+    sets, runs = contracts[min(state.round_no, len(contracts)) - 1]
+    laid = state.melds_this_turn
+    if laid:
+        shapes = state.game.melds.shapes
+        for tm in state.table[len(state.table) - laid :]:
+            if shapes[tm.shape].kind == SET:
+                sets -= 1
+            else:
+                runs -= 1
+    return sets, runs
+
+
+def describe(contracts: tuple[tuple[int, int], ...], round_no: int) -> str:
+    """A deal's contract in words: ``two sets and a run``."""
+    sets, runs = contracts[min(round_no, len(contracts)) - 1]
+    words = ("no", "a", "two", "three", "four")
+    parts = []
+    if sets:
+        parts.append(f"{words[sets]} set{'s' if sets > 1 else ''}")
+    if runs:
+        parts.append(f"{words[runs]} run{'s' if runs > 1 else ''}")
+    return " and ".join(parts) or "nothing"
+
+
+def next_buyer(state: GameState, turn: int, after: int) -> int:
+    """The next player after ``after`` (in turn order, stopping before ``turn``, the
+    player in turn) who may buy the top discard: buys left, and not the player who
+    discarded it (the one before ``turn``, once a turn has been played)."""
+    n = len(state.names)
+    limit = state.rules.buys_per_round
+    discarder = (turn - 1) % n if state.turn > 1 else -1
+    q = (after + 1) % n
+    while q != turn:
+        if q != discarder and state.buys[q] < limit:
+            return q
+        q = (q + 1) % n
+    return -1
+
+
+def draw_moves(state: GameState) -> list[Move]:
+    """The seeds' draws, as a list of its own (see :meth:`Contract.phase_moves`)."""
+    return list(state._draw_moves())
+
+
+def buy_moves(state: GameState) -> list[Move]:
+    """The buy window: buy the top discard, or pass."""
+    return list(_BUY_MOVES)
+
+
+def _holds(mask: int, face: int) -> bool:
+    if face == JOKER:
+        return any(is_joker(c) for c in bits(mask))
+    return bool(mask >> face & 1 or mask >> (face + 54) & 1)
+
+
+def _without(t: MeldTable, hand: int, shape: int, taken: int) -> int:
+    """The hand after laying ``shape``, copies chosen as the state chooses them where it
+    matters here (the card taken from the pile first)."""
+    sh = t.shapes[shape]
+    for i, face in enumerate(sh.cells):
+        if sh.joker_cells >> i & 1:
+            options = [c for c in bits(hand) if is_joker(c)]
+        else:
+            options = [c for c in (face, face + 54) if hand >> c & 1]
+        card = taken if taken in options else options[0]
+        hand &= ~(1 << card)
+    return hand
+
+
+def _complete(
+    t: MeldTable,
+    end: tuple[bool, bool, int],
+    hand: int,
+    sets: int,
+    runs: int,
+    memo: dict[Any, bool],
+) -> bool:
+    """Whether ``sets`` sets and ``runs`` runs can still be laid from ``hand`` with the
+    turn then able to end: a card left that is not the one taken from the pile, or no
+    card at all (going out with the contract).  A hand left holding only the taken card
+    counts as stuck (it could only be laid off, which this search does not try).
+    ``end`` is (``final_discard``, whether a discard may not go out this deal, the card
+    taken from the pile)."""
+    final_discard, two, taken = end
+    if not sets and not runs:
+        if hand == 0:
+            return not final_discard
+        if two and hand.bit_count() < 2:
+            return False  # a discard would go out, which this deal forbids
+        return hand & ~(1 << taken if taken >= 0 else 0) != 0
+    key = ("contract", hand, sets, runs)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    ok = False
+    for i in t.shapes_in(HandCounts.of(hand)):
+        kind = t.shapes[i].kind
+        if kind == SET and sets:
+            ok = _complete(t, end, _without(t, hand, i, taken), sets - 1, runs, memo)
+        elif kind == RUN and runs:
+            ok = _complete(t, end, _without(t, hand, i, taken), sets, runs - 1, memo)
+        if ok:
+            break
+    memo[key] = ok
+    return ok
+
+
+__all__ = ["Contract", "describe", "next_buyer", "remaining"]
