@@ -38,7 +38,13 @@ def test_pettingzoo_api_and_seed_tests(rules: str, players: int) -> None:
 
 @pytest.mark.parametrize(
     ("rules", "players", "episode"),
-    [("gin", 2, "round"), ("basic", 3, "round"), ("gin_match", 2, "match")],
+    [
+        ("gin", 2, "round"),
+        ("basic", 3, "round"),
+        ("gin_match", 2, "match"),
+        # Contract Rummy: the buy window hands the turn to a player out of turn.
+        ("contract", 4, "round"),
+    ],
 )
 def test_api_test_through_whole_episodes(rules: str, players: int, episode: str) -> None:
     with warnings.catch_warnings():

@@ -196,6 +196,37 @@ def test_chat_presence_and_joins_cross_processes(pg: str) -> None:
             watcher.close()
 
 
+def test_a_seat_joined_elsewhere_is_let_in_by_a_replica_that_heard_nothing(pg: str) -> None:
+    """A replica whose copy of the table does not yet show a seat just given out (its
+    notice is late, or lost) reads the table again before calling the link invalid."""
+    with ServerThread(settings(pg, "alpha")) as a, ServerThread(settings(pg, "beta")) as b:
+        body = {
+            "rules": "basic",
+            "public": True,
+            "seats": [{"name": "Ann"}, {"kind": "human", "open": True}],
+        }
+        t = httpx.post(a.base + "/api/tables", json=body).json()
+        ann = hello(a.base, t["id"], 0, t["seats"][0]["secret"])
+        watcher = hello(b.base, t["id"])  # beta now holds a replica of the table
+        cluster = b.server.config.app.state.manager.cluster
+        cluster._on_notice = lambda channel, payload: None  # beta hears nothing more
+        try:
+            joined = httpx.post(a.base + f"/api/tables/{t['id']}/join", json={"name": "Bo"})
+            assert joined.status_code == 200, joined.text
+            seat, secret = joined.json()["seat"], joined.json()["secret"]
+            bo = hello(b.base, t["id"], seat, secret)
+            bo.close()
+            # and a wrong secret is still refused after the second look
+            forger = Client(b.base, t["id"])
+            forger.send({"type": "hello", "seat": seat, "secret": "not-the-secret"})
+            refused = forger.recv(20)
+            forger.close()
+            assert refused["type"] == "error" and refused["code"] == "bad_secret"
+        finally:
+            ann.close()
+            watcher.close()
+
+
 def test_a_process_that_lost_its_lease_cannot_write(pg: str) -> None:
     """Issue #18: "a process that loses its lease stops writing for that table".  The
     token is checked in the same UPDATE that bumps the version."""

@@ -264,7 +264,9 @@ def test_other_players_moves_are_animated_and_marked(server: ServerThread, brows
         server,
         t,
         "window.rummy.animations >= 3"
-        " && window.rummy.state.game.current === window.rummy.state.game.seat",
+        " && window.rummy.state.game.current === window.rummy.state.game.seat"
+        # (a new deal may give the player the first move: then there is no last move)
+        " && window.rummy.lastMove !== null && window.rummy.lastMove.seat === 1",
     )
     assert page.locator("#hand .deadwood").count() == 1
     assert page.title().startswith("● Your turn")

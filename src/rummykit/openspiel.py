@@ -10,10 +10,11 @@ rummykit never needs it.  After ``register()``, each preset of
     register()
     game = pyspiel.load_game("rummykit_rami51", {"players": 3, "rules": "opening_minimum=40"})
 
-Parameters: ``players`` (default 2), ``rules`` (house-rule options applied to the
-preset, as inside the parentheses of a spec string; default none) and ``seed`` (the
-deals; -1, the default, seeds from the operating system).  OpenSpiel's game-string
-syntax cannot carry the ``=`` inside ``rules``: pass the parameters as a dict.
+Parameters: ``players`` (default 2, or the rules' fewest when that is more),
+``rules`` (house-rule options applied to the preset, as inside the parentheses of a
+spec string; default none) and ``seed`` (the deals; -1, the default, seeds from the
+operating system).  OpenSpiel's game-string syntax cannot carry the ``=`` inside
+``rules``: pass the parameters as a dict.
 
 **One episode is one round** (one deal).  The engine plays the rules with
 ``max_deals=1``, so the match ends when the round does, and without the match-end
@@ -77,6 +78,11 @@ PREFIX = "rummykit_"
 """Game names are this followed by the preset's name."""
 
 DEFAULT_PLAYERS = 2
+
+
+def default_players(rules: Rules) -> int:
+    """Two players, or the fewest the rules allow when that is more (``rum500_big``)."""
+    return max(DEFAULT_PLAYERS, rules.min_players)
 
 
 @dataclass(frozen=True)
@@ -318,7 +324,7 @@ def _game_type(pyspiel: Any, name: str, rules: Rules) -> Any:  # pragma: no cove
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": DEFAULT_PLAYERS, "rules": "", "seed": -1},
+        parameter_specification={"players": default_players(rules), "rules": "", "seed": -1},
     )
 
 
@@ -448,14 +454,14 @@ def _classes(pyspiel: Any, np: Any) -> Any:  # pragma: no cover - as register()
         def create(params: dict[str, Any] | None = None) -> Any:
             """The game for ``params``, checked before any OpenSpiel object exists (an
             exception out of a half-built OpenSpiel game can crash the interpreter)."""
-            given = {"players": DEFAULT_PLAYERS, "rules": "", "seed": -1, **(params or {})}
-            players = int(given["players"])
+            given = {"rules": "", "seed": -1, **(params or {})}
             try:
                 rules = episode_rules(preset, str(given["rules"]))
+                players = int(given.get("players", default_players(rules)))
                 rules.check_players(players)
             except RulesError as exc:
                 raise ValueError(str(exc)) from None
-            return RummyGame(given, Setup(preset, rules, players))
+            return RummyGame({**given, "players": players}, Setup(preset, rules, players))
 
         RummyGame.__name__ = RummyGame.__qualname__ = f"RummyGame_{preset}"
         return create

@@ -50,8 +50,6 @@ Vector = npt.NDArray[np.float32]
 _FACE = tuple(min(c % FACES_PER_DECK, JOKER) for c in range(2 * FACES_PER_DECK))
 """The face of each physical card id (both jokers of a deck are face 52)."""
 
-NUM_PHASES = len(Phase)
-
 
 @dataclass(frozen=True)
 class Section:
@@ -127,7 +125,10 @@ class Layout:
         )
         add("taken", f, "face taken from the discard pile this turn, one-hot (zeros if none)")
         add("pending", f, "face that must still be used this turn, one-hot (zeros if none)")
-        add("phase", NUM_PHASES, "phase one-hot: " + ", ".join(p.name for p in Phase))
+        # BUY is the last phase, and only games with buying reach it: the others keep
+        # the width they had before Contract Rummy, so trained models still load.
+        phases = [p for p in Phase if p is not Phase.BUY or rules.buys_per_round]
+        add("phase", len(phases), "phase one-hot: " + ", ".join(p.name for p in phases))
         add("current", n, "relative seat to act, one-hot (zeros when the match is over)")
         add("dealer", n, "relative seat of the dealer, one-hot")
         add("opened", n, "per relative seat: has met the opening minimum (Rami)")

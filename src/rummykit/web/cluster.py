@@ -347,6 +347,13 @@ class Cluster:
             return
         self.syncing[live.id] = asyncio.ensure_future(self._sync_loop(live))
 
+    async def refresh(self, live: LiveTable) -> None:
+        """Read a replica's table now and wait until it is read."""
+        self.sync(live)
+        task = self.syncing.get(live.id)
+        if task is not None:
+            await asyncio.shield(task)
+
     async def _sync_loop(self, live: LiveTable) -> None:
         try:
             live.stale = True

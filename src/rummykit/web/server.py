@@ -1035,19 +1035,15 @@ class Manager:
         conn.lang = normalize(msg.lang) or "en"
         if msg.seat is not None:
             seat = msg.seat
-            info = live.seats[seat] if seat < len(live.seats) else None
-            stored = None if info is None else info.get("digest")
-            ok = (
-                info is not None
-                and info["kind"] == "human"
-                and isinstance(stored, str)  # an open seat nobody has joined has none
-                and msg.secret is not None
-                and secrets.compare_digest(stored, digest(msg.secret))
-            )
+            ok = self._secret_fits(live, seat, msg.secret)
+            if not ok and self.cluster is not None and live.lease is None:
+                # A replica's copy may not yet show a seat just joined through it (the
+                # owner gave the seat out): read the table again before refusing.
+                await self.cluster.refresh(live)
+                ok = self._secret_fits(live, seat, msg.secret)
             if not ok:
                 await self.error(conn, "bad_secret", "that seat's invitation link is not valid")
                 return CLOSE_BAD_SECRET
-            assert info is not None
             announce = not live.connected(seat)
             await self._make_room(live, seat)
             conn.seat = seat
@@ -1079,6 +1075,19 @@ class Manager:
         if announce:
             await self.presence(live, skip=conn)
         return None
+
+    @staticmethod
+    def _secret_fits(live: LiveTable, seat: int, secret: str | None) -> bool:
+        """Whether ``secret`` is the one given out for human seat ``seat``."""
+        info = live.seats[seat] if seat < len(live.seats) else None
+        stored = None if info is None else info.get("digest")
+        return (
+            info is not None
+            and info["kind"] == "human"
+            and isinstance(stored, str)  # an open seat nobody has joined has none
+            and secret is not None
+            and secrets.compare_digest(stored, digest(secret))
+        )
 
     async def _make_room(self, live: LiveTable, seat: int) -> None:
         """A seat keeps at most ``max_seat_sockets`` connections, the newest: a seat's
