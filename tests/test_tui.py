@@ -872,6 +872,7 @@ async def test_every_message_is_shown_whole_at_80x24(
             if turns in (1, 4):
                 await pilot.press("h")
                 await wait_until(pilot, lambda: table(app).message.startswith("Hint:"), 30)
+                await pilot.pause()  # the message box takes its new height
                 check_shown_whole(app)
             await play_move(pilot, app, policy.choose(s.view(app.match.human), rng))
             await pilot.pause()
