@@ -40,11 +40,12 @@ from rummykit.bots import RandomBot, play_match
 
 PRESETS = (
     "basic", "classic", "cg101", "rami51", "rum500", "kalooki", "indian", "indian_pool101",
-    "indian_pool201", "indian_deals", "contract",
+    "indian_pool201", "indian_deals", "contract", "kalooki_big", "contract_big",
 )  # fmt: skip
 PLAYERS = (2, 4)
-PRESET_PLAYERS = {"contract": (3, 4)}
-"""Player counts of presets that cannot seat two (Contract Rummy: three or four)."""
+PRESET_PLAYERS = {"contract": (3, 4), "kalooki_big": (5, 6), "contract_big": (5, 8)}
+"""Player counts of presets that cannot seat two (Contract Rummy: three or four; the
+three-deck games: five and more)."""
 GOAL = ("basic", 2, 30_000)
 """Preset, players and actions/s the view-driven playouts should reach."""
 
@@ -76,6 +77,10 @@ GAMES: dict[tuple[str, int], int] = {
     ("indian_deals", 4): 500,
     ("contract", 3): 2,
     ("contract", 4): 2,
+    ("kalooki_big", 5): 6,
+    ("kalooki_big", 6): 6,
+    ("contract_big", 5): 2,
+    ("contract_big", 8): 2,
 }
 QUICK_GAMES = 2
 REPS = 5

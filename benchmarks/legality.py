@@ -34,8 +34,9 @@ from rummykit.errors import IllegalMoveError
 from rummykit.rules import Rules
 
 PRESETS = (
-    "basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki", "indian",
-    "indian_pool101", "indian_pool201", "indian_deals", "contract",
+    "basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki",
+    "kalooki_big", "indian", "indian_pool101", "indian_pool201", "indian_deals", "contract",
+    "contract_big",
 )  # fmt: skip
 BOTS = ("random", "greedy", "expert", "ismcts:2i")
 SEARCH_SHARE = 20
@@ -77,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="play whole matches, not single deals (pool eliminations, deals formats)",
     )
+    ap.add_argument("--name", default="legality", help="results file: benchmarks/results/NAME.json")
     args = ap.parse_args(argv)
+    started = time.perf_counter()
     console = Console()
     rows = []
     jobs = []
@@ -115,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     console.print(table)
     total_bad = sum(len(r["illegal"]) + len(r["errors"]) for r in rows)
-    write_results("legality", {"args": vars(args), "rows": rows, "illegal_or_errors": total_bad})
+    payload = {"args": vars(args), "rows": rows, "illegal_or_errors": total_bad}
+    payload["seconds"] = round(time.perf_counter() - started, 1)
+    write_results(args.name, payload)
     return 1 if total_bad else 0
 
 

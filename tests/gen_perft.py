@@ -51,6 +51,9 @@ CASES: list[tuple[str, int, int]] = [
     ("contract", 3, 12),
     ("contract", 4, 13),
     ("contract(buys_per_round=1, buy_penalty=2, layoff_wait=true)", 3, 14),
+    ("kalooki_big", 6, 18),
+    ("contract_big", 5, 19),
+    ("contract_big", 8, 20),
 ]
 
 

@@ -51,7 +51,9 @@ def test_fixture_covers_every_preset() -> None:
         "rum500",
         "rum500_big",
         "kalooki",
+        "kalooki_big",
         "contract",
+        "contract_big",
     } <= specs
 
 

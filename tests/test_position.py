@@ -60,9 +60,9 @@ def test_documented_python_example_runs() -> None:
 
 
 DOCUMENTED_ERRORS = {
-    "rules: unknown preset 'bsic' (known: basic, cg101, classic, contract, gin, gin_match, "
-    "indian, indian_deals, indian_pool101, indian_pool201, kalooki, rami51, rum500, "
-    "rum500_big)": ("bsic 3H4H5H/KS - 7D 47 1p -/- 0,0 dealer=2"),
+    "rules: unknown preset 'bsic' (known: basic, cg101, classic, contract, contract_big, "
+    "gin, gin_match, indian, indian_deals, indian_pool101, indian_pool201, kalooki, "
+    "kalooki_big, rami51, rum500, rum500_big)": ("bsic 3H4H5H/KS - 7D 47 1p -/- 0,0 dealer=2"),
     "stock: 10 cards, but 47 are named nowhere else": "basic 3H4H5H/KS - 7D 10 1p -/- 0,0 dealer=2",
     "hands: no 7S left in the deck for this": "basic 7S7S/KS - 7D 48 1p -/- 0,0 dealer=2",
     "table: meld 1 ('5H6H8H') is no meld these rules allow; write runs from low to high": (
@@ -99,7 +99,9 @@ CASES = [
         "rum500",
         "rum500_big",
         "kalooki",
+        "kalooki_big",
         "contract",
+        "contract_big",
     )
     for n in sorted({Rules.parse(spec).min_players, Rules.parse(spec).max_players})
 ]

@@ -28,9 +28,9 @@ C = "contract"
 def test_players_pack_and_values() -> None:
     """BC: "For three or four players, a double pack with one joker is used"; "Ace,
     joker, and other wild cards, if any, count as 15 points; each face card counts 10".
-    Our two decks carry one joker each (two jokers: the most a double pack can hold in
-    this engine's cards is two per deck), and five or more players, for whom BC uses
-    a triple pack, are not supported."""
+    Our two decks carry one joker each (two jokers: BC's double pack has one); five or
+    more players, for whom BC uses a triple pack, play ``contract_big``
+    (tests/test_rules_three_decks.py)."""
     r = Rules.preset(C)
     assert (r.decks, r.jokers, r.min_players, r.max_players) == (2, 1, 3, 4)
     assert (r.ace_points, r.joker_points, r.ace.value) == (15, 15, "high_or_low")

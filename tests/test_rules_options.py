@@ -253,7 +253,7 @@ def test_enum_values_documented() -> None:
         ("basic(decks=three)", "bad value 'three' for decks: expected an integer"),
         ("basic(max_restocks=lots)", "expected an integer or none"),
         ("basic(decks=none)", "expected an integer"),
-        ("basic(decks=3)", "decks must be an integer from 1 to 2, not 3"),
+        ("basic(decks=4)", "decks must be an integer from 1 to 3, not 4"),
         ("basic(jokers=3)", "jokers must be an integer from 0 to 2, not 3"),
         ("basic(min_players=1)", "min_players must be an integer from 2 to 8, not 1"),
         ("basic(min_players=5, max_players=4)", "player range 5..4 is impossible"),
@@ -282,7 +282,7 @@ def test_impossible_or_malformed_rules_rejected(spec: str, message: str | None) 
 
 def test_rules_error_is_a_value_error() -> None:
     with pytest.raises(ValueError):
-        Rules.parse("basic(decks=3)")
+        Rules.parse("basic(decks=4)")
 
 
 def test_direct_construction_is_checked_too() -> None:

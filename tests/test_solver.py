@@ -29,6 +29,9 @@ SPECS = [
     "basic(decks=2, jokers=2, max_players=5)",
     "rum500",  # 500 Rum: one deck, ace high or low
     "kalooki",  # Kalooki 40: two decks, four jokers, two a meld
+    "kalooki_big",  # three decks: a face held three times
+    "contract_big",  # three decks and sets of any suits: a set of three 7H
+    "classic(decks=3, jokers=2, set_suits=any, jokers_per_meld=1, max_players=6)",
 ]
 
 
@@ -124,7 +127,9 @@ def test_jokers_fill_gaps() -> None:
     assert rami.deadwood(mask_of(parse_cards("5H 8H JK JK"))) == 53
 
 
-@pytest.mark.parametrize("spec", ["rami51", "basic(decks=2, jokers=2, max_players=5)", "gin"])
+@pytest.mark.parametrize(
+    "spec", ["rami51", "basic(decks=2, jokers=2, max_players=5)", "gin", "contract_big"]
+)
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), size=st.integers(2, 15))
 def test_without_a_card_equals_a_fresh_solve(spec: str, seed: int, size: int) -> None:

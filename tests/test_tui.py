@@ -1094,6 +1094,20 @@ async def test_contract_deal_by_keys() -> None:
         assert len(app.match.state.results) == 1
 
 
+@pytest.mark.parametrize(("spec", "players"), [("kalooki_big", 6), ("contract_big", 8)])
+@sync
+async def test_three_deck_games_by_keys(spec: str, players: int) -> None:
+    """The three-deck presets (Wikipedia "Kalooki": three packs for five or six;
+    Bicycle Cards: "five or more players use a triple pack"): a whole first deal by
+    keys at the most seats, the third deck's cards in the hand as any others."""
+    app = start(f"{spec}(deals=1)", players=players, seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_round(pilot, app)
+        assert app.match is not None
+        s = app.match.state
+        assert s.num_players == players and len(s.results) == 1
+
+
 @sync
 async def test_rum500_big_with_eight_seats() -> None:
     """500 Rum for five to eight players (HowStuffWorks, "How to Play 500 Rum": "Two to

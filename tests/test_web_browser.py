@@ -467,16 +467,21 @@ def test_a_rum500_hand_with_a_deep_draw(
     page.close()
 
 
-def test_a_kalooki_hand_by_clicks(server: ServerThread, browser: Any) -> None:
+@pytest.mark.parametrize(("preset", "bots"), [("kalooki", 1), ("kalooki_big", 4)])
+def test_a_kalooki_hand_by_clicks(
+    server: ServerThread, browser: Any, preset: str, bots: int
+) -> None:
     """Kalooki 40 in the browser (Ludopoli, "Kalooki 40 Rules": two decks and four
-    jokers, 13 cards, a first meld of at least 40 points, the last card discarded): a hand
-    played by clicks to its end, every move taken from the page's legal list."""
+    jokers, 13 cards, a first meld of at least 40 points, the last card discarded; three
+    decks for five or six, Wikipedia "Kalooki"): a hand played by clicks to its end,
+    every move taken from the page's legal list."""
     t = create(
         server,
         {
-            "rules": "kalooki",
+            "rules": preset,
             "deals": 1,
-            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
+            "seats": [{"kind": "human", "name": "Ann"}]
+            + [{"kind": "bot", "difficulty": "easy"}] * bots,
         },
     )
     page = new_page(browser)
@@ -499,22 +504,22 @@ def test_a_kalooki_hand_by_clicks(server: ServerThread, browser: Any) -> None:
     page.close()
 
 
-def test_a_contract_deal_by_clicks_with_a_buy(server: ServerThread, browser: Any) -> None:
+@pytest.mark.parametrize(("preset", "bots"), [("contract", 2), ("contract_big", 4)])
+def test_a_contract_deal_by_clicks_with_a_buy(
+    server: ServerThread, browser: Any, preset: str, bots: int
+) -> None:
     """Contract Rummy in the browser (Bicycle Cards and Wikipedia, "Contract rummy":
     ten cards in the first deal, whose contract is two sets; "any other player may
-    claim" the discard the player in turn declines, "as well as a penalty card"): a
-    first deal at three seats played by clicks, the person buying the first discard
-    offered (a click on the pile, out of turn) and passing the later ones."""
+    claim" the discard the player in turn declines, "as well as a penalty card"; a
+    triple pack for five or more): a first deal played by clicks, the person buying the
+    first discard offered (a click on the pile, out of turn) and passing the later ones."""
     t = create(
         server,
         {
-            "rules": "contract",
+            "rules": preset,
             "deals": 1,
-            "seats": [
-                {"kind": "human", "name": "Ann"},
-                {"kind": "bot", "difficulty": "easy"},
-                {"kind": "bot", "difficulty": "easy"},
-            ],
+            "seats": [{"kind": "human", "name": "Ann"}]
+            + [{"kind": "bot", "difficulty": "easy"}] * bots,
         },
     )
     page = new_page(browser)

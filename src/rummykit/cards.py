@@ -5,7 +5,8 @@ Every physical card is an int ``card = copy * 54 + face``:
 * ``face`` 0..51 is ``suit * 13 + rank`` with suits in the order clubs,
   diamonds, hearts, spades and ranks ace (0) to king (12);
 * faces 52 and 53 are the two jokers of a deck (both print as ``JK``);
-* ``copy`` is 0 for the first deck and 1 for the second.
+* ``copy`` is 0 for the first deck, 1 for the second, 2 for the third
+  (:data:`MAX_DECKS`).
 
 So a one-deck game without jokers uses exactly the ids 0..51, and two
 physical copies of the same face (``7H`` from deck one and deck two) stay
@@ -40,7 +41,9 @@ JOKER = 52
 """The face shared by every joker."""
 NUM_FACES = 53
 """Distinct faces: 52 suited faces plus the joker."""
-MAX_CARDS = 2 * FACES_PER_DECK
+MAX_DECKS = 3
+"""The most decks a game can use (Contract Rummy and Kalooki for five or more)."""
+MAX_CARDS = MAX_DECKS * FACES_PER_DECK
 
 ALL_FACES_MASK = (1 << 52) - 1
 
@@ -65,6 +68,23 @@ def make_face(suit: int, rank: int) -> int:
 
 def is_joker(card: int) -> bool:
     return card % FACES_PER_DECK >= JOKER
+
+
+COPIES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(c * FACES_PER_DECK + f for c in range(MAX_DECKS) for f in (52, 53))
+    if face == JOKER
+    else tuple(c * FACES_PER_DECK + face for c in range(MAX_DECKS))
+    for face in range(NUM_FACES)
+)
+"""Every physical card of each face, first deck first (a joker: every joker)."""
+
+FACE_MASKS: tuple[int, ...] = tuple(sum(1 << c for c in copies) for copies in COPIES)
+"""``FACE_MASKS[face]``: the bitmask of every physical copy of ``face``."""
+
+
+def holds_face(mask: int, face: int) -> bool:
+    """Whether the cards of ``mask`` include a copy of ``face`` (any joker for JK)."""
+    return bool(mask & FACE_MASKS[face])
 
 
 def deck(decks: int = 1, jokers: int = 0) -> list[int]:
@@ -132,13 +152,7 @@ def parse_cards(text: str) -> list[int]:
     taken: set[int] = set()
     out: list[int] = []
     for tok in text.replace(",", " ").split():
-        face = parse_face(tok)
-        options = (
-            [c * FACES_PER_DECK + j for c in range(2) for j in (52, 53)]
-            if face == JOKER
-            else [face, face + FACES_PER_DECK]
-        )
-        for card in options:
+        for card in COPIES[parse_face(tok)]:
             if card not in taken:
                 taken.add(card)
                 out.append(card)

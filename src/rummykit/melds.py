@@ -82,20 +82,35 @@ class Shape(NamedTuple):
 
 
 class HandCounts(NamedTuple):
-    """What meld search needs of a hand: faces held once or more, twice, and jokers."""
+    """What meld search needs of a hand: the faces held once or more, twice or more and
+    three times (:data:`~rummykit.cards.MAX_DECKS` decks), and the number of jokers."""
 
     have1: int
     have2: int
+    have3: int
     jokers: int
 
     @staticmethod
     def of(mask: int) -> HandCounts:
-        first = mask & ((1 << FACES_PER_DECK) - 1)
-        second = mask >> FACES_PER_DECK
-        faces1 = first & ((1 << 52) - 1)
-        faces2 = second & ((1 << 52) - 1)
+        first = mask & _DECK
+        second = mask >> FACES_PER_DECK & _DECK
+        third = mask >> 2 * FACES_PER_DECK
         jokers = (first >> 52).bit_count() + (second >> 52).bit_count()
-        return HandCounts(faces1 | faces2, faces1 & faces2, jokers)
+        faces1 = first & _FACES
+        faces2 = second & _FACES
+        if not third:  # (one or two decks)
+            return HandCounts(faces1 | faces2, faces1 & faces2, 0, jokers)
+        faces3 = third & _FACES
+        return HandCounts(
+            faces1 | faces2 | faces3,
+            faces1 & faces2 | faces3 & (faces1 | faces2),
+            faces1 & faces2 & faces3,
+            jokers + (third >> 52).bit_count(),
+        )
+
+
+_DECK = (1 << FACES_PER_DECK) - 1
+_FACES = (1 << 52) - 1
 
 
 class MeldTable:
@@ -222,7 +237,7 @@ class MeldTable:
 
     def shapes_in(self, hand: HandCounts) -> list[int]:
         """Indices of every shape the hand can lay down, in index order."""
-        have1, have2, nj = hand
+        have1, have2, have3, nj = hand
         out: list[int] = []
         per = self.runs_per_suit
         high = self.high_ace
@@ -250,10 +265,10 @@ class MeldTable:
             c2 = have1 >> (rank + 26) & 1
             c3 = have1 >> (rank + 39) & 1
             if self.any_suits:
-                c0 += have2 >> rank & 1
-                c1 += have2 >> (rank + 13) & 1
-                c2 += have2 >> (rank + 26) & 1
-                c3 += have2 >> (rank + 39) & 1
+                c0 += (have2 >> rank & 1) + (have3 >> rank & 1)
+                c1 += (have2 >> (rank + 13) & 1) + (have3 >> (rank + 13) & 1)
+                c2 += (have2 >> (rank + 26) & 1) + (have3 >> (rank + 26) & 1)
+                c3 += (have2 >> (rank + 39) & 1) + (have3 >> (rank + 39) & 1)
             if c0 + c1 + c2 + c3 + jmin < 3:
                 continue
             key = (c0, c1, c2, c3)

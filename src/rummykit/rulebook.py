@@ -42,7 +42,7 @@ def rules_summary(rules: Rules) -> list[str]:
     source = PRESET_SOURCES.get(rules.name)
     if source:
         out.append(f"{rules.name}: {source}.")
-    decks = "one 52-card deck" if rules.decks == 1 else "two 52-card decks"
+    decks = ("one 52-card deck", "two 52-card decks", "three 52-card decks")[rules.decks - 1]
     if rules.jokers:
         decks += f" with {count(rules.jokers, 'joker')} each"
     size = (

@@ -108,7 +108,7 @@ _FLAG_TYPES: dict[str, type] = {
 directly (not parsed) is checked too, so ``Rules(multiple_melds="no")`` is refused."""
 
 _BOUNDS: dict[str, tuple[int, int]] = {
-    "decks": (1, 2),
+    "decks": (1, 3),
     "jokers": (0, 2),
     "jokers_per_meld": (0, 2),
     "min_players": (2, 8),
@@ -811,6 +811,12 @@ card it stands for and used again at once, the pile reshuffled but for its top c
 the last card discarded to go out, penalty points (ace 11, joker 15); lowest total
 wins once someone reaches 150 (the match length is this project's choice)."""
 
+KALOOKI_BIG = dataclasses.replace(
+    KALOOKI, name="kalooki_big", decks=3, min_players=5, max_players=6
+)
+"""Kalooki 40 for five or six players: three decks with their jokers (Wikipedia,
+"Kalooki": "5-6" players, "3" packs), every other rule as ``kalooki``."""
+
 INDIAN = Rules(
     name="indian",
     decks=2,
@@ -889,6 +895,12 @@ only with the whole contract, lay-offs only after it, the top discard bought out
 turn with a penalty card from the stock (three buys per deal, this project's choice),
 penalty scoring (ace and joker 15, pictures 10), lowest total after seven deals wins."""
 
+CONTRACT_BIG = dataclasses.replace(
+    CONTRACT, name="contract_big", decks=3, min_players=5, max_players=8
+)
+"""Contract Rummy for five to eight players: "five or more players use a triple pack"
+(Bicycle Cards), a joker each; every other rule as ``contract``."""
+
 PRESETS: dict[str, Rules] = {
     "basic": BASIC,
     "classic": CLASSIC,
@@ -899,11 +911,13 @@ PRESETS: dict[str, Rules] = {
     "rum500": RUM500,
     "rum500_big": RUM500_BIG,
     "kalooki": KALOOKI,
+    "kalooki_big": KALOOKI_BIG,
     "indian": INDIAN,
     "indian_pool101": INDIAN_POOL101,
     "indian_pool201": INDIAN_POOL201,
     "indian_deals": INDIAN_DEALS,
     "contract": CONTRACT,
+    "contract_big": CONTRACT_BIG,
 }
 
 PRESET_SOURCES: dict[str, str] = {
@@ -916,9 +930,11 @@ PRESET_SOURCES: dict[str, str] = {
     "rum500": "500 Rum (HowStuffWorks 'How to Play 500 Rum'), two to four players, to 500",
     "rum500_big": "500 Rum for five to eight players with two decks (same reference)",
     "kalooki": "Kalooki 40 (Ludopoli 'Kalooki 40 Rules'): two decks, four jokers, 40 to open",
+    "kalooki_big": "Kalooki 40 for five or six players with three decks (Wikipedia 'Kalooki')",
     "indian": "Indian Rummy, 13 cards, points (RummyCulture, Playship): wild cut, drops, cap 80",
     "indian_pool101": "Indian pool 101 (Playship 'Pool Rummy'): out at 101, drops 20 and 40",
     "indian_pool201": "Indian pool 201 (Playship 'Pool Rummy'): out at 201, drops 25 and 50",
     "indian_deals": "Indian deals rummy: two deals, lowest total wins (Playship 'Indian Rummy')",
     "contract": "Contract Rummy / Shanghai (Bicycle Cards, Wikipedia): 7 contracts, buying",
+    "contract_big": "Contract Rummy for five to eight players with three decks (Bicycle Cards)",
 }

@@ -10,9 +10,10 @@ Two algorithms, one answer:
   built once; sets live inside one rank, so only ranks holding three or more cards
   need branching (keep none, one of the 3-card sets, or all four).  A typical
   10-card hand costs four table lookups.
-* **anything else** (two decks, jokers): a depth-first search that takes the lowest
-  natural card left and either leaves it as deadwood or puts it in one of the melds
-  the hand can make whose lowest card it is, memoised on the rest of the hand.
+* **anything else** (two or three decks, jokers): a depth-first search that takes the
+  lowest natural card left and either leaves it as deadwood or puts it in one of the
+  melds the hand can make whose lowest card it is, memoised on the rest of the hand
+  (kept as face-count bit planes, :func:`_remove`).
 
 >>> from rummykit.rules import Rules
 >>> from rummykit.cards import parse_cards, mask_of
@@ -65,20 +66,26 @@ class Solver:
             self._rank_value = self.face_value[:13]
             self._suit_table = self._build_suit_table()
         # general search: for each face, the shapes whose lowest natural face it is
-        self._by_low: list[list[tuple[int, int, int, int, int]]] = [[] for _ in range(53)]
+        self._by_low: list[list[tuple[int, int, int, int, int, int]]] = [[] for _ in range(53)]
+        """Per face, ``(once, extra, twice, jokers, value, index)`` of the shapes whose
+        lowest natural face it is: the faces it takes once or more, those it takes
+        more than once in the :func:`_remove` layout, those it takes twice or more."""
         longest_set, longest_run = _useful_lengths(rules)
         for i, sh in enumerate(self.melds.shapes):
             if len(sh.cells) > (longest_run if sh.kind == RUN else longest_set):
                 continue  # two shorter melds hold the same cards (see _useful_lengths)
             low = min(sh.naturals)
-            once = 0
-            twice = 0
+            once = twice = thrice = 0
             for f in sh.naturals:
-                if once >> f & 1:
-                    twice |= 1 << f
-                once |= 1 << f
+                bit = 1 << f
+                if twice & bit:
+                    thrice |= bit
+                elif once & bit:
+                    twice |= bit
+                once |= bit
             value = sum(self.face_value[f] for f in sh.naturals) + sh.njokers * self.face_value[52]
-            self._by_low[low].append((once, twice, sh.njokers, value, i))
+            extra = twice | thrice << THIRD
+            self._by_low[low].append((once, extra, twice, sh.njokers, value, i))
         self._memo: dict[tuple[int, int, int], tuple[int, int]] = {}
         self.deadwood: Callable[[int], int] = (
             self._simple_deadwood if self.simple else self._general
@@ -162,9 +169,12 @@ class Solver:
         return best
 
     # -- the general search ------------------------------------------------------------------
-    def _search(self, have1: int, have2: int, jokers: int) -> tuple[int, int]:
-        """(least deadwood, shape index of the first meld or -1 for 'deadwood')."""
-        key = (have1, have2, jokers)
+    def _search(self, have1: int, more: int, jokers: int) -> tuple[int, int]:
+        """(least deadwood, shape index of the first meld or -1 for 'deadwood').
+
+        ``have1`` holds the faces held at least once, ``more`` those held twice and,
+        shifted by :data:`THIRD`, three times (see :func:`_remove`)."""
+        key = (have1, more, jokers)
         hit = self._memo.get(key)
         if hit is not None:
             return hit
@@ -174,17 +184,17 @@ class Solver:
             return res
         low_bit = have1 & -have1
         f = low_bit.bit_length() - 1
-        # leave one copy of f as deadwood
-        if have2 & low_bit:
-            best = self.face_value[f] + self._search(have1, have2 ^ low_bit, jokers)[0]
+        # leave one copy of f as deadwood (its last plane loses it)
+        if more & low_bit:
+            top = low_bit << THIRD if more >> THIRD & low_bit else low_bit
+            best = self.face_value[f] + self._search(have1, more ^ top, jokers)[0]
         else:
-            best = self.face_value[f] + self._search(have1 ^ low_bit, have2, jokers)[0]
+            best = self.face_value[f] + self._search(have1 ^ low_bit, more, jokers)[0]
         choice = -1
-        for once, twice, nj, _value, idx in self._by_low[f]:
-            if once & ~have1 or twice & ~have2 or nj > jokers:
+        for once, extra, twice, nj, _value, idx in self._by_low[f]:
+            if once & ~have1 or extra & ~more or nj > jokers:
                 continue
-            # remove one copy of each face in `once`, and a second of each in `twice`
-            v = self._search(*_remove(have1, have2, once, twice), jokers - nj)[0]
+            v = self._search(*_remove(have1, more, once, extra, twice), jokers - nj)[0]
             if v < best:
                 best = v
                 choice = idx
@@ -193,34 +203,31 @@ class Solver:
         return res
 
     def _general(self, hand: int) -> int:
-        hc = HandCounts.of(hand)
         if len(self._memo) > 200_000:
             self._memo.clear()
-        return self._search(hc.have1, hc.have2, hc.jokers)[0]
+        have1, have2, have3, jokers = HandCounts.of(hand)
+        return self._search(have1, have2 | have3 << THIRD, jokers)[0]
 
     # -- public API ----------------------------------------------------------------------------
     def arrange(self, hand: int) -> Arrangement:
         """A best arrangement of the hand: which melds to make, and what is left."""
-        hc = HandCounts.of(hand)
-        have1, have2, jokers = hc
+        have1, have2, have3, jokers = HandCounts.of(hand)
+        more = have2 | have3 << THIRD
         shapes: list[int] = []
         left: list[int] = []
-        total, _ = self._search(have1, have2, jokers)
+        total, _ = self._search(have1, more, jokers)
         while have1:
-            _, choice = self._search(have1, have2, jokers)
+            _, choice = self._search(have1, more, jokers)
             low_bit = have1 & -have1
             if choice < 0:
                 left.append(low_bit.bit_length() - 1)
-                if have2 & low_bit:
-                    have2 ^= low_bit
-                else:
-                    have1 ^= low_bit
+                have1, more = _remove(have1, more, low_bit)
                 continue
-            once, twice, nj, _v, idx = next(
-                e for e in self._by_low[low_bit.bit_length() - 1] if e[4] == choice
+            once, extra, twice, nj, _v, idx = next(
+                e for e in self._by_low[low_bit.bit_length() - 1] if e[5] == choice
             )
             shapes.append(idx)
-            have1, have2 = _remove(have1, have2, once, twice)
+            have1, more = _remove(have1, more, once, extra, twice)
             jokers -= nj
         left.extend([52] * jokers)
         return Arrangement(tuple(shapes), tuple(left), total)
@@ -275,14 +282,35 @@ def _useful_lengths(rules: Rules) -> tuple[int, int]:
     return 5, 2 * rules.min_run - 1
 
 
-def _remove(have1: int, have2: int, once: int, twice: int) -> tuple[int, int]:
-    """Take one copy of each face in ``once`` and a second of each in ``twice``.
+THIRD = 64
+"""Where ``more`` keeps the faces held three times: above every face's bit."""
+_FACE_BITS = (1 << THIRD) - 1
 
-    ``have1``/``have2`` are the faces held at least once/twice; ``twice`` is a subset
-    of ``once`` and, when it is needed, of ``have2``.
+
+def _remove(have1: int, more: int, once: int, extra: int = 0, twice: int = 0) -> tuple[int, int]:
+    """Take one copy of each face in ``once``, a second of each in ``twice`` and a third
+    of each in ``thrice`` (``extra`` is ``twice | thrice << THIRD``).
+
+    Counts are nested bit planes: ``have1`` the faces held at least once, ``more`` those
+    held at least twice (``have2``) and, shifted by :data:`THIRD`, three times
+    (``have3``); the taken ones nest the same way, each within what is held.  A face is
+    left at least K times where it was held K more times than taken, so::
+
+        have1' = have1 & ~once | have2 & ~twice | have3 & ~thrice
+        have2' = have2 & ~once | have3 & ~twice
+        have3' = have3 & ~once
+
+    With one or two decks ``have3`` is 0 and this is the two-plane bookkeeping; the
+    shifted layout keeps the memo key and the fit test (``extra & ~more``) as short as
+    they were before three decks.
     """
-    single_last = once & ~twice & ~have2  # the only copy goes
-    return have1 & ~single_last & ~twice, have2 & ~once
+    if more >> THIRD:
+        rest = more & ~extra
+        return (
+            have1 & ~once | rest & _FACE_BITS | rest >> THIRD,
+            more & ~(once | once << THIRD) | more >> THIRD & ~twice,
+        )
+    return have1 & ~once | more & ~extra, more & ~once
 
 
 @lru_cache(maxsize=64)

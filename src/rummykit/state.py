@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from math import log
 from typing import Any, SupportsIndex
 
-from .cards import JOKER, bits, face_of, is_joker
+from .cards import COPIES, FACE_MASKS, JOKER, bits, face_of, holds_face, is_joker
 from .errors import IllegalMoveError, RulesError
 from .game import Game
 from .melds import RUN, HandCounts, MeldTable
@@ -527,7 +527,7 @@ class GameState:
         if opened and rules.joker_swap:
             for slot, tm in enumerate(self.table):
                 for _idx, face in joker_cells(t, tm):
-                    if _has_face(hand, face):
+                    if holds_face(hand, face):
                         yield Move(SWAP, slot, face)
         if opened and may_meld and rules.take_from_meld:
             for slot, tm in enumerate(self.table):
@@ -559,10 +559,10 @@ class GameState:
     def _layoffs(self, cards: int) -> Iterable[Move]:
         """Lay-offs of any card in the mask ``cards`` onto any table meld."""
         t = self.game.melds
-        jokers = _has_face(cards, JOKER) if self.rules.jokers else False
+        jokers = holds_face(cards, JOKER) if self.rules.jokers else False
         for slot, tm in enumerate(self.table):
             for code, face, natural, joker, _index in layoff_options(t, tm.shape):
-                if natural >= 0 and (cards >> face & 1 or cards >> (face + 54) & 1):
+                if natural >= 0 and cards & FACE_MASKS[face]:
                     yield Move(LAYOFF, slot, code, 0)
                 if jokers and joker >= 0:
                     yield Move(LAYOFF, slot, code, 1)
@@ -752,10 +752,8 @@ class GameState:
         never a card in ``avoid``.  Using known copies first keeps :attr:`known` equal to
         what the table can tell at face level: after a player shows one 7H and later
         plays a 7H, nobody can say whether they still hold one."""
-        if face == JOKER:
-            options = [c for c in bits(hand & ~avoid) if is_joker(c)]
-        else:
-            options = [c for c in (face, face + 54) if (hand & ~avoid) >> c & 1]
+        free = hand & ~avoid
+        options = [c for c in COPIES[face] if free >> c & 1]
         for preferred in (self.pending, self.taken):
             if preferred in options:
                 return preferred
@@ -1003,7 +1001,7 @@ class GameState:
                 "the card you just took must be used in a meld first (seed 003)",
             )
         if kind == DISCARD:
-            if not 0 <= move.a < 53 or not _has_face(hand, move.a):
+            if not 0 <= move.a < 53 or not holds_face(hand, move.a):
                 return err("card_not_in_hand", "you do not hold that card")
             if self.opening_in_progress():
                 return err(
@@ -1044,7 +1042,7 @@ class GameState:
             face, idx = cells[move.b]
             if move.c and not any(is_joker(c) for c in bits(hand)):
                 return err("card_not_in_hand", "you hold no joker")
-            if not move.c and not _has_face(hand, face):
+            if not move.c and not holds_face(hand, face):
                 return err("card_not_in_hand", "you do not hold that card")
             if grown_shape(t, tm, face, idx, bool(move.c))[0] < 0:
                 if move.c:
@@ -1061,7 +1059,7 @@ class GameState:
                 return err("swap_after_opening", "swap a joker only after you have opened")
             if not any(f == move.b for _i, f in joker_cells(t, tm)):
                 return err("invalid_swap", "no joker in that meld stands for that card")
-            if not _has_face(hand, move.b):
+            if not holds_face(hand, move.b):
                 return err("card_not_in_hand", "you do not hold that card")
             return err(
                 "swapped_joker_must_meld",
@@ -1307,12 +1305,6 @@ def _int_fields(move: Any) -> bool:
         return False
     kind, a, b, c = move
     return type(kind) is int and type(a) is int and type(b) is int and type(c) is int
-
-
-def _has_face(mask: int, face: int) -> bool:
-    if face == JOKER:
-        return any(is_joker(c) for c in bits(mask))
-    return bool(mask >> face & 1 or mask >> (face + 54) & 1)
 
 
 def _natural_cell(t: MeldTable, tm: TableMeld, code: int) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
+from ..cards import COPIES, JOKER, bits, face_of, is_joker
 from ..melds import RUN
 from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, Move
 from ..scoring import card_value
@@ -104,9 +104,8 @@ class ExpertBot(Bot):
         total_live = sum(live.values())
         gain = 0.0
         for f, copies in self._neighbours(hand, live):
-            card = f if f != JOKER else FACES_PER_DECK - 2  # any physical joker id
-            probe = card if not hand >> card & 1 else card + FACES_PER_DECK
-            if hand >> probe & 1:
+            probe = next((c for c in COPIES[f] if not hand >> c & 1), -1)
+            if probe < 0:
                 continue
             v = card_value(view.rules, probe)
             improvement = base + v - solver.deadwood(hand | (1 << probe))

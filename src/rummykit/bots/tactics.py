@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..cards import FACES_PER_DECK, JOKER, bits, face_of, is_joker
+from ..cards import COPIES, FACES_PER_DECK, JOKER, bits, face_of, is_joker
 from ..moves import (
     BUY,
     DISCARD,
@@ -34,12 +34,7 @@ JOKER_KEEP = 50.0
 
 def copy_of(hand: int, face: int, avoid: int = -1) -> int:
     """A physical card of ``face`` in ``hand`` other than ``avoid``, or -1."""
-    if face == JOKER:
-        for c in bits(hand):
-            if is_joker(c) and c != avoid:
-                return c
-        return -1
-    for c in (face, face + FACES_PER_DECK):
+    for c in COPIES[face]:
         if hand >> c & 1 and c != avoid:
             return c
     return -1
@@ -81,7 +76,7 @@ def _partner_table(ace_high: bool) -> tuple[int, ...]:
             for r in near:
                 if 0 <= r < 13 and r != rank:
                     mask |= 1 << (suit * 13 + r)
-            mask |= mask << FACES_PER_DECK
+            mask |= mask << FACES_PER_DECK | mask << 2 * FACES_PER_DECK
         table.append(mask)
     return tuple(table)
 

@@ -14,9 +14,9 @@ the player to their left (1), and so on.  A policy trained in one seat then play
 seat, and the vector does not change when the same hand is dealt to another seat.
 
 Cards are counted by face (53 faces, the joker last, as in :mod:`rummykit.cards`):
-with two decks a face can be held twice and the joker up to four times, so card
-channels hold counts, not flags.  :func:`layout` lists every section with its slice
-and meaning; ``docs/env.md`` prints that table.
+with two decks a face can be held twice and the joker up to four times (three decks:
+three and six), so card channels hold counts, not flags.  :func:`layout` lists every
+section with its slice and meaning; ``docs/env.md`` prints that table.
 
 >>> from rummykit import new_game
 >>> g = new_game("gin", seed=4)
@@ -39,7 +39,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import FACES_PER_DECK, JOKER, NUM_FACES
+from ..cards import FACES_PER_DECK, JOKER, MAX_CARDS, NUM_FACES
 from ..rules import Rules
 from ..state import Game, GameState, Phase
 from ..table import TableMeld
@@ -47,7 +47,7 @@ from ..view import PlayerView
 
 Vector = npt.NDArray[np.float32]
 
-_FACE = tuple(min(c % FACES_PER_DECK, JOKER) for c in range(2 * FACES_PER_DECK))
+_FACE = tuple(min(c % FACES_PER_DECK, JOKER) for c in range(MAX_CARDS))
 """The face of each physical card id (both jokers of a deck are face 52)."""
 
 
@@ -344,7 +344,7 @@ def _plan(game: Game) -> _Plan:
     return plan
 
 
-_BIT = tuple(1 << c for c in range(2 * FACES_PER_DECK))
+_BIT = tuple(1 << c for c in range(MAX_CARDS))
 """``_BIT[c] == 1 << c``: summing these over distinct cards gives their mask in C."""
 
 

@@ -31,6 +31,7 @@ SOURCES_FR: dict[str, str] = {
     "rum500_big": "500 Rum de cinq à huit joueurs avec deux jeux (même référence)",
     "kalooki": "Kalooki 40 (Ludopoli « Kalooki 40 Rules ») : deux jeux, quatre jokers, "
     "ouverture à 40",
+    "kalooki_big": "Kalooki 40 de cinq ou six joueurs avec trois jeux (Wikipédia « Kalooki »)",
     "indian": "Indian Rummy à 13 cartes, aux points (RummyCulture, Playship) : joker coupé, "
     "abandons, plafond de 80",
     "indian_pool101": "Indian Rummy en pool 101 (Playship « Pool Rummy ») : éliminé à 101, "
@@ -40,6 +41,7 @@ SOURCES_FR: dict[str, str] = {
     "indian_deals": "Indian Rummy en donnes : deux donnes, le plus petit total gagne "
     "(Playship « Indian Rummy »)",
     "contract": "Contract Rummy / Shanghai (Bicycle Cards, Wikipedia) : 7 contrats, achats",
+    "contract_big": "Contract Rummy de cinq à huit joueurs avec trois jeux (Bicycle Cards)",
 }
 """:data:`rummykit.rules.PRESET_SOURCES` in French (a test checks every preset has one)."""
 
@@ -60,7 +62,9 @@ def rules_summary_fr(rules: Rules) -> list[str]:
     source = SOURCES_FR.get(rules.name)
     if source:
         out.append(f"{rules.name} : {source}.")
-    decks = "un jeu de 52 cartes" if rules.decks == 1 else "deux jeux de 52 cartes"
+    decks = ("un jeu de 52 cartes", "deux jeux de 52 cartes", "trois jeux de 52 cartes")[
+        rules.decks - 1
+    ]
     if rules.jokers:
         decks += f" avec {count_fr(rules.jokers, 'joker')} chacun"
     size = (

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..cards import JOKER, bits, face_of, is_joker
+from ..cards import COPIES, JOKER, bits, face_of, holds_face
 from ..errors import IllegalMoveError
 from ..melds import RUN, SET, HandCounts, MeldTable
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
@@ -86,7 +86,7 @@ class Contract(Variant):
                 t = state.game.melds
                 for slot, tm in enumerate(state.table):
                     for _idx, face in joker_cells(t, tm):
-                        if _holds(hand, face):
+                        if holds_face(hand, face):
                             yield Move(SWAP, slot, face)
         taken = state.taken
         if state.round_no == state.game.no_discard_out and hand.bit_count() < 2:
@@ -285,21 +285,13 @@ def buy_moves(state: GameState) -> list[Move]:
     return list(_BUY_MOVES)
 
 
-def _holds(mask: int, face: int) -> bool:
-    if face == JOKER:
-        return any(is_joker(c) for c in bits(mask))
-    return bool(mask >> face & 1 or mask >> (face + 54) & 1)
-
-
 def _without(t: MeldTable, hand: int, shape: int, taken: int) -> int:
     """The hand after laying ``shape``, copies chosen as the state chooses them where it
     matters here (the card taken from the pile first)."""
     sh = t.shapes[shape]
     for i, face in enumerate(sh.cells):
-        if sh.joker_cells >> i & 1:
-            options = [c for c in bits(hand) if is_joker(c)]
-        else:
-            options = [c for c in (face, face + 54) if hand >> c & 1]
+        face = JOKER if sh.joker_cells >> i & 1 else face
+        options = [c for c in COPIES[face] if hand >> c & 1]
         card = taken if taken in options else options[0]
         hand &= ~(1 << card)
     return hand

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
-from ..cards import JOKER, bits, face_of, make_face, mask_of
+from ..cards import JOKER, MAX_CARDS, bits, face_of, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
 from ..i18n import note_text, round_text
 from ..knock import deadwood_shown
@@ -60,7 +60,7 @@ MAX_CHAT = 300
 MAX_NAME = 24
 PROTOCOL = 1
 
-_Card = Annotated[int, Field(ge=0, le=107)]
+_Card = Annotated[int, Field(ge=0, lt=MAX_CARDS)]
 _Small = Annotated[int, Field(ge=0, le=1000)]
 
 
