@@ -273,3 +273,28 @@ def test_last_deal_no_discard_house_rule() -> None:
         opened=[True, True, False],
     )
     assert layoff_move(k, 0, "7C") in k.legal_moves()  # without the rule
+
+
+def test_the_rules_summary_tells_the_contracts_and_buying() -> None:
+    """The rules panel (terminal and web) states what BC and WP say a player must know:
+    the deal sizes, runs of four, each deal's contract, going down with all of it, and
+    buying with a penalty card; in French too."""
+    from rummykit.i18n.rulebook_fr import rules_summary_fr
+    from rummykit.rulebook import rules_summary
+
+    en = " ".join(rules_summary(Rules.preset(C)))
+    for text in (
+        "10, 10, 10, 10, 12, 12 and 12 cards each in deals 1 to 7",
+        "runs of 4+ cards",
+        "deal 1, two sets",
+        "deal 2, a set and a run",
+        "deal 7, three runs",
+        "only with the whole contract, in one turn",
+        "buy the top discard, taking 1 penalty card",
+        "3 buys a deal each",
+    ):
+        assert text in en, text
+    fr = " ".join(rules_summary_fr(Rules.preset(C)))
+    assert "donne 7, trois suites" in fr and "acheter la carte du dessus" in fr
+    house = " ".join(rules_summary(Rules.parse(f"{C}(last_deal_no_discard=true)")))
+    assert "In the last deal nobody goes out by discarding." in house

@@ -527,6 +527,7 @@ def test_a_contract_deal_by_clicks_with_a_buy(
     page.wait_for_function("window.rummy.state !== null")
     first = state(page)["game"]
     assert len(first["hand"]) == 10 and first["contract"]["text"] == "two sets"
+    assert first["contract"]["text_fr"] == "deux brelans"
     bought = False
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:

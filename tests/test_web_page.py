@@ -528,6 +528,24 @@ def test_french_from_the_browser_switchable_and_kept(server: ServerThread, brows
     assert info["summary"][1].startswith("Cartes : un jeu de 52 cartes")
     play_until(page, server, t, "window.rummy.state.log.length >= 3")
     assert "pioche" in page.inner_text("#log") or "prend la défausse" in page.inner_text("#log")
+    # Contract Rummy's contract, a text of the server's, in French too
+    c = create(
+        server,
+        {
+            "rules": "contract",
+            "seats": [{"name": "Ann"}, *[{"kind": "bot", "difficulty": "easy"}] * 2],
+        },
+    )
+    page.goto(server.base + c["seats"][0]["link"])
+    page.wait_for_function(
+        "window.rummy && window.rummy.state !== null && (() => {"
+        " const g = window.rummy.state.game; return g.current === g.seat && g.phase === 'draw';"
+        " })()",
+        timeout=60_000,
+    )
+    page.click("#stock")
+    page.wait_for_function("document.getElementById('status').textContent.includes('brelans')")
+    assert "descendez avec le contrat (deux brelans)" in page.inner_text("#status")
     page.select_option("#lang", "en")
     page.wait_for_function(
         "document.documentElement.lang === 'en' && window.rummy && window.rummy.state !== null"

@@ -50,6 +50,9 @@ def rules_summary(rules: Rules) -> list[str]:
         if rules.hand_size is not None
         else "10 cards each for 2 players, 7 for 3-4, 6 for 5-6"
     )
+    if rules.deal_sizes:
+        sizes = rules.deal_sizes.split("/")
+        size = f"{join_clauses(sizes)} cards each in deals 1 to {len(sizes)}"
     out.append(f"Cards: {decks}; {size}.")
     if rules.knock_card is not None:
         return out + _knock_summary(rules)
@@ -63,7 +66,7 @@ def rules_summary(rules: Rules) -> list[str]:
         if rules.ace is Ace.LOW
         else "ace high or low (A-2-3 or Q-K-A, never K-A-2)"
     )
-    out.append(f"Melds: sets of {sets}; runs of 3+ cards in one suit; {ace}.")
+    out.append(f"Melds: sets of {sets}; runs of {rules.min_run}+ cards in one suit; {ace}.")
     if rules.jokers:
         out.append(f"Jokers stand for any card, at most {rules.jokers_per_meld} per meld.")
     turn = ["draw from the stock or take the top discard"]
@@ -71,8 +74,9 @@ def rules_summary(rules: Rules) -> list[str]:
     turn.append("lay off on any meld")
     turn.append("discard one card to end the turn")
     out.append("Turn: " + ", ".join(turn) + ".")
+    out.extend(_contract_lines(rules))
     extras: list[str] = []
-    if rules.layoff_after_own_meld:
+    if rules.layoff_after_own_meld and not rules.contracts:  # (said with the contracts)
         extras.append("you may lay off only after laying down a meld of your own")
     if rules.final_discard:
         extras.append("going out needs a final discard")
@@ -80,6 +84,11 @@ def rules_summary(rules: Rules) -> list[str]:
         extras.append("you may go out by melding or laying off your last card")
     if rules.discard_pickup is DiscardPickup.MUST_USE:
         extras.append("a card taken from the discard pile must be used in a meld at once")
+    if rules.deep_discard:
+        extras.append(
+            "you may take any card of the discard pile, with every card above it, "
+            "if you meld it at once"
+        )
     extras.append("the card taken from the discard pile cannot be thrown back the same turn")
     if rules.joker_swap:
         extras.append("after opening, swap a table joker for the card it stands for")
@@ -104,12 +113,21 @@ def rules_summary(rules: Rules) -> list[str]:
         Restock.SHUFFLE: "the discard pile is shuffled to form a new stock",
         Restock.SHUFFLE_KEEP_TOP: "the discard pile but its top card is shuffled into a new stock",
     }[rules.restock]
-    out.append(f"When the stock runs out {restock}.")
-    if rules.max_restocks is not None:
+    if rules.max_restocks == 0:
+        out.append("The round ends when the stock runs out.")
+    else:
+        out.append(f"When the stock runs out {restock}.")
+    if rules.max_restocks:
         out.append(f"The round ends blocked after {count(rules.max_restocks, 'restock')}.")
     ace_pts = f"aces {rules.ace_points}"
     joker_pts = f", jokers {rules.joker_points}" if rules.jokers else ""
-    if rules.scoring is Scoring.WINNER_COLLECTS:
+    if rules.meld_scoring:
+        out.append(
+            "Scoring: every meld and lay-off scores its cards for whoever lays it "
+            f"({ace_pts}, faces 10); the cards left in a hand count against it; "
+            "the highest total wins."
+        )
+    elif rules.scoring is Scoring.WINNER_COLLECTS:
         out.append(
             "Scoring: whoever goes out scores the cards left in the other hands "
             f"({ace_pts}, faces 10{joker_pts}); the highest total wins."
@@ -133,6 +151,30 @@ def rules_summary(rules: Rules) -> list[str]:
         out.append(f"The match lasts {count(rules.deals, 'deal')}.")
     else:
         out.append(f"The match ends when a score reaches {rules.target_score}.")
+    return out
+
+
+def _contract_lines(rules: Rules) -> list[str]:
+    """Contract Rummy's contracts and buying, for :func:`rules_summary`."""
+    from .variants.contract import describe  # (the variant needs the rules first)
+
+    out: list[str] = []
+    contracts = rules.contract_list()
+    if contracts:
+        each = [f"deal {i}, {describe(contracts, i)}" for i in range(1, len(contracts) + 1)]
+        out.append(f"Contracts: {'; '.join(each)}.")
+        out.append(
+            "You go down only with the whole contract, in one turn; after that you lay "
+            "off only, on any meld."
+        )
+    if rules.buys_per_round:
+        out.append(
+            "When the player in turn draws from the stock, the others in turn order may "
+            f"buy the top discard, taking {count(rules.buy_penalty, 'penalty card')} from "
+            f"the stock with it ({count(rules.buys_per_round, 'buy')} a deal each)."
+        )
+    if rules.last_deal_no_discard:
+        out.append("In the last deal nobody goes out by discarding.")
     return out
 
 

@@ -72,6 +72,9 @@ def rules_summary_fr(rules: Rules) -> list[str]:
         if rules.hand_size is not None
         else "10 cartes chacun à 2 joueurs, 7 à 3-4, 6 à 5-6"
     )
+    if rules.deal_sizes:
+        sizes = rules.deal_sizes.split("/")
+        size = f"{join_fr(sizes)} cartes chacun aux donnes 1 à {len(sizes)}"
     out.append(f"Cartes : {decks} ; {size}.")
     if rules.knock_card is not None:
         return out + _knock_summary_fr(rules)
@@ -85,7 +88,10 @@ def rules_summary_fr(rules: Rules) -> list[str]:
         if rules.ace is Ace.LOW
         else "l'as est haut ou bas (A-2-3 ou D-R-A, jamais R-A-2)"
     )
-    out.append(f"Combinaisons : {sets} ; suites de 3 cartes ou plus de la même couleur ; {ace}.")
+    out.append(
+        f"Combinaisons : {sets} ; suites de {rules.min_run} cartes ou plus de la même "
+        f"couleur ; {ace}."
+    )
     if rules.jokers:
         out.append(
             "Les jokers remplacent n'importe quelle carte, "
@@ -100,8 +106,9 @@ def rules_summary_fr(rules: Rules) -> list[str]:
     turn.append("ajouter des cartes à n'importe quelle combinaison")
     turn.append("défausser une carte pour finir le tour")
     out.append("Tour : " + ", ".join(turn) + ".")
+    out.extend(_contract_lines_fr(rules))
     extras: list[str] = []
-    if rules.layoff_after_own_meld:
+    if rules.layoff_after_own_meld and not rules.contracts:
         extras.append("on ne peut ajouter de cartes qu'après avoir posé une combinaison à soi")
     if rules.final_discard:
         extras.append("pour finir, il faut une dernière défausse")
@@ -109,6 +116,11 @@ def rules_summary_fr(rules: Rules) -> list[str]:
         extras.append("on peut finir en posant ou en ajoutant sa dernière carte")
     if rules.discard_pickup is DiscardPickup.MUST_USE:
         extras.append("une carte prise à la défausse doit aussitôt servir dans une combinaison")
+    if rules.deep_discard:
+        extras.append(
+            "on peut prendre n'importe quelle carte de la défausse, avec toutes celles "
+            "posées dessus, si on la pose aussitôt en combinaison"
+        )
     extras.append("la carte prise à la défausse ne peut pas être rejetée le même tour")
     if rules.joker_swap:
         extras.append(
@@ -139,16 +151,22 @@ def rules_summary_fr(rules: Rules) -> list[str]:
         Restock.SHUFFLE_KEEP_TOP: "la défausse, sauf sa carte du dessus, est mélangée pour "
         "former une nouvelle pioche",
     }[rules.restock]
-    out.append(f"Quand la pioche est épuisée, {restock}.")
-    if rules.max_restocks is not None:
-        if rules.max_restocks == 0:
-            out.append("La pioche n'est jamais refaite : épuisée, elle bloque la manche.")
-        else:
-            times = count_fr(rules.max_restocks, "fois", "fois")
-            out.append(f"La manche est bloquée une fois la pioche refaite {times}.")
+    if rules.max_restocks == 0:
+        out.append("La manche finit quand la pioche est épuisée.")
+    else:
+        out.append(f"Quand la pioche est épuisée, {restock}.")
+    if rules.max_restocks:
+        times = count_fr(rules.max_restocks, "fois", "fois")
+        out.append(f"La manche est bloquée une fois la pioche refaite {times}.")
     ace_pts = f"as {rules.ace_points}"
     joker_pts = f", jokers {rules.joker_points}" if rules.jokers else ""
-    if rules.scoring is Scoring.WINNER_COLLECTS:
+    if rules.meld_scoring:
+        out.append(
+            "Score : chaque combinaison posée et chaque carte ajoutée marquent pour celui "
+            f"qui les pose ({ace_pts}, figures 10) ; les cartes restées en main comptent "
+            "contre lui ; le plus haut total gagne."
+        )
+    elif rules.scoring is Scoring.WINNER_COLLECTS:
         out.append(
             "Score : celui qui finit marque les cartes restées dans les autres mains "
             f"({ace_pts}, figures 10{joker_pts}) ; le plus haut total gagne."
@@ -170,6 +188,35 @@ def rules_summary_fr(rules: Rules) -> list[str]:
             f"{rules.one_turn_out_bonus:+d}."
         )
     out.append(_end_fr(rules))
+    return out
+
+
+def _contract_lines_fr(rules: Rules) -> list[str]:
+    """:func:`rummykit.rulebook._contract_lines` in French."""
+    from ..variants.contract import describe
+    from .engine_fr import CONTRACTS_FR
+
+    out: list[str] = []
+    contracts = rules.contract_list()
+    if contracts:
+        each = [
+            f"donne {i}, {CONTRACTS_FR[describe(contracts, i)]}"
+            for i in range(1, len(contracts) + 1)
+        ]
+        out.append(f"Contrats : {' ; '.join(each)}.")
+        out.append(
+            "On ne descend qu'avec le contrat entier, en un seul tour ; ensuite on ne fait "
+            "plus qu'ajouter des cartes, à n'importe quelle combinaison."
+        )
+    if rules.buys_per_round:
+        out.append(
+            "Quand le joueur dont c'est le tour pioche, les autres, dans l'ordre du jeu, "
+            "peuvent acheter la carte du dessus de la défausse en prenant avec elle "
+            f"{count_fr(rules.buy_penalty, 'carte')} de pénalité de la pioche "
+            f"({count_fr(rules.buys_per_round, 'achat')} par donne chacun)."
+        )
+    if rules.last_deal_no_discard:
+        out.append("À la dernière donne, personne ne finit en défaussant.")
     return out
 
 

@@ -23,6 +23,7 @@ from pydantic_core import from_json
 from ..cards import JOKER, MAX_CARDS, bits, face_of, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
 from ..i18n import note_text, round_text
+from ..i18n.engine_fr import CONTRACTS_FR
 from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts, meld_table, pos_rank
 from ..moves import (
@@ -312,8 +313,10 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
 
 def _contract_payload(v: PlayerView) -> dict[str, Any]:
     limit = v.rules.buys_per_round
+    text = describe(v.game.contracts, v.round_no)
     return {
-        "text": describe(v.game.contracts, v.round_no),
+        "text": text,
+        "text_fr": CONTRACTS_FR[text],
         "buys_left": [limit - b for b in v.buys],
         "in_turn": v.buy_turn if v.phase is Phase.BUY else v.current,
         "penalty": v.rules.buy_penalty,

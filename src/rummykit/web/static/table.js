@@ -445,7 +445,7 @@ export async function tablePage(app, connEl, tableId) {
       return t("contract.buy", { who: name(g.contract.in_turn), card, n: g.contract.penalty, left: g.contract.buys_left[me] });
     }
     if (myTurn && g.contract && !g.opened[me] && g.phase === "play") {
-      return t("status.your_turn") + " " + t("contract.go_down", { text: g.contract.text });
+      return t("status.your_turn") + " " + t("contract.go_down", { text: lang === "fr" ? g.contract.text_fr : g.contract.text });
     }
     if (myTurn) return t("status.your_turn") + " " + (g.knock ? knockAdvice(g) : g.declare ? declareAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play"));
     return t("status.playing", { who: name(g.current) });
