@@ -202,8 +202,8 @@ class ISMCTSBot(Bot):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.rules.declare:  # Indian Rummy: the expert's policy (see bots/indian.py)
-            return indian_move(view, rng, careful=True)
+        if view.rules.declare:  # Indian Rummy: one draw of lookahead (see bots/indian.py)
+            return indian_move(view, rng, careful=True, lookahead=True)
         cands = self.candidates(view, rng)
         if len(cands) == 1:
             return cands[0]
