@@ -535,7 +535,10 @@ def test_a_contract_deal_by_clicks_with_a_buy(
         g = msg["game"]
         if g["phase"] == "over":
             break
-        if my_turn(page) and g["phase"] == "buy" and not bought:
+        # one snapshot decides (read apart, the bots' moves between two reads could
+        # close the buy window: five seats make that likely)
+        mine = g["current"] == g["seat"] and bool(g["legal"])
+        if mine and g["phase"] == "buy" and not bought:
             assert g["current"] == 0 and g["contract"]["in_turn"] != 0  # out of turn
             assert "buy" in page.inner_text("#status").lower()
             size = len(g["hand"])
