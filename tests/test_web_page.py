@@ -549,9 +549,11 @@ def test_french_from_the_browser_switchable_and_kept(server: ServerThread, brows
     page.click("#stock")
     page.wait_for_function("document.getElementById('status').textContent.includes('brelans')")
     assert "descendez avec le contrat (deux brelans)" in page.inner_text("#status")
-    page.select_option("#lang", "en")
+    with page.expect_navigation():  # the choice reloads the page
+        page.select_option("#lang", "en")
     page.wait_for_function(
-        "document.documentElement.lang === 'en' && window.rummy && window.rummy.state !== null"
+        "document.documentElement && document.documentElement.lang === 'en'"
+        " && window.rummy && window.rummy.state !== null"
     )
     assert "Moves" in page.inner_text(".side")
     page.goto(server.base + "/")
