@@ -134,6 +134,7 @@ def build(
     restocks: int = 0,
     turn: int = 5,
     seed: int = 0,
+    round_no: int = 1,
 ) -> GameState:
     """A match positioned mid-round: the position these arguments describe, written in
     the position format and read by :func:`~rummykit.position.position_from_text`.
@@ -150,7 +151,8 @@ def build(
       ``Phase.KNOCK`` the knocker is ``current``, in ``Phase.LAYOFF`` the other player;
     * ``taken``: a face in the current hand that was drawn from the discard pile this
       turn (under ``discard_pickup=must_use`` it is also the pending card);
-    * ``seed``: seeds the state's random generator (later restocks and deals).
+    * ``seed``: seeds the state's random generator (later restocks and deals);
+    * ``round_no``: the deal's number (Contract Rummy's deal ``k`` has contract ``k``).
     """
     if rest not in ("stock", "discard", "none"):
         raise ValueError(f"rest must be stock, discard or none, not {rest!r}")
@@ -183,6 +185,7 @@ def build(
         "/".join("m" * melded[p] + "o" * opened[p] + "l" * laid[p] or "-" for p in range(n)),
         ",".join(str(v) for v in (scores if scores is not None else [0] * n)),
         f"dealer={(current - 1) % n + 1 if dealer is None else dealer + 1}",
+        f"round={round_no}",
         f"turn={turn}",
         f"restocks={restocks}",
         f"seed={seed}",

@@ -14,6 +14,9 @@ What it adds to :mod:`greedy`:
   collecting from the discard pile.
 * **Opening (Rami).**  Until it has opened it keeps the cards that build the 51
   points rather than shedding the highest, since never melding costs 100.
+* **Contract Rummy** (:mod:`.contract`): before going down it plays to the deal's
+  contract, valuing a hand by the cards the contract still lacks and its outs among
+  the live cards; once down it keeps only cards that may yet be laid off.
 * **Joker care (Rami).**  A joker is worth more than its deadwood in the hand: it
   never lays one off alone and discards one only as a last resort.
 """
@@ -24,7 +27,7 @@ import random
 
 from ..cards import COPIES, JOKER, bits, face_of, is_joker
 from ..melds import RUN
-from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, Move
+from ..moves import BUY, DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, PASS, Move
 from ..scoring import card_value
 from ..solver import Solver
 from ..state import Phase
@@ -32,11 +35,12 @@ from ..table import layoff_cells
 from ..view import PlayerView, unseen_cards
 from . import gin
 from .base import Bot
+from .contract import contract_move
+from .contract import discard_keys as contract_discard_keys
 from .indian import indian_move
 from .tactics import (
     best_layoff,
     best_meld,
-    buy_choice,
     copy_of,
     deep_draw_choice,
     draw_gain,
@@ -63,10 +67,14 @@ class ExpertBot(Bot):
         outs_weight: float = OUTS_WEIGHT,
         danger_weight: float = 1.0,
         opening_weight: float = OPENING_WEIGHT,
+        contract_aware: bool = True,
     ) -> None:
         self.outs_weight = outs_weight
         self.danger_weight = danger_weight
         self.opening_weight = opening_weight
+        self.contract_aware = contract_aware
+        """False: play Contract Rummy by deadwood as the other games (kept to measure
+        the contract play against, ``benchmarks/contract_play.py``)."""
 
     # -- evaluation ------------------------------------------------------------------
     def _live_faces(self, view: PlayerView) -> dict[int, int]:
@@ -143,6 +151,10 @@ class ExpertBot(Bot):
             return indian_move(view, rng, careful=True)
         legal = view.legal
         solver = view.game.solver
+        if view.rules.contracts and self.contract_aware:
+            chosen = contract_move(view, careful=True, danger=self._danger(view))
+            if chosen is not None:
+                return chosen
         if gin.is_knock_game(view):
             decided = gin.knock_game_choice(view, solver)
             if decided is not None:
@@ -155,8 +167,14 @@ class ExpertBot(Bot):
                 return special
         if view.phase is Phase.DRAW:
             return self._draw(view, solver, legal)
-        if view.phase is Phase.BUY:
-            return buy_choice(view, solver)
+        if view.phase is Phase.BUY:  # Contract Rummy by deadwood: buy what melds
+            buy = (
+                Move(BUY) in legal
+                and not view.down
+                and view.hand.bit_count() <= view.deal_size + 1
+                and draw_gain(view, solver) > 0
+            )
+            return Move(BUY) if buy else Move(PASS)
         if view.pending >= 0:
             return self._resolve_pending(view, solver, legal)
         meld = best_meld(view, solver)
@@ -234,7 +252,10 @@ class ExpertBot(Bot):
     ) -> list[tuple[float, Move]]:
         """Each discard with its cost (lower is better): the value of the hand left,
         the help it gives opponents, a large penalty for a joker, and a small bonus for
-        shedding points.  :mod:`ismcts` searches the few cheapest."""
+        shedding points.  :mod:`ismcts` searches the few cheapest.  Contract Rummy's
+        are :func:`.contract.discard_keys`."""
+        if view.rules.contracts and self.contract_aware:
+            return contract_discard_keys(view, discards, True, self._danger(view))
         live = self._live_faces(view)
         danger = self._danger(view)
         hand = view.hand

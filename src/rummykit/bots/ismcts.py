@@ -73,7 +73,10 @@ class _StateView:
     ``legal`` may be the pseudo-legal list (see :func:`playout_policy`).
     """
 
-    __slots__ = ("deal_size", "discard", "down", "game", "hand", "legal", "phase", "rules", "taken")
+    __slots__ = (
+        "deal_size", "discard", "down", "game", "hand", "legal", "phase", "round_no", "rules",
+        "table", "taken",
+    )  # fmt: skip
 
     def __init__(self, s: GameState, legal: list[Move] | None = None) -> None:
         self.phase = s.phase
@@ -83,9 +86,11 @@ class _StateView:
         self.taken = s.taken
         self.rules = s.rules
         self.game = s.game
-        if self.phase is Phase.BUY:  # Contract Rummy's buy window (read only there)
+        if s.rules.contracts:  # Contract Rummy's play (bots/contract.py) reads these
             self.down = s.opened[s.current]
             self.deal_size = s.rules.deal_size(len(s.names), s.round_no)
+            self.round_no = s.round_no
+            self.table = s.table
 
 
 PLAYOUT_LINK_WEIGHT = 10.0
@@ -124,7 +129,7 @@ def playout_policy(s: GameState, solver: Solver, rng: random.Random) -> Move:
         # The knocker's discard: nothing more is drawn, so links are worth nothing and
         # the least deadwood is what scores (gin, or no undercut), as the expert plays.
         return discard_choice(_StateView(s), solver)  # type: ignore[arg-type]
-    if s.phase is Phase.PLAY and s.rules.meld_in_play:
+    if s.phase is Phase.PLAY and s.rules.meld_in_play and not s.rules.contracts:
         pseudo = s.pseudo_legal_moves()
         if any(m.kind == DISCARD for m in pseudo):
             v: Any = _StateView(s, pseudo)

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 from ..cards import COPIES, FACES_PER_DECK, JOKER, bits, face_of, is_joker
 from ..moves import (
-    BUY,
     DISCARD,
     DRAW_DEEP,
     DRAW_DISCARD,
@@ -27,6 +26,7 @@ from ..scoring import card_value
 from ..solver import Solver
 from ..state import Phase
 from ..view import PlayerView
+from .contract import contract_move
 
 JOKER_KEEP = 50.0
 """Points added to the cost of discarding a joker when ``link_weight`` is on."""
@@ -216,22 +216,6 @@ def deep_draw_choice(view: PlayerView, solver: Solver) -> Move | None:
     return best
 
 
-def buy_choice(view: PlayerView, solver: Solver) -> Move:
-    """Contract Rummy's buy window: buy the offered discard when it lowers the hand's
-    deadwood beyond its own value (it melds), and only before going down (after that
-    a player lays no new meld, and the penalty card is one more card to shed) and while
-    the hand holds at most one card more than was dealt (a long hand costs more at the
-    end than one more meld card saves)."""
-    if (
-        Move(BUY) in view.legal
-        and not view.down
-        and view.hand.bit_count() <= view.deal_size + 1
-        and draw_gain(view, solver) > 0
-    ):
-        return Move(BUY)
-    return Move(PASS)
-
-
 def faces_of(mask: int) -> list[int]:
     return [face_of(c) for c in bits(mask)]
 
@@ -270,8 +254,10 @@ def greedy_move(
     the same few fields read from a sampled state.
     """
     legal = view.legal
-    if view.phase is Phase.BUY:
-        return buy_choice(view, solver)
+    if view.rules.contracts:  # Contract Rummy: play to the deal's contract
+        chosen = contract_move(view, careful=False)
+        if chosen is not None:
+            return chosen
     if view.phase is Phase.DRAW:
         if view.rules.deep_discard:
             deep = deep_draw_choice(view, solver)
