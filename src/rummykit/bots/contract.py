@@ -114,8 +114,14 @@ def _set_cards(
         if spare:
             pick = spare & -spare
         elif runs:
-            options = [1 << f for f in range(JOKER) if (m & one) >> f & 1]
-            pick = min(options, key=lambda b: (one & NEAR[b.bit_length() - 1]).bit_count())
+            rest = m & one
+            pick, fewest = 0, 99
+            while rest:  # at most four faces
+                bit = rest & -rest
+                rest ^= bit
+                partners = (one & NEAR[bit.bit_length() - 1]).bit_count()
+                if partners < fewest:
+                    pick, fewest = bit, partners
         else:
             pick = m & one & -(m & one)
         one, two, three = _take(one, two, three, pick)
@@ -132,6 +138,20 @@ def _windows(length: int, high_ace: bool) -> tuple[int, ...]:
         for suit in range(4)
         for lo in range(top - length + 2)
     )
+
+
+@lru_cache(maxsize=1 << 14)
+def _best_windows(pattern: int, min_run: int, high_ace: bool) -> tuple[tuple[int, int], ...]:
+    """A suit's :data:`BRANCH` run windows holding the most of ``pattern`` (bit ``r``:
+    rank ``r`` held), as (cards held, lowest position), best first: the run step of
+    the search, looked up per suit rather than counted over every window."""
+    ext = pattern | (pattern & 1) << 13 if high_ace else pattern
+    top = 13 if high_ace else 12
+    span = (1 << min_run) - 1
+    found = sorted(
+        (((ext >> lo & span).bit_count(), lo) for lo in range(top - min_run + 2)), reverse=True
+    )
+    return tuple(found[:BRANCH])
 
 
 def shortfall(rules: Rules, hand: int, sets: int, runs: int) -> Need:
@@ -162,6 +182,8 @@ def _shortfall(
     high_ace: bool, per_meld: int,
 ) -> Need:  # fmt: skip
     windows = _windows(min_run, high_ace)
+    per_suit = len(windows) // 4
+    shape = (min_run, high_ace)
     set_jokers = min(per_meld, 2)  # a set of three keeps a natural
     run_jokers = min(per_meld, min_run - 1)
     # the least shortfall, the outs of every plan reaching it, the first one's spares
@@ -195,8 +217,15 @@ def _shortfall(
                 plan(o, t, h, s_left - 1, r_left, gaps + gap, outs | (m if gap else 0),
                      fill + min(set_jokers, gap))  # fmt: skip
             return
-        options = [((one & w).bit_count(), i) for i, w in enumerate(windows)]
+        options = []
+        for suit in range(4):
+            pattern = one >> 13 * suit & 0x1FFF
+            if pattern:
+                base = suit * per_suit
+                options += [(held, base + lo) for held, lo in _best_windows(pattern, *shape)]
         options.sort(reverse=True)
+        if not options:
+            options = [(0, 0)]  # no natural card: jokers alone cannot make a run
         for held, i in options[:BRANCH]:
             w = windows[i]
             o, t, h = _take(one, two, three, one & w)
