@@ -74,6 +74,7 @@ peers: $(BENCH_STAMP)
 # Long: bot-vs-bot duplicate-deal tournaments (see benchmarks/strength.py --help).
 strength: $(STAMP)
 	$(BIN)/python benchmarks/strength.py
+	$(BIN)/python benchmarks/contract_play.py --matches 24
 
 # Longer still: hard (1 CPU-second per move) against medium on 1,000 single-round
 # duplicate deals of each preset, one process per preset.  Journaled: run it again to
