@@ -79,6 +79,12 @@ def main(argv: list[str] | None = None) -> int:
         help="play whole matches, not single deals (pool eliminations, deals formats)",
     )
     ap.add_argument("--name", default="legality", help="results file: benchmarks/results/NAME.json")
+    ap.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        help="first seed (a later run extends a soak with new seeds)",
+    )
     args = ap.parse_args(argv)
     started = time.perf_counter()
     console = Console()
@@ -88,7 +94,10 @@ def main(argv: list[str] | None = None) -> int:
         for preset in args.presets.split(","):
             for bot in args.bots.split(","):
                 deals = args.deals // SEARCH_SHARE if bot.startswith("ismcts") else args.deals
-                chunks = [list(range(i, deals, 4 * args.workers)) for i in range(4 * args.workers)]
+                step = 4 * args.workers
+                chunks = [
+                    list(range(args.start + i, args.start + deals, step)) for i in range(step)
+                ]
                 futures = [
                     pool.submit(play_deals, preset, bot, c, args.matches) for c in chunks if c
                 ]
