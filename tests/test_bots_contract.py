@@ -105,9 +105,9 @@ def test_drawing_an_out_shortens_the_contract() -> None:
     assert tried > 1000 and kept >= 0.9 * tried, (kept, tried)
 
 
-def _runs_deal() -> GameState:
+def _runs_deal(down: bool = False) -> GameState:
     """Deal 3 (BC: "two sequences"), the player to act holding a sequence's start
-    and a pair of kings, after drawing."""
+    and a pair of kings, after drawing; ``down``: as if already down."""
     g = build(
         C,
         hands=[
@@ -119,8 +119,9 @@ def _runs_deal() -> GameState:
         discard="7C",
         round_no=3,
         phase=Phase.PLAY,
+        opened=[down, False, False],
     )
-    assert g.round_no == 3
+    assert g.round_no == 3 and g.opened[0] is down
     return g
 
 
@@ -138,9 +139,8 @@ def test_a_deal_of_runs_throws_the_pair_not_the_sequence() -> None:
 def test_after_going_down_the_costliest_dead_card_goes() -> None:
     """Down, a card leaves only by a lay-off or the discard (BC), so the expert keeps
     cards next to the table's melds and throws the costliest other one."""
-    g = _runs_deal()
-    view = g.view(0)
-    vars(view)["opened"] = (True, False, False)  # as if down (a view is a snapshot)
+    view = _runs_deal(down=True).view(0)
+    assert view.down
     discards = [m for m in view.legal if m.kind == DISCARD]
     best = min(discard_keys(view, discards, True), key=lambda km: km[0])[1]
     assert best.a in {parse_cards(t)[0] % 54 for t in ("KC", "KD")}

@@ -12,8 +12,8 @@ import pytest
 from helpers import build
 from rummykit import new_game
 from rummykit.bots.hints import explain
-from rummykit.bots.tactics import copy_of, hand_after_meld, layoff_face
-from rummykit.cards import JOKER, bits, face_of, format_face, parse_face
+from rummykit.bots.tactics import hand_after_meld, layoff_face
+from rummykit.cards import JOKER, bits, copy_of, face_of, format_face, parse_face
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, PASS, TAKE, Move
 from rummykit.rules import Ace, Rules
 from rummykit.scoring import card_value, hand_value

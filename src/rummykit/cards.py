@@ -87,6 +87,15 @@ def holds_face(mask: int, face: int) -> bool:
     return bool(mask & FACE_MASKS[face])
 
 
+def copy_of(mask: int, face: int, avoid: int = -1) -> int:
+    """A physical card of ``face`` in ``mask`` other than ``avoid`` (first deck
+    first), or -1."""
+    for c in COPIES[face]:
+        if mask >> c & 1 and c != avoid:
+            return c
+    return -1
+
+
 def deck(decks: int = 1, jokers: int = 0) -> list[int]:
     """The physical cards of ``decks`` decks with ``jokers`` jokers each.
 

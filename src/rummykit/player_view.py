@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
 
-from .cards import deck
+from .cards import deck, face_of
 from .game import Game
 from .moves import Move
 from .phase import Phase
@@ -235,6 +235,16 @@ def unseen_cards(v: PlayerView) -> list[int]:
         for c in tm.cards:
             seen |= 1 << c
     return [c for c in deck(v.rules.decks, v.rules.jokers) if not seen >> c & 1]
+
+
+def unseen_faces(v: PlayerView) -> dict[int, int]:
+    """:func:`unseen_cards` by face: each face the viewer might still draw, with its
+    number of unseen copies (the bots' *live* cards)."""
+    live: dict[int, int] = {}
+    for c in unseen_cards(v):
+        f = face_of(c)
+        live[f] = live.get(f, 0) + 1
+    return live
 
 
 CardWeights = Sequence[Mapping[int, float]]

@@ -30,7 +30,22 @@ imports the other, and this one imports both (issue #19 broke the circle).
 
 from __future__ import annotations
 
-from .player_view import CardWeights, PlayerView, RoundMoves, make_view, unseen_cards
+from .player_view import (
+    CardWeights,
+    PlayerView,
+    RoundMoves,
+    make_view,
+    unseen_cards,
+    unseen_faces,
+)
 from .state import determinize
 
-__all__ = ["CardWeights", "PlayerView", "RoundMoves", "determinize", "make_view", "unseen_cards"]
+__all__ = [
+    "CardWeights",
+    "PlayerView",
+    "RoundMoves",
+    "determinize",
+    "make_view",
+    "unseen_cards",
+    "unseen_faces",
+]

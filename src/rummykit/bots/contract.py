@@ -22,13 +22,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from ..cards import JOKER, bits, face_of, is_joker
+from ..cards import JOKER, bits, copy_of, face_of, is_joker
+from ..melds import HandCounts
 from ..moves import BUY, DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, PASS, Move
 from ..phase import Phase
 from ..rules import Ace, Rules
 from ..scoring import card_value
 from ..table import layoff_cells
-from ..view import unseen_cards
+from ..variants.contract import contract_of
+from ..view import unseen_faces
 
 BRANCH = 3
 """Candidates kept per contract meld in the shortfall search (the most cards held).
@@ -64,26 +66,6 @@ class Need(NamedTuple):
     drawn would lower ``short``."""
     spare: int
     """Faces of which the hand holds a copy that the first best plan does not use."""
-
-
-def _layers(hand: int) -> tuple[int, int, int, int]:
-    """The hand as face planes: faces held at least once, twice, three times (bit
-    ``f`` for face ``f``), and its number of jokers."""
-    one = two = three = 0
-    jokers = 0
-    for c in bits(hand):
-        f = face_of(c)
-        if f == JOKER:
-            jokers += 1
-            continue
-        bit = 1 << f
-        if two & bit:
-            three |= bit
-        elif one & bit:
-            two |= bit
-        else:
-            one |= bit
-    return one, two, three, jokers
 
 
 def _take(one: int, two: int, three: int, faces: int) -> tuple[int, int, int]:
@@ -170,7 +152,7 @@ def shortfall(rules: Rules, hand: int, sets: int, runs: int) -> Need:
     >>> need.short, need.outs >> parse_cards("3H")[0] & 1
     (1, 1)
     """
-    one, two, three, jokers = _layers(hand)
+    one, two, three, jokers = HandCounts.of(hand)
     per_meld = rules.jokers_per_meld if rules.jokers else 0
     return _shortfall(one, two, three, jokers, sets, runs, rules.min_run,
                       rules.ace is Ace.HIGH_OR_LOW, per_meld)  # fmt: skip
@@ -248,8 +230,7 @@ def _shortfall(
 
 def contract_now(view: Any) -> tuple[int, int]:
     """The (sets, runs) of this deal's contract."""
-    contracts = view.game.contracts
-    sets, runs = contracts[min(view.round_no, len(contracts)) - 1]
+    sets, runs = contract_of(view.game.contracts, view.round_no)
     return int(sets), int(runs)
 
 
@@ -265,12 +246,8 @@ def layable(view: Any) -> int:
 
 def live_faces(view: Any) -> tuple[dict[int, int], int]:
     """Unseen faces with their copies, and how many unseen cards there are."""
-    live: dict[int, int] = {}
-    cards = unseen_cards(view)
-    for c in cards:
-        f = face_of(c)
-        live[f] = live.get(f, 0) + 1
-    return live, len(cards)
+    live = unseen_faces(view)
+    return live, sum(live.values())
 
 
 class Valuer:
@@ -295,13 +272,6 @@ class Valuer:
         return value
 
 
-def _copy(hand: int, face: int, avoid: int = -1) -> int:
-    for c in bits(hand):
-        if face_of(c) == face and c != avoid:
-            return c
-    return -1
-
-
 def discard_keys(
     view: Any, discards: list[Move], careful: bool, danger: dict[int, float] | None = None
 ) -> list[tuple[float, Move]]:
@@ -319,7 +289,7 @@ def discard_keys(
     if not view.down:
         value = Valuer(view, live_faces(view) if careful else None)
         for m in discards:
-            c = _copy(hand, m.a, view.taken)
+            c = copy_of(hand, m.a, view.taken)
             if c < 0:
                 continue
             key = value(hand & ~(1 << c)) + DANGER_WEIGHT * (danger or {}).get(m.a, 0.0)
@@ -329,7 +299,7 @@ def discard_keys(
         return out or [(0.0, discards[0])]
     near = _near_table(view)
     for m in discards:
-        c = _copy(hand, m.a, view.taken)
+        c = copy_of(hand, m.a, view.taken)
         if c < 0:
             continue
         points = card_value(view.rules, c)
@@ -350,7 +320,7 @@ def _spare_discards(view: Any, discards: list[Move]) -> list[tuple[float, Move]]
     out: list[tuple[float, Move]] = []
     for m in discards:
         if spare >> m.a & 1:
-            c = _copy(view.hand, m.a, view.taken)
+            c = copy_of(view.hand, m.a, view.taken)
             if c >= 0:
                 out.append((-float(card_value(view.rules, c)), m))
     return out

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import random
 
-from ..cards import COPIES, JOKER, bits, face_of, is_joker
+from ..cards import COPIES, JOKER, bits, copy_of, face_of, is_joker
 from ..melds import RUN
 from ..moves import BUY, DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, PASS, Move
 from ..scoring import card_value
 from ..solver import Solver
 from ..state import Phase
 from ..table import layoff_cells
-from ..view import PlayerView, unseen_cards
+from ..view import PlayerView, unseen_faces
 from . import gin
 from .base import Bot
 from .contract import contract_move
@@ -41,7 +41,6 @@ from .indian import indian_move
 from .tactics import (
     best_layoff,
     best_meld,
-    copy_of,
     deep_draw_choice,
     draw_gain,
     knock_game_move,
@@ -77,14 +76,6 @@ class ExpertBot(Bot):
         the contract play against, ``benchmarks/contract_play.py``)."""
 
     # -- evaluation ------------------------------------------------------------------
-    def _live_faces(self, view: PlayerView) -> dict[int, int]:
-        """Live (unseen) faces with their number of copies."""
-        live: dict[int, int] = {}
-        for c in unseen_cards(view):
-            f = face_of(c)
-            live[f] = live.get(f, 0) + 1
-        return live
-
     def _neighbours(self, hand: int, live: dict[int, int]) -> list[tuple[int, int]]:
         """Live faces that could join a meld with some card of the hand."""
         near: set[int] = set()
@@ -152,7 +143,8 @@ class ExpertBot(Bot):
         legal = view.legal
         solver = view.game.solver
         if view.rules.contracts and self.contract_aware:
-            chosen = contract_move(view, careful=True, danger=self._danger(view))
+            danger = self._danger(view) if view.phase is Phase.PLAY else None  # discards
+            chosen = contract_move(view, careful=True, danger=danger)
             if chosen is not None:
                 return chosen
         if gin.is_knock_game(view):
@@ -201,7 +193,7 @@ class ExpertBot(Bot):
             return take
         # Compare the hand after taking the upcard (and the best discard) with the
         # expected hand of a blind draw, approximated by the current hand's value.
-        live = self._live_faces(view)
+        live = unseen_faces(view)
         card = view.discard[-1]
         hand = view.hand | (1 << card)
         best_after = min(
@@ -256,7 +248,7 @@ class ExpertBot(Bot):
         are :func:`.contract.discard_keys`."""
         if view.rules.contracts and self.contract_aware:
             return contract_discard_keys(view, discards, True, self._danger(view))
-        live = self._live_faces(view)
+        live = unseen_faces(view)
         danger = self._danger(view)
         hand = view.hand
         opening = (

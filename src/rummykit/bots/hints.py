@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..cards import JOKER, bits, display_face, face_of, format_face, is_joker
+from ..cards import JOKER, bits, copy_of, display_face, face_of, format_face, is_joker
 from ..moves import (
     BUY,
     DISCARD,
@@ -37,7 +37,7 @@ from ..table import layoff_options
 from ..view import PlayerView, unseen_cards
 from . import indian
 from .ismcts import ISMCTSBot
-from .tactics import PARTNERS, copy_of, hand_after_meld, layoff_face
+from .tactics import PARTNERS, hand_after_meld, layoff_face
 
 
 @dataclass(frozen=True)

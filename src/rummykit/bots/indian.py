@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import random
 
-from ..cards import COPIES, JOKER, bits, display_face, face_of, format_face
+from ..cards import COPIES, JOKER, bits, copy_of, display_face, face_of, format_face
 from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK, Move
 from ..phase import Phase
-from ..player_view import unseen_cards
+from ..player_view import unseen_faces
 from ..variants.indian import HandSolver, is_wild, wild_rank
 from ..view import PlayerView
 
@@ -85,20 +85,13 @@ def _cheapest_out(view: PlayerView, solver: HandSolver, legal: tuple[Move, ...])
     return max(legal, key=lambda m: solver.values[m.a] if m.a < 52 else -1)
 
 
-def _card(hand: int, face: int) -> int:
-    for c in bits(hand):
-        if face_of(c) == face:
-            return c
-    return -1  # pragma: no cover - a legal discard is held
-
-
 def best_discard(view: PlayerView, solver: HandSolver, discards: list[Move]) -> Move:
     """The discard leaving the lowest hand value; on a tie the costliest card (a joker
     or wild card last)."""
     hand = view.hand
 
     def key(m: Move) -> tuple[int, int]:
-        c = _card(hand, m.a)
+        c = copy_of(hand, m.a)
         cost = 0 if is_wild(c, view.wild) else solver.values[m.a]
         return (solver.soft(hand & ~(1 << c), view.wild), -cost)
 
@@ -115,10 +108,7 @@ def lookahead_discard(view: PlayerView, solver: HandSolver, discards: list[Move]
     hand = view.hand
     wild = view.wild
     wr = wild_rank(wild)
-    live: dict[int, int] = {}
-    for c in unseen_cards(view):
-        f = face_of(c)
-        live[f] = live.get(f, 0) + 1
+    live = unseen_faces(view)
     total = sum(live.values()) or 1
 
     def gain(rest: int, base: int) -> float:
@@ -142,7 +132,7 @@ def lookahead_discard(view: PlayerView, solver: HandSolver, discards: list[Move]
         return out / total
 
     def key(m: Move) -> tuple[float, int]:
-        c = _card(hand, m.a)
+        c = copy_of(hand, m.a)
         rest = hand & ~(1 << c)
         base = solver.soft(rest, wild)
         cost = 0 if is_wild(c, wild) else solver.values[m.a]
@@ -232,7 +222,7 @@ def explain(view: PlayerView, move: Move, unicode: bool = True) -> str:
     if move.kind == DISCARD and view.phase is Phase.KNOCK:
         return f"put out {fmt(move.a)}: the other 13 cards are a valid declaration"
     if move.kind == DISCARD:
-        c = _card(hand, move.a)
+        c = copy_of(hand, move.a)
         left = solver.points(hand & ~(1 << c), view.wild)
         return f"discard {fmt(move.a)}: it helps your groups least; your hand would count {left}"
     if move.kind == DRAW_DISCARD and view.discard:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..cards import COPIES, FACES_PER_DECK, JOKER, bits, face_of, is_joker
+from ..cards import FACES_PER_DECK, JOKER, bits, copy_of, face_of, is_joker
 from ..moves import (
     DISCARD,
     DRAW_DEEP,
@@ -30,14 +30,6 @@ from .contract import contract_move
 
 JOKER_KEEP = 50.0
 """Points added to the cost of discarding a joker when ``link_weight`` is on."""
-
-
-def copy_of(hand: int, face: int, avoid: int = -1) -> int:
-    """A physical card of ``face`` in ``hand`` other than ``avoid``, or -1."""
-    for c in COPIES[face]:
-        if hand >> c & 1 and c != avoid:
-            return c
-    return -1
 
 
 def hand_after_meld(view: PlayerView, hand: int, shape_index: int) -> int:

@@ -232,11 +232,15 @@ class Contract(Variant):
         )
 
 
+def contract_of(contracts: tuple[tuple[int, int], ...], round_no: int) -> tuple[int, int]:
+    """Deal ``round_no``'s contract as (sets, runs); past the list, the last one."""
+    return contracts[min(round_no, len(contracts)) - 1]
+
+
 def remaining(state: GameState) -> tuple[int, int]:
     """The sets and runs of this deal's contract not yet laid this turn by the player
     to act (who is not down yet: this turn's melds are the table's last)."""
-    contracts = state.game.contracts
-    sets, runs = contracts[min(state.round_no, len(contracts)) - 1]
+    sets, runs = contract_of(state.game.contracts, state.round_no)
     laid = state.melds_this_turn
     if laid:
         shapes = state.game.melds.shapes
@@ -250,7 +254,7 @@ def remaining(state: GameState) -> tuple[int, int]:
 
 def describe(contracts: tuple[tuple[int, int], ...], round_no: int) -> str:
     """A deal's contract in words: ``two sets and a run``."""
-    sets, runs = contracts[min(round_no, len(contracts)) - 1]
+    sets, runs = contract_of(contracts, round_no)
     words = ("no", "a", "two", "three", "four")
     parts = []
     if sets:
@@ -335,4 +339,4 @@ def _complete(
     return ok
 
 
-__all__ = ["Contract", "describe", "next_buyer", "remaining"]
+__all__ = ["Contract", "contract_of", "describe", "next_buyer", "remaining"]
