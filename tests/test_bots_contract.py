@@ -1,10 +1,11 @@
 """The heuristic bots' Contract Rummy play (bots/contract.py).
 
-Rules quoted from Bicycle Cards, "Contract Rummy" (BC): each deal has its contract,
-"a group is three or more cards of the same rank and a sequence is four or more cards
-of the same suit in sequence", and a player's first melds must be exactly the deal's
-contract; after going down "a player may lay off cards" but lays no new group or
-sequence.
+The rules as docs/rules.md cites them from Bicycle Cards, "Contract Rummy" (BC) and
+Wikipedia, "Contract rummy" (WP): each deal has its contract (WP: two sets; one set and
+one run; two runs; ...), a set is three or more cards of a rank and a run four or more
+in a suit (WP), "Aces are high or low" (BC), jokers are wild (BC, WP), and a player
+goes down only with the deal's contract: "Once a player has gone down ... he may not
+create any new sets or runs" (WP), only add cards to melds on the table.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def hand(text: str) -> int:
 
 
 def test_shortfall_counts_groups_of_three_and_sequences_of_four() -> None:
-    """BC: a group is three of a rank, a sequence four in a suit; so "two sets" from
+    """WP: a set is three of a rank, a run four in a suit; so "two sets" from
     7 7 7 9 9 lacks one card, and "two runs" from 4-5-6-7♥ and 7♠ 9♠ lacks two."""
     h = hand("7H 7S 7C 9D 9S 4H 5H 6H KC 2D")
     assert shortfall(RULES, h, 2, 0).short == 1
@@ -44,8 +45,8 @@ def test_shortfall_counts_groups_of_three_and_sequences_of_four() -> None:
 
 
 def test_aces_are_high_or_low_but_never_wrap() -> None:
-    """BC: "ace ... may be high or low"; a sequence does not go round the corner
-    (K-A-2), as the engine's meld table has it."""
+    """BC: "Aces are high or low"; a run does not go round the corner (K-A-2), as the
+    engine's meld table has it."""
     assert shortfall(RULES, hand("JS QS KS AS"), 0, 1).short == 0
     assert shortfall(RULES, hand("AS 2S 3S 4S"), 0, 1).short == 0
     assert shortfall(RULES, hand("QS KS AS 2S"), 0, 1).short == 1
@@ -106,7 +107,7 @@ def test_drawing_an_out_shortens_the_contract() -> None:
 
 
 def _runs_deal(down: bool = False) -> GameState:
-    """Deal 3 (BC: "two sequences"), the player to act holding a sequence's start
+    """Deal 3 (WP: "two runs"), the player to act holding a sequence's start
     and a pair of kings, after drawing; ``down``: as if already down."""
     g = build(
         C,
@@ -126,7 +127,7 @@ def _runs_deal(down: bool = False) -> GameState:
 
 
 def test_a_deal_of_runs_throws_the_pair_not_the_sequence() -> None:
-    """In a deal of two sequences a pair is dead weight: both bots throw a king (or
+    """In a deal of two runs a pair is dead weight: both bots throw a king (or
     the loose low cards), never a card of 4-5-6♥ or 9-10-J♠."""
     g = _runs_deal()
     view = g.view(0)
@@ -137,8 +138,9 @@ def test_a_deal_of_runs_throws_the_pair_not_the_sequence() -> None:
 
 
 def test_after_going_down_the_costliest_dead_card_goes() -> None:
-    """Down, a card leaves only by a lay-off or the discard (BC), so the expert keeps
-    cards next to the table's melds and throws the costliest other one."""
+    """Down, a card leaves only by a lay-off or the discard (WP: no new sets or runs
+    once down), so the expert keeps cards next to the table's melds and throws the
+    costliest other one."""
     view = _runs_deal(down=True).view(0)
     assert view.down
     discards = [m for m in view.legal if m.kind == DISCARD]
@@ -179,7 +181,7 @@ def test_the_upcard_is_taken_when_it_shortens_the_contract() -> None:
 
 
 def test_bots_finish_every_deal_of_a_match() -> None:
-    """Deadwood play stalled: in seed 0's third deal (two sequences) three greedy
+    """Deadwood play stalled: in seed 0's third deal (two runs) three greedy
     bots kept their pairs until the 1,000-turn limit.  Playing to the contract,
     every deal of these matches ends with a player out."""
     for name in ("greedy", "expert"):
