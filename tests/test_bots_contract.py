@@ -17,10 +17,12 @@ from hypothesis import strategies as st
 
 from helpers import build
 from rummykit.bots import ExpertBot, GreedyBot, make_bot, play_match
-from rummykit.bots.contract import contract_move, discard_keys, shortfall
-from rummykit.cards import deck, mask_of, parse_cards
+from rummykit.bots.contract import contract_move, discard_keys, down_cost, shortfall
+from rummykit.bots.ismcts import estimate
+from rummykit.cards import bits, deck, mask_of, parse_cards
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, Move
 from rummykit.rules import Rules
+from rummykit.scoring import card_value
 from rummykit.state import GameState, Phase, new_game
 from rummykit.variants.contract import _complete
 
@@ -197,3 +199,41 @@ def test_the_deadwood_expert_is_kept_for_comparison() -> None:
     bots = [ExpertBot(contract_aware=False), ExpertBot(), GreedyBot()]
     state, stats = play_match(f"{C}(deals=2)", 3, bots, 3)
     assert state.is_over() and stats.rounds == 2
+
+
+def test_a_down_hand_is_estimated_by_what_it_can_lay_off() -> None:
+    """The search cuts a deal off and scores each hand as if it ended: a hand that is
+    down pays for every card but those it can lay off (WP: once down, no new sets or
+    runs, only cards added to the table's melds).  Here the table holds a set of 7s and
+    4-5-6-7♦ (deal 2: a set and a run): 3♦ and 8♦ go on the run's ends and 9♦ after 8♦,
+    7♥ on the set, the joker anywhere; the pair of kings would be a new meld and counts,
+    as does the 2♣."""
+    g = build(
+        C,
+        hands=["3D 8D 9D 7H KS KC 2C JK", "2H 3H 4S 5S 6S 7S 8S 9C TC JC", "5C 6C QD QH"],
+        table=[(0, "7H 7S 7C"), (0, "4D 5D 6D 7D")],
+        opened=[True, False, False],
+        round_no=2,
+    )
+    assert g.opened[0]
+    kings_and_two = 10 + 10 + 2  # BC: "each face card counts 10; each other card its pip value"
+    assert down_cost(RULES, g.game.melds, g.table, g.hands[0]) == kings_and_two
+    # the search's estimate: the down hand so, the others (not down) their whole hand
+    dead = estimate(g, g.game.solver)
+    assert dead[0] == kings_and_two
+    assert dead[1] == sum(card_value(RULES, c) for c in bits(g.hands[1]))
+
+
+def test_a_run_end_chain_stays_in_its_suit() -> None:
+    """A table run grows a card at a time from its ends (WP: cards added to the table's
+    melds), and aces are high or low (BC) but a run does not turn the corner: the ace
+    laid above 10-J-Q-K♣ ends that run (2♣ still counts), and the ace laid below
+    2-3-4-5♦ opens nothing below it (K♣, the suit before's king, still counts)."""
+    g = build(
+        C,
+        hands=["AC 2C AD KC 9H", "2H 3H 4S 5S 6S 7S 8S 9C TH JH", "5C 6C QD QH"],
+        table=[(0, "TC JC QC KC"), (0, "2D 3D 4D 5D")],
+        opened=[True, False, False],
+        round_no=3,
+    )
+    assert down_cost(RULES, g.game.melds, g.table, g.hands[0]) == 2 + 10 + 9

@@ -236,12 +236,53 @@ def contract_now(view: Any) -> tuple[int, int]:
 
 def layable(view: Any) -> int:
     """Faces (bit per face) a natural card of could be laid off on the table now."""
-    t = view.game.melds
+    return layable_faces(view.game.melds, view.table)
+
+
+def layable_faces(melds: Any, table: Any) -> int:
+    """Faces (bit per face) a natural card of could be laid off on ``table``."""
     faces = 0
-    for tm in view.table:
-        for _code, face, _index in layoff_cells(t, tm):
+    for tm in table:
+        for _code, face, _index in layoff_cells(melds, tm):
             faces |= 1 << face
     return faces
+
+
+def down_cost(rules: Rules, melds: Any, table: Any, hand: int) -> int:
+    """The points a hand that is down would pay if the deal ended after its lay-offs
+    (the search's estimate of a deal it cuts off): once down no new meld may be laid,
+    so every card counts but a joker and the naturals that go on the table, a set's
+    missing faces and a run's next faces, each laid card opening the one past it.
+    Cards the hand could meld among themselves still count, as at the deal's end."""
+    sets = low = high = 0
+    for tm in table:
+        for _code, face, index in layoff_cells(melds, tm):
+            if index < 0:
+                sets |= 1 << face
+            elif index == 0:
+                low |= 1 << face
+            else:
+                high |= 1 << face
+    held = 0
+    for c in bits(hand):
+        if not is_joker(c):
+            held |= 1 << face_of(c)
+    laid = sets & held
+    low &= held
+    high &= held
+    while low | high:  # a run's end moves out by each card laid
+        laid |= low | high
+        low = low >> 1 & ~_KINGS & held & ~laid  # down from an ace: nothing
+        high = (high & ~_ENDS) << 1 & held & ~laid  # up from a king or a high ace: no
+    return sum(
+        card_value(rules, c) for c in bits(hand) if not is_joker(c) and not laid >> face_of(c) & 1
+    )
+
+
+_KINGS = sum(1 << (s * 13 + 12) for s in range(4))
+_ENDS = _KINGS | sum(1 << (s * 13) for s in range(4))
+"""Masks for stepping along a suit's ranks: no step leaves the suit, and a run that
+took a high ace ends there (a king's ace above it is laid by the table's own cell)."""
 
 
 def live_faces(view: Any) -> tuple[dict[int, int], int]:

@@ -57,6 +57,7 @@ from ..solver import Solver
 from ..state import GameState, Phase
 from ..view import CardWeights, PlayerView, determinize
 from .base import Bot
+from .contract import down_cost
 from .expert import ExpertBot
 from .indian import indian_move
 from .inference import card_weights
@@ -385,7 +386,8 @@ def estimate(s: GameState, solver: Solver) -> list[int]:
     """Round score deltas as if the round ended now, each hand at its least deadwood.
 
     A player who has not opened could lay nothing, so their whole hand counts, plus
-    the rules' penalty for never melding (Rami's 100).  In a knock game the round
+    the rules' penalty for never melding (Rami's 100); one who is down in Contract
+    Rummy may only lay off (:func:`~rummykit.bots.contract.down_cost`).  In a knock game the round
     ends only by a knock: see :func:`knock_estimate`."""
     r = s.rules
     if r.knock_card is not None:
@@ -394,6 +396,8 @@ def estimate(s: GameState, solver: Solver) -> list[int]:
     for p, h in enumerate(s.hands):
         if s.needs_opening(p) or (r.never_melded_penalty and not s.melded[p]):
             value = hand_value(r, bits(h)) + r.never_melded_penalty
+        elif r.contracts:  # down in Contract Rummy: lay-offs only, no new melds
+            value = down_cost(r, s.game.melds, s.table, h)
         else:
             value = solver.deadwood(h)
         dead.append(value)
