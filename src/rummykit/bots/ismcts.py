@@ -387,8 +387,8 @@ def estimate(s: GameState, solver: Solver) -> list[int]:
 
     A player who has not opened could lay nothing, so their whole hand counts, plus
     the rules' penalty for never melding (Rami's 100); one who is down in Contract
-    Rummy may only lay off (:func:`~rummykit.bots.contract.down_cost`).  In a knock game the round
-    ends only by a knock: see :func:`knock_estimate`."""
+    Rummy may only lay off (:func:`~rummykit.bots.contract.down_cost`).  In a knock
+    game the round ends only by a knock: see :func:`knock_estimate`."""
     r = s.rules
     if r.knock_card is not None:
         return knock_estimate(s)
