@@ -310,9 +310,10 @@ def test_sigkill_of_the_owner_hands_its_tables_over(pg: str) -> None:
     b = ServerProcess(pg, args=[*PACE, "--node-id", "survivor"]).start()
     a_base, b_base = a.base, b.base
     try:
-        # One Gin deal ends at the wall (some 35 moves); a basic round of two easy bots
-        # can run to hundreds of moves.
-        body = {"rules": "gin", "deals": 1, "seats": [{"kind": "bot"}, {"kind": "bot"}]}
+        # A Gin deal ends at the wall (some 35 moves), or at an early knock in a dozen
+        # (a one-deal table could end before the kill); a basic round of two easy bots
+        # can run to hundreds of moves.  Three deals: a few seconds.
+        body = {"rules": "gin", "deals": 3, "seats": [{"kind": "bot"}, {"kind": "bot"}]}
         ids = [httpx.post(a_base + "/api/tables", json=body).json()["id"] for _ in range(3)]
         watcher = hello(b_base, ids[0])  # the survivor follows one of them for a client
         time.sleep(0.5)
