@@ -236,24 +236,13 @@ def contract_now(view: Any) -> tuple[int, int]:
 
 def layable(view: Any) -> int:
     """Faces (bit per face) a natural card of could be laid off on the table now."""
-    return layable_faces(view.game.melds, view.table)
+    sets, low, high = _layoff_faces(view.game.melds, view.table)
+    return sets | low | high
 
 
-def layable_faces(melds: Any, table: Any) -> int:
-    """Faces (bit per face) a natural card of could be laid off on ``table``."""
-    faces = 0
-    for tm in table:
-        for _code, face, _index in layoff_cells(melds, tm):
-            faces |= 1 << face
-    return faces
-
-
-def down_cost(rules: Rules, melds: Any, table: Any, hand: int) -> int:
-    """The points a hand that is down would pay if the deal ended after its lay-offs
-    (the search's estimate of a deal it cuts off): once down no new meld may be laid,
-    so every card counts but a joker and the naturals that go on the table, a set's
-    missing faces and a run's next faces, each laid card opening the one past it.
-    Cards the hand could meld among themselves still count, as at the deal's end."""
+def _layoff_faces(melds: Any, table: Any) -> tuple[int, int, int]:
+    """The faces a natural card could be laid off as on ``table`` (bit per face): a
+    set's faces, the faces below the runs' low ends, those above their high ends."""
     sets = low = high = 0
     for tm in table:
         for _code, face, index in layoff_cells(melds, tm):
@@ -263,10 +252,17 @@ def down_cost(rules: Rules, melds: Any, table: Any, hand: int) -> int:
                 low |= 1 << face
             else:
                 high |= 1 << face
-    held = 0
-    for c in bits(hand):
-        if not is_joker(c):
-            held |= 1 << face_of(c)
+    return sets, low, high
+
+
+def down_cost(rules: Rules, melds: Any, table: Any, hand: int) -> int:
+    """The points a hand that is down would pay if the deal ended after its lay-offs
+    (the search's estimate of a deal it cuts off): once down no new meld may be laid,
+    so every card counts but a joker and the naturals that go on the table, a set's
+    missing faces and a run's next faces, each laid card opening the one past it.
+    Cards the hand could meld among themselves still count, as at the deal's end."""
+    sets, low, high = _layoff_faces(melds, table)
+    held = HandCounts.of(hand).have1
     laid = sets & held
     low &= held
     high &= held
