@@ -70,19 +70,24 @@ from rummykit.tui.screens import (
 )
 from rummykit.tui.session import (
     ENV_DATA_DIR,
+    SAVE_NAME,
     GameSettings,
     Match,
+    archive_match,
     card_text,
     cards_for_move,
     cells_text,
     choice_text,
+    data_dir,
     deadwood_text,
     layoff_attempt,
     load_saved,
     meld_attempt,
     rebuilt_log,
     replay_steps,
+    save_match,
     save_path,
+    saved_games,
     swap_attempt,
     table_cells,
     take_attempt,
@@ -315,9 +320,10 @@ async def test_whole_round_by_keys(spec: str, seed: int, kinds: set[int]) -> Non
         assert isinstance(app.screen, MatchEndScreen)
         await pilot.press("q")
     assert app.return_code == 0
-    assert not save_path().exists()  # a finished match leaves nothing to resume
-    games = list((save_path().parent / "games").glob("*.rummy"))
+    assert saved_games() == []  # a finished match leaves nothing to resume
+    games = list((data_dir() / "games").glob("*.rummy"))
     assert len(games) == 1  # kept for `rummy replay`
+    assert app.recorded_to == games[0]
 
 
 @sync
@@ -518,8 +524,8 @@ async def test_save_then_resume_gives_the_same_state() -> None:
         log = app.match.log.lines()
         await pilot.press("q")
     assert app.return_code == 0
-    assert save_path().exists()
-    text = save_path().read_text(encoding="utf-8")
+    assert save_path("rami51").exists()
+    text = save_path("rami51").read_text(encoding="utf-8")
     assert '[Bots "-, easy, medium"]' in text
     resumed = RummyApp(resume=True, instant=True)
     async with resumed.run_test(size=SIZE) as pilot:
@@ -545,6 +551,56 @@ async def test_save_then_resume_gives_the_same_state() -> None:
         await pilot.click("#resume")
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.match is not None and app.match.state.history == saved.history
+
+
+@sync
+async def test_each_game_keeps_its_own_save_and_resume_offers_a_choice() -> None:
+    """Issue #28 (at the table, 11): a saved 500 Rum game was lost by quitting a later
+    Kalooki game, since one slot held every save.  Each game keeps its own save,
+    ``--resume`` asks which to continue, and the unfinished games have records too."""
+    for spec in ("rum500", "kalooki"):
+        app = start(spec, players=2, seed=5)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda app=app: my_turn(app))  # type: ignore[misc]
+            await play_move(pilot, app, Move(DRAW_STOCK))
+            await pilot.press("q")
+    games = saved_games()
+    assert sorted(g.game for g in games) == ["kalooki", "rum500"]
+    assert len(list((data_dir() / "games").glob("*.rummy"))) == 2  # unfinished, recorded
+    resumed = RummyApp(resume=True, instant=True)
+    async with resumed.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(resumed.screen, ChoiceScreen))
+        assert isinstance(resumed.screen, ChoiceScreen)
+        labels = resumed.screen.options
+        assert len(labels) == 2 and any(label.startswith("rum500: round 1") for label in labels)
+        await pilot.press(str(next(i for i, s in enumerate(labels) if "rum500" in s) + 1))
+        await wait_until(pilot, lambda: isinstance(resumed.screen, TableScreen))
+        assert resumed.match is not None and resumed.match.state.rules.name == "rum500"
+        assert resumed.match.state.history  # the draw before quitting
+
+
+def test_a_resumed_match_keeps_its_record_file() -> None:
+    """The record of a match is one file, rewritten as it goes on: resuming it and saving
+    again writes the same file (its ``[Started]`` tag names it), not a second one."""
+    m = Match.start(GameSettings(Rules.preset("basic"), name="Ann", bots=("easy",), seed=3))
+    first = archive_match(m)
+    again = Match.from_record(m.record())
+    assert first is not None and archive_match(again) == first
+    assert again.started == m.started
+
+
+def test_the_old_single_save_slot_is_still_resumed() -> None:
+    """A save from before each game had its own slot (``saved-game.rummy``) is offered,
+    and once saved again it moves to its game's slot."""
+    m = Match.start(GameSettings(Rules.preset("basic"), name="Ann", bots=("easy",), seed=3))
+    legacy = data_dir() / SAVE_NAME
+    legacy.parent.mkdir(parents=True, exist_ok=True)
+    legacy.write_text(m.record(), encoding="utf-8")
+    assert [g.path for g in saved_games()] == [legacy]
+    loaded = load_saved()
+    assert loaded is not None and loaded.state.hands == m.state.hands
+    assert save_match(loaded) == save_path("basic")
+    assert not legacy.exists() and [g.path for g in saved_games()] == [save_path("basic")]
 
 
 def test_resumed_log_has_every_round() -> None:

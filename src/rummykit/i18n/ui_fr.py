@@ -150,6 +150,11 @@ FR: dict[str, str] = {
     "Game saved to {path}; continue it with: rummy play --resume": (
         "Partie sauvegardée dans {path} ; pour la reprendre : rummy play --resume"
     ),
+    "{game}: round {round}, turn {turn} (saved {when})": (
+        "{game} : manche {round}, tour {turn} (sauvegardée le {when})"
+    ),
+    "Which saved game?": "Quelle partie sauvegardée ?",
+    "The game's record is kept in {path}": "Le relevé de la partie est conservé dans {path}",
     "(no cards)": "(aucune carte)",
     "No melds on the table yet.": "Aucune combinaison sur la table.",
     "below ({n}):": "dessous ({n}) :",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -72,7 +72,7 @@ from .session import (
     move_clause,
     round_title,
     save_match,
-    save_path,
+    saved_games,
     swap_attempt,
     table_cells,
     take_attempt,
@@ -837,6 +837,8 @@ class RummyApp(App[int]):
         self.match: Match | None = None
         self.last_settings: GameSettings | None = settings
         self.saved_to: Path | None = None
+        self.recorded_to: Path | None = None
+        """Where the match's record was last written (``rummy replay`` reads it)."""
 
     def on_mount(self) -> None:
         if self.replay is not None:
@@ -847,9 +849,8 @@ class RummyApp(App[int]):
             self.begin(self.start_match)
             return
         if self.resume_requested:
-            m = load_saved()
-            if m is not None:
-                self.begin(m)
+            if saved_games():
+                self.choose_saved(lambda: self.new_game_screen(self.initial))
                 return
             self.notify(_("There is no saved game to resume."), severity="warning")
         if self.start_settings is not None:
@@ -863,7 +864,7 @@ class RummyApp(App[int]):
 
     def new_game_screen(self, initial: GameSettings | None = None) -> None:
         screen = NewGameScreen(
-            initial=initial, can_resume=save_path().exists(), instant=self.pace == 0
+            initial=initial, can_resume=bool(saved_games()), instant=self.pace == 0
         )
 
         def done(result: GameSettings | str | None) -> None:
@@ -871,18 +872,33 @@ class RummyApp(App[int]):
                 self.exit(0)
                 return
             if isinstance(result, str):
-                m = load_saved()
-                if m is None:
-                    self.notify(_("The saved game cannot be read."), severity="error")
-                    self.new_game_screen(initial)
-                    return
-                self.begin(m)
+                self.choose_saved(lambda: self.new_game_screen(initial))
                 return
             self.pace = 0.0 if screen.instant_chosen else BOT_PACE
             self.last_settings = result
             self.begin(Match.start(result))
 
         self.push_screen(screen, done)
+
+    def choose_saved(self, otherwise: Callable[[], None]) -> None:
+        """Resume a saved match: the only one at once, else the one the person picks
+        (each game keeps its own save); ``otherwise`` runs if none is resumed."""
+        games = saved_games()
+
+        def resume(index: int | None) -> None:
+            m = None if index is None else load_saved(games[index].path)
+            if m is None:
+                if index is not None:
+                    self.notify(_("The saved game cannot be read."), severity="error")
+                otherwise()
+                return
+            self.begin(m)
+
+        if len(games) == 1:
+            resume(0)
+            return
+        options = [g.label() for g in games[:9]]
+        self.push_screen(ChoiceScreen(_("Which saved game?"), options), resume)
 
     def begin(self, match: Match) -> None:
         self.match = match
@@ -901,10 +917,13 @@ class RummyApp(App[int]):
             self.saved_to = save_match(m)
         except OSError as exc:
             self.notify(_("Could not save the game: {error}", error=exc), severity="error")
+        self.recorded_to = archive_match(m)
 
     def match_finished(self, match: Match) -> None:
-        discard_save()
-        archive_match(match)
+        discard_save(match)
+        self.recorded_to = archive_match(match)
+        if self.recorded_to is not None:
+            self.notify(_("The game's record is kept in {path}", path=self.recorded_to))
 
     def after_match(self, choice: str) -> None:
         m = self.match
@@ -935,4 +954,6 @@ def run_app(app: RummyApp) -> int:
     code = app.run()
     if app.saved_to is not None and app.match is not None and not app.match.state.is_over():
         print(_("Game saved to {path}; continue it with: rummy play --resume", path=app.saved_to))
+    if app.recorded_to is not None:
+        print(_("The game's record is kept in {path}", path=app.recorded_to))
     return code if isinstance(code, int) else 0

@@ -357,6 +357,10 @@ class Match:
         self.log = MoveLog(state.names)
         self.laid: dict[int, list[TableMeld]] = {}
         """A knock game's melds at the end of each hand, by round number."""
+        self.started = datetime.now().replace(microsecond=0)
+        """When the match began (its record's ``[Started]`` tag keeps it across saves)."""
+        self.loaded_from: Path | None = None
+        """The save file this match was resumed from, if any."""
 
     @classmethod
     def start(cls, settings: GameSettings) -> Match:
@@ -416,6 +420,7 @@ class Match:
         """The game record, with a ``[Bots ...]`` tag saying who played each seat."""
         text = export_record(self.state, unicode=False)
         tag = '[Bots "' + ", ".join(d or "-" for d in self.seats) + '"]\n'
+        tag += f'[Started "{self.started.isoformat(sep=" ")}"]\n'
         at = text.find("[Result ")
         return text[:at] + tag + text[at:] if at >= 0 else tag + text
 
@@ -430,6 +435,10 @@ class Match:
             seats = [None if p == "-" else (p if p in DIFFICULTIES else DEFAULT_BOT) for p in parts]
         human = seats.index(None)
         m = cls(state, seats, human)
+        started = re.search(r'^\[Started "([^"\]]{1,40})"\]', text, re.MULTILINE)
+        if started:
+            with contextlib.suppress(ValueError):
+                m.started = datetime.fromisoformat(started.group(1))
         m.log = rebuilt_log(state, human)
         m.log.note(_("Resumed: round {round}, turn {turn}.", round=state.round_no, turn=state.turn))
         return m
@@ -763,42 +772,115 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("rummykit"))
 
 
-def save_path() -> Path:
-    return data_dir() / SAVE_NAME
+SAVES = "saves"
+"""The folder under :func:`data_dir` that holds one save per game (per rules name)."""
+GAMES = "games"
+"""The folder under :func:`data_dir` that holds every match's record, for replays."""
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A match saved to be continued: where it is, which game, how far, and when."""
+
+    path: Path
+    game: str
+    """The rules' name (``rum500``, ``kalooki`` ...): one save is kept per game."""
+    round_no: int
+    turn: int
+    saved: datetime
+
+    def label(self) -> str:
+        """How the resume chooser names the save."""
+        return _(
+            "{game}: round {round}, turn {turn} (saved {when})",
+            game=self.game,
+            round=self.round_no,
+            turn=self.turn,
+            when=self.saved.strftime("%Y-%m-%d %H:%M"),
+        )
+
+
+def save_path(game: str) -> Path:
+    """Where the match of one game is saved (each game has its own slot, so quitting
+    a Kalooki game never overwrites a saved 500 Rum game)."""
+    safe = re.sub(r"[^A-Za-z0-9_-]", "_", game) or "game"
+    return data_dir() / SAVES / f"{safe}.rummy"
+
+
+def _save_files() -> list[Path]:
+    """Every save file: one per game, and the single slot older versions kept."""
+    files = sorted((data_dir() / SAVES).glob("*.rummy")) if (data_dir() / SAVES).is_dir() else []
+    legacy = data_dir() / SAVE_NAME
+    return [*files, legacy] if legacy.is_file() else files
+
+
+def saved_games() -> list[SavedGame]:
+    """The matches that can be resumed, the most recently saved first (unreadable
+    files are left out, and left alone)."""
+    found: list[SavedGame] = []
+    for path in _save_files():
+        try:
+            state = import_record(path.read_text(encoding="utf-8"))
+            when = datetime.fromtimestamp(path.stat().st_mtime)
+        except (OSError, NotationError, ValueError):
+            continue
+        if state.phase is not Phase.OVER:
+            found.append(SavedGame(path, state.rules.name, state.round_no, state.turn, when))
+    return sorted(found, key=lambda s: s.saved, reverse=True)
 
 
 def save_match(match: Match) -> Path:
-    """Write the match's record to the save file; return its path."""
-    path = save_path()
+    """Write the match's record to its game's save file; return its path."""
+    path = save_path(match.state.rules.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(match.record(), encoding="utf-8")
     tmp.replace(path)
+    if match.loaded_from is not None and match.loaded_from != path:
+        with contextlib.suppress(OSError):  # the old single slot, now saved in its game's
+            match.loaded_from.unlink()
+        match.loaded_from = path
     return path
 
 
-def load_saved() -> Match | None:
-    """The saved match, or None if there is none (or it cannot be read)."""
-    path = save_path()
+def load_saved(path: Path | None = None) -> Match | None:
+    """The match saved at ``path`` (default: the most recently saved one), or None if
+    there is none or it cannot be read."""
+    if path is None:
+        games = saved_games()
+        if not games:
+            return None
+        path = games[0].path
     try:
-        text = path.read_text(encoding="utf-8")
-        return Match.from_record(text)
+        match = Match.from_record(path.read_text(encoding="utf-8"))
     except (OSError, NotationError, ValueError):
         return None
+    match.loaded_from = path
+    return match
 
 
-def discard_save() -> None:
-    with contextlib.suppress(OSError):
-        save_path().unlink()
+def discard_save(match: Match) -> None:
+    """Remove the save of a finished match (its record is kept under ``games/``)."""
+    for path in (save_path(match.state.rules.name), match.loaded_from):
+        if path is not None:
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
+def record_path(match: Match) -> Path:
+    """Where the match's record is kept: one file per match, named by when it began,
+    rewritten as the match goes on, so an unfinished match has its record too."""
+    stamp = match.started.strftime("%Y%m%d-%H%M%S")
+    safe = re.sub(r"[^A-Za-z0-9_-]", "_", match.state.rules.name)
+    return data_dir() / GAMES / f"{stamp}-{safe}.rummy"
 
 
 def archive_match(match: Match) -> Path | None:
-    """Keep a finished match's record under ``games/`` for ``rummy replay``."""
-    folder = data_dir() / "games"
+    """Keep the match's record, finished or not, under ``games/`` for ``rummy replay``
+    and ``rummy review``; None if it cannot be written."""
+    path = record_path(match)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = folder / f"{stamp}-{match.state.rules.name}.rummy"
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(match.record(), encoding="utf-8")
     except (OSError, NotationError):
         return None
