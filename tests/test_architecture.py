@@ -1,0 +1,91 @@
+"""The layers of docs/architecture.md, checked on the source: each module imports only
+from its own layer and the layers below it, so the pure core never depends on bots,
+front ends or servers (the guide's "a pure core"; ../STYLE.md, "Layers")."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "rummykit"
+
+CORE = frozenset({
+    "__init__", "cards", "rules", "melds", "table", "moves", "state", "knock", "variants",
+    "game", "phase", "player_view", "scoring", "view", "notation", "serialize", "solver",
+    "errors", "position", "invariants", "rulebook", "py",
+})  # fmt: skip
+"""The pure core: no I/O, no global RNG (``py`` is the ``py.typed`` marker's stem)."""
+
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    "core": frozenset({"core"}),
+    "i18n": frozenset({"core", "i18n"}),
+    "bots": frozenset({"core", "bots"}),
+    "tournament": frozenset({"core", "bots", "tournament"}),
+    "openspiel": frozenset({"core", "env", "openspiel"}),
+    "env": frozenset({"core", "bots", "env"}),
+    "tui": frozenset({"core", "bots", "i18n", "tui"}),
+    "web": frozenset({"core", "bots", "i18n", "web"}),
+    "cli": frozenset({"core", "bots", "i18n", "tournament", "tui", "web", "cli", "env"}),
+}
+"""What each layer may import (docs/architecture.md draws the same table)."""
+
+
+def layer_of(parts: tuple[str, ...]) -> str:
+    """The layer of a module given by its path parts under ``rummykit``."""
+    top = parts[0]
+    return "core" if top in CORE else top
+
+
+def imports_of(path: Path, root: Path) -> set[tuple[str, ...]]:
+    """The rummykit modules ``path`` imports, as path parts under the package ``root``."""
+    package = path.relative_to(root).with_suffix("").parts[:-1]
+    found: set[tuple[str, ...]] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                target = (*base, *(node.module.split(".") if node.module else ()))
+                if target:
+                    found.add(target)
+                else:  # ``from . import x`` at the package's root: x is the module
+                    found.update((alias.name,) for alias in node.names)
+            elif node.module and node.module.startswith("rummykit."):
+                found.add(tuple(node.module.split(".")[1:]))
+        elif isinstance(node, ast.Import):
+            found.update(
+                tuple(a.name.split(".")[1:]) for a in node.names if a.name.startswith("rummykit.")
+            )
+    return found
+
+
+def violations(root: Path) -> list[str]:
+    """Every import in the package at ``root`` that goes up or sideways a layer."""
+    wrong = []
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        mine = layer_of(parts)
+        for target in sorted(imports_of(path, root)):
+            if layer_of(target) not in MAY_IMPORT.get(mine, frozenset()):
+                wrong.append(f"{'/'.join(parts)} ({mine}) imports {'.'.join(target)}")
+    return wrong
+
+
+def test_every_module_imports_only_its_layer_and_those_below() -> None:
+    assert violations(PACKAGE) == []
+
+
+def test_the_checker_catches_imports_up_the_layers(tmp_path: Path) -> None:
+    """The check can fail: a core module importing a bot, relatively or absolutely, and
+    a bot importing the web server are caught; the core importing itself is not."""
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "state.py").write_text("from .cards import bits\n", encoding="utf-8")
+    (tmp_path / "variants" / "gin.py").write_text(
+        "from ..bots import make_bot\nimport rummykit.tui.app\n", encoding="utf-8"
+    )
+    (tmp_path / "bots" / "x.py").write_text("from ..web.server import Manager\n", encoding="utf-8")
+    assert violations(tmp_path) == [
+        "bots/x (bots) imports web.server",
+        "variants/gin (core) imports bots",
+        "variants/gin (core) imports tui.app",
+    ]
