@@ -10,7 +10,7 @@ import pytest
 
 from rummykit.web.config import add_flags, from_env, given_flags, parse_bool, parse_list
 from rummykit.web.limits import AddressLimiter, TokenBucket, address_key
-from rummykit.web.origin import normalize_origin, origin_allowed
+from rummykit.web.origin import HostCheck, normalize_origin, origin_allowed
 from rummykit.web.server import Settings, server_settings
 
 
@@ -119,12 +119,14 @@ def test_normalize_origin() -> None:
         ("https://evil.example", None, (), False),
         ("https://app.example", "rummy.example", ("https://app.example",), True),
         ("https://app.example", "rummy.example", ("http://app.example",), False),
+        ("http://evil.example:8000", "evil.example:8000", (), False),  # DNS rebinding
     ],
 )
 def test_origin_allowed(
     origin: str | None, host: str | None, allowed: tuple[str, ...], ok: bool
 ) -> None:
-    assert origin_allowed(origin, host, allowed) is ok
+    """The server serves ``rummy.example`` (``allowed_hosts``)."""
+    assert origin_allowed(origin, host, allowed, HostCheck(("rummy.example",))) is ok
 
 
 # -- settings from the environment and flags --------------------------------------------------

@@ -323,7 +323,7 @@ def test_the_review_limits_are_settings_of_rummy_serve(db: Path) -> None:
     settings.rate = settings.burst = 10_000
     settings.bot_delay = 0.0
     app: Any = create_app(settings)
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://localhost") as c:
         reviewer = app.state.manager.reviewer
         assert (reviewer.budget, reviewer.burst, reviewer.per_minute) == (2, 1.0, 0.5)
         assert (reviewer.max_running, reviewer.cache_size) == (1, 1)
