@@ -322,8 +322,9 @@ def test_the_review_limits_are_settings_of_rummy_serve(db: Path) -> None:
     settings.tables_per_minute = settings.sockets_per_minute = 0
     settings.rate = settings.burst = 10_000
     settings.bot_delay = 0.0
+    settings.allowed_hosts = ("testserver",)
     app: Any = create_app(settings)
-    with TestClient(app, base_url="http://localhost") as c:
+    with TestClient(app) as c:
         reviewer = app.state.manager.reviewer
         assert (reviewer.budget, reviewer.burst, reviewer.per_minute) == (2, 1.0, 0.5)
         assert (reviewer.max_running, reviewer.cache_size) == (1, 1)

@@ -46,7 +46,7 @@ class Settings:
     max_seat_sockets: int = 3
     """Connections per seat (tabs); a newer one closes the oldest (code 4409)."""
     chat_burst: float = 5.0
-    """Chat lines a connection may send at once ..."""
+    """Chat lines a seat, or a spectator's address, may send at a table at once ..."""
     chat_rate: float = 0.5
     """... and then per second (5 lines, then one every 2 s)."""
     allowed_origins: tuple[str, ...] = ()
