@@ -175,6 +175,25 @@ def test_a_real_server_refuses_a_foreign_host_header(db: Path) -> None:
         assert r.status_code == 200
 
 
+def test_the_name_a_server_listens_on_is_served(tmp_path: Path) -> None:
+    """``rummy serve --host NAME`` answers to NAME without listing it."""
+    name = socket.gethostname().lower()
+    try:
+        address = socket.gethostbyname(name)
+    except OSError:
+        pytest.skip(f"{name} does not resolve")
+    if address != "127.0.0.1" or name == "localhost":
+        pytest.skip(f"{name} is not another name of 127.0.0.1")
+    url = f"sqlite:///{tmp_path / 'named.db'}"
+    server = ServerProcess(url, args=["--host", name, "--bot-workers", "0"]).start()
+    try:
+        for host, status in ((name, 200), ("other.example", 400)):
+            r = httpx.get(server.base + "/healthz", headers={"Host": f"{host}:{server.port}"})
+            assert r.status_code == status, host
+    finally:
+        server.stop()
+
+
 # -- finding 10: forwarded headers ------------------------------------------------------------
 def _create_as(base: str, forwarded_for: str) -> int:
     headers = {"X-Forwarded-For": forwarded_for}
