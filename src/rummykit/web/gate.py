@@ -2,9 +2,9 @@
 allowance of its client address, the size of its body (issue 27, findings 7 and 8).
 
 An ASGI middleware, outside FastAPI's routing, because FastAPI reads and parses a
-whole body before a route's code runs: a 200 MB body to ``POST /api/tables`` took
-some 675 MB of peak memory before validation refused it, and an invalid body was
-never counted against its address.  Here a body is refused once its declared or
+whole body before a route's code runs (a 200 MB body to ``POST /api/tables`` costs
+it some 675 MB of peak memory before validation refuses it), and a route counts only
+the requests that reach it.  Here a body is refused once its declared or
 received length passes ``max_body``, and a counted request (``POST /api/tables``)
 spends its address's token before its body is read, valid or not.
 """
