@@ -253,7 +253,10 @@ def test_review_of_a_web_game_record(capsys: pytest.CaptureFixture[str], tmp_pat
     from rummykit.web import Settings, create_app
 
     settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.0, bot_workers=0
+        database_url=f"sqlite:///{tmp_path / 'web.db'}",
+        bot_delay=0.0,
+        bot_workers=0,
+        allowed_hosts=("testserver",),  # the TestClient's Host
     )
     seats = [{"kind": "bot", "difficulty": "easy"}, {"kind": "bot", "difficulty": "easy"}]
     with TestClient(create_app(settings)) as c:

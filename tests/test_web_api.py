@@ -36,6 +36,7 @@ def make_client(db: Path, **kw: Any) -> TestClient:
     opts: dict[str, Any] = {
         "bot_delay": 0.0, "rate": 10_000, "burst": 10_000, "hint_budget": 10,
         "tables_per_minute": 0, "sockets_per_minute": 0, "chat_burst": 1000,
+        "allowed_hosts": ("testserver",),  # the TestClient's Host
     }  # fmt: skip
     opts.update(kw)
     return TestClient(create_app(Settings(database_url=f"sqlite:///{db}", **opts)))

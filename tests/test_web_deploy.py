@@ -195,10 +195,12 @@ def test_a_match_is_played_through_the_proxy(tmp_path: Path) -> None:
 @pytest.mark.web_slow
 def test_limits_by_client_address_see_the_address_behind_the_proxy(tmp_path: Path) -> None:
     """HAProxy names the client in X-Forwarded-For and the server believes it from
-    127.0.0.1 (its default ``--forwarded-allow-ips``): two clients on different
-    loopback addresses have a bucket each, not one shared by everyone."""
+    127.0.0.1, the proxy docs/deploy.md's unit names (``--forwarded-allow-ips``): two
+    clients on different loopback addresses have a bucket each, not one shared by
+    everyone."""
     url = f"sqlite:///{tmp_path / 'limits.db'}"
-    server = ServerProcess(url, args=["--tables-per-minute", "1"]).start()
+    args = ["--tables-per-minute", "1", "--forwarded-allow-ips", "127.0.0.1"]
+    server = ServerProcess(url, args=args).start()
     body = {**GIN, "seats": [{"name": "Ann"}, {"kind": "bot"}]}
 
     def create_from(address: str) -> int:

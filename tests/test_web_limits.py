@@ -10,7 +10,7 @@ import pytest
 
 from rummykit.web.config import add_flags, from_env, given_flags, parse_bool, parse_list
 from rummykit.web.limits import AddressLimiter, TokenBucket, address_key
-from rummykit.web.origin import normalize_origin, origin_allowed
+from rummykit.web.origin import HostCheck, host_name, normalize_origin, origin_allowed
 from rummykit.web.server import Settings, server_settings
 
 
@@ -61,6 +61,21 @@ def test_zero_per_minute_turns_the_limit_off() -> None:
     lim = AddressLimiter(0)
     assert all(lim.allow("10.0.0.1") for _ in range(1000))
     assert lim.retry_after("10.0.0.1") == 0.0 and not lim.buckets
+
+
+def test_a_burst_sets_the_bucket_s_size_and_keeps_the_limit_on() -> None:
+    """Chat's limiter: ``chat_burst`` lines at once, then ``chat_rate`` a second, under
+    any key (a seat's name, or an address)."""
+    clock = FakeClock()
+    lim = AddressLimiter(30, burst=5, clock=clock)
+    assert [lim.take("seat 0") for _ in range(6)] == [True] * 5 + [False]
+    assert lim.take("seat 1")
+    clock.now += 2.0
+    assert lim.take("seat 0") and not lim.take("seat 0")
+    never = AddressLimiter(0, burst=2, clock=clock)
+    assert never.enabled and [never.take("x") for _ in range(3)] == [True, True, False]
+    clock.now += 1e6
+    assert not never.take("x")
 
 
 def test_the_table_of_addresses_is_bounded_forgetting_the_least_recent() -> None:
@@ -119,12 +134,38 @@ def test_normalize_origin() -> None:
         ("https://evil.example", None, (), False),
         ("https://app.example", "rummy.example", ("https://app.example",), True),
         ("https://app.example", "rummy.example", ("http://app.example",), False),
+        ("http://evil.example:8000", "evil.example:8000", (), False),  # DNS rebinding
     ],
 )
 def test_origin_allowed(
     origin: str | None, host: str | None, allowed: tuple[str, ...], ok: bool
 ) -> None:
-    assert origin_allowed(origin, host, allowed) is ok
+    """The server serves ``rummy.example`` (``allowed_hosts``)."""
+    assert origin_allowed(origin, host, allowed, HostCheck(("rummy.example",))) is ok
+
+
+# -- Host ----------------------------------------------------------------------------------------
+def test_host_name_takes_the_name_out_of_a_host_header() -> None:
+    assert host_name("Play.Example.:8000") == "play.example"
+    assert host_name("[::1]:8000") == host_name("[0:0::1]") == "::1"
+    assert host_name("127.0.0.1:80") == "127.0.0.1"
+    for bad in ("", "a b", "[::1", "[::1]x", "[nope]", "x:y", "x:80:80", "a..b", ".", "é.example"):
+        assert host_name(bad) is None, bad
+
+
+def test_a_server_answers_to_localhost_addresses_and_the_names_it_lists() -> None:
+    """Issue 27, finding 8: DNS rebinding reaches the server under the stranger's
+    name; an address or ``localhost`` cannot be rebound."""
+    hosts = HostCheck(("Play.Example", ".rummy.example", "*.games.example"))
+    for ok in (
+        None, "localhost:8000", "127.0.0.1", "[::1]:8000", "192.0.2.4:8000", "play.example",
+        "rummy.example", "a.b.rummy.example", "x.games.example", "games.example",
+    ):  # fmt: skip
+        assert hosts.allows(ok), ok
+    for bad in ("evil.example", "play.example.evil", "xrummy.example", "", "localhost.evil"):
+        assert not hosts.allows(bad), bad
+    assert HostCheck(("*",)).allows("evil.example")
+    assert not HostCheck().allows("testserver")
 
 
 # -- settings from the environment and flags --------------------------------------------------

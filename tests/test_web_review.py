@@ -322,6 +322,7 @@ def test_the_review_limits_are_settings_of_rummy_serve(db: Path) -> None:
     settings.tables_per_minute = settings.sockets_per_minute = 0
     settings.rate = settings.burst = 10_000
     settings.bot_delay = 0.0
+    settings.allowed_hosts = ("testserver",)
     app: Any = create_app(settings)
     with TestClient(app) as c:
         reviewer = app.state.manager.reviewer

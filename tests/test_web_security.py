@@ -247,7 +247,7 @@ def chat(ws: WS, text: str) -> None:
     ws.send_text(json.dumps({"type": "chat", "text": text}))
 
 
-def test_chat_is_rate_limited_per_connection(db: Path) -> None:
+def test_chat_is_rate_limited_per_seat(db: Path) -> None:
     with make_client(db, chat_burst=3, chat_rate=0.001) as c:
         t = create(c, [{}, {}])
         with c.websocket_connect(f"/ws/{t['id']}") as a:

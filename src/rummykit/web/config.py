@@ -104,10 +104,15 @@ def given_flags(args: argparse.Namespace, cls: type) -> dict[str, Any]:
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``rummy serve`` and ``python -m rummykit.web``: where to listen,
-    the database, logging, the trusted proxies, and a flag per server setting."""
+    the database, logging, and a flag per server setting (the trusted proxies,
+    ``--forwarded-allow-ips``, and the served names, ``--allowed-hosts``, among them)."""
     from .settings import Settings
 
-    parser.add_argument("--host", default="127.0.0.1", help="address (default: 127.0.0.1)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address or name to listen on, also served as a host name (default: 127.0.0.1)",
+    )
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     parser.add_argument(
         "--database",
@@ -116,12 +121,6 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "user data directory, or $RUMMYKIT_DATABASE_URL)",
     )
     parser.add_argument("--log-level", default="info", help="uvicorn's (default: info)")
-    parser.add_argument(
-        "--forwarded-allow-ips",
-        default=None,
-        help="proxies trusted to name the client in X-Forwarded-For (uvicorn's option; "
-        "default $FORWARDED_ALLOW_IPS or 127.0.0.1)",
-    )
     parser.add_argument(
         "--no-migrate",
         dest="migrate",
@@ -152,6 +151,5 @@ def serve(args: argparse.Namespace, environ: Mapping[str, str]) -> None:
         args.port,
         args.database,
         log_level=args.log_level,
-        forwarded_allow_ips=args.forwarded_allow_ips,
         **options,
     )

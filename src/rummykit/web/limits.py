@@ -3,7 +3,9 @@
 A stranger may create tables and open sockets, but not without end: each client
 address has a bucket of ``per_minute`` tokens that refills at ``per_minute`` a minute,
 and each new table or socket takes one (issue 15, finding 3).  A connection's
-messages and chat lines use the same :class:`TokenBucket`.
+messages use the same :class:`TokenBucket`, and a table's chat lines one per seat or
+spectator's address (an :class:`AddressLimiter` with a ``burst``), so that a new
+socket brings no new lines.
 
 The table of addresses is itself bounded (:class:`AddressLimiter` forgets the address
 used least recently once it holds ``max_addresses``), so a flood of addresses cannot
@@ -82,26 +84,35 @@ def address_key(host: str | None) -> str:
 
 class AddressLimiter:
     """One :class:`TokenBucket` per client address: ``per_minute`` events a minute,
-    in bursts of up to ``per_minute``.  ``per_minute <= 0`` turns the limit off."""
+    in bursts of up to ``per_minute``.  ``per_minute <= 0`` turns the limit off.
+    With ``burst``, bursts of up to ``burst`` and always on (``per_minute`` 0: no
+    more than ``burst`` events in all)."""
 
     def __init__(
-        self, per_minute: float, *, max_addresses: int = 10_000, clock: Clock = time.monotonic
+        self,
+        per_minute: float,
+        *,
+        burst: float | None = None,
+        max_addresses: int = 10_000,
+        clock: Clock = time.monotonic,
     ) -> None:
         if max_addresses < 1:
             raise ValueError("max_addresses must be at least 1")
         self.per_minute = per_minute
+        self.burst = burst
         self.max_addresses = max_addresses
         self.clock = clock
         self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
     @property
     def enabled(self) -> bool:
-        return self.per_minute > 0
+        return self.burst is not None or self.per_minute > 0
 
     def _bucket(self, key: str, now: float) -> TokenBucket:
         bucket = self.buckets.get(key)
         if bucket is None:
-            bucket = TokenBucket(self.per_minute, self.per_minute / 60.0, last=now)
+            capacity = self.per_minute if self.burst is None else self.burst
+            bucket = TokenBucket(capacity, max(0.0, self.per_minute) / 60.0, last=now)
             self.buckets[key] = bucket
             while len(self.buckets) > self.max_addresses:
                 self.buckets.popitem(last=False)
@@ -111,10 +122,15 @@ class AddressLimiter:
 
     def allow(self, host: str | None) -> bool:
         """Count one event for ``host``; False when its bucket is empty."""
+        return self.take(address_key(host))
+
+    def take(self, key: str) -> bool:
+        """Count one event under ``key`` as it is (an :func:`address_key`, or another
+        name such as a seat's); False when its bucket is empty."""
         if not self.enabled:
             return True
         now = self.clock()
-        return self._bucket(address_key(host), now).take(now)
+        return self._bucket(key, now).take(now)
 
     def retry_after(self, host: str | None) -> float:
         """Seconds until ``host`` may try again (0 if it may now)."""

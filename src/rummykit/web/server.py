@@ -47,9 +47,10 @@ from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
 from .cluster import Cluster, Presence
 from .commits import GroupCommit
-from .config import from_env
-from .limits import AddressLimiter, TokenBucket
-from .origin import origin_allowed
+from .config import from_env, parse_list
+from .gate import Gate
+from .limits import AddressLimiter, TokenBucket, address_key
+from .origin import HostCheck, origin_allowed
 from .protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -91,6 +92,9 @@ STATIC = Path(__file__).parent / "static"
 AUTO_BOT = "easy"
 """What plays for a human whose timer ran out or who stayed away."""
 LOG_LENGTH = 40
+CHAT_SENDERS = 256
+"""Chat senders (seats, spectators' addresses) a table's chat limit remembers, the
+least recent forgotten first: five times the spectators a table holds by default."""
 HEALTH_TIMEOUT = 2.0
 """Seconds ``/healthz`` waits for the database before it answers 503."""
 _HOUSE_EXAMPLES = {False: "multiple_melds=true", True: "knock_card=7, oklahoma=true"}
@@ -167,8 +171,8 @@ class Conn:
     ws: WebSocket
     messages: TokenBucket
     """Every message the client sends takes a token (``Settings.rate``, ``burst``)."""
-    chat: TokenBucket
-    """Every chat line takes another (``Settings.chat_rate``, ``chat_burst``)."""
+    peer: str | None = None
+    """The client's address (:func:`_peer`): a spectator's chat is counted by it."""
     seat: int = -1
     """-1 for a spectator."""
     over_limit: int = 0
@@ -191,7 +195,7 @@ class Conn:
         return cls(
             ws,
             messages=TokenBucket(s.burst, s.rate, last=now),
-            chat=TokenBucket(s.chat_burst, s.chat_rate, last=now),
+            peer=_peer(ws),
             opened=now,
         )
 
@@ -243,6 +247,9 @@ class LiveTable:
     owner_node: str | None = None
     """The node that last stored a move of a replica's table (its owner, as far as
     this process knows): when its last player leaves, the players here take it over."""
+    chat_limit: AddressLimiter | None = None
+    """Chat lines per seat, and per address for spectators (``Settings.chat_burst``,
+    ``chat_rate``): a new socket brings no new lines.  Made on the first line."""
 
     @property
     def over(self) -> bool:
@@ -1131,7 +1138,8 @@ class Manager:
 
     async def _chat(self, live: LiveTable, conn: Conn, msg: ChatMsg) -> None:
         """A chat line to the table: from a seat, or from a spectator where the table
-        allows it; a few lines at a time per connection (issue 15, finding 3)."""
+        allows it; a few lines at a time per seat, or per spectator's address, however
+        many sockets they open (:attr:`LiveTable.chat_limit`)."""
         if conn.seat < 0 and not live.options.get("spectator_chat"):
             await self.error(conn, "chat_closed", "spectators cannot chat at this table")
             return
@@ -1139,7 +1147,13 @@ class Manager:
         if not text:
             await self.error(conn, "empty_chat", "nothing to send")
             return
-        if not conn.chat.take(time.monotonic()):
+        if live.chat_limit is None:
+            s = self.settings
+            live.chat_limit = AddressLimiter(
+                s.chat_rate * 60, burst=s.chat_burst, max_addresses=CHAT_SENDERS
+            )
+        sender = f"seat {conn.seat}" if conn.seat >= 0 else address_key(conn.peer)
+        if not live.chat_limit.take(sender):
             await self.error(conn, "rate_limited", "too many chat lines; wait a few seconds")
             return
         name = live.seats[conn.seat]["name"] if conn.seat >= 0 else "spectator"
@@ -1312,6 +1326,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     tables_limit = AddressLimiter(
         settings.tables_per_minute, max_addresses=settings.limit_addresses
     )
+    hosts = HostCheck(settings.allowed_hosts)
+    app.add_middleware(
+        Gate,
+        hosts=hosts,
+        max_body=settings.max_body,
+        counted={"POST /api/tables": (tables_limit, "tables created")},
+    )
     sockets_limit = AddressLimiter(
         settings.sockets_per_minute, max_addresses=settings.limit_addresses
     )
@@ -1384,15 +1405,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
 
     @app.post("/api/tables")
-    async def create(req: CreateTable, request: Request, lang: str | None = None) -> dict[str, Any]:
-        peer = _peer(request)
-        if not tables_limit.allow(peer):
-            wait = max(1, math.ceil(tables_limit.retry_after(peer)))
-            raise HTTPException(
-                429,
-                f"too many tables created from your address; try again in {wait} s",
-                headers={"Retry-After": str(wait)},
-            )
+    async def create(req: CreateTable, lang: str | None = None) -> dict[str, Any]:
+        """A new table; its address's allowance (``tables_per_minute``) was spent by
+        the request, valid or not, before its body was read (web/gate.py)."""
         return await mgr().create(req, normalize(lang) or "en")
 
     @app.get("/api/tables")
@@ -1445,7 +1460,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
         origin = websocket.headers.get("origin")
-        if not origin_allowed(origin, websocket.headers.get("host"), settings.allowed_origins):
+        host = websocket.headers.get("host")
+        if not origin_allowed(origin, host, settings.allowed_origins, hosts):
             await _refuse(
                 websocket, CLOSE_ORIGIN, "origin", "pages from that origin may not connect"
             )
@@ -1502,20 +1518,23 @@ def serve_main(
     database_url: str | None = None,
     *,
     log_level: str = "info",
-    forwarded_allow_ips: str | None = None,
     **options: Any,
 ) -> None:  # pragma: no cover - runs a server until interrupted (tested as a subprocess)
     """Run the server until interrupted: what ``rummy serve`` calls.
 
     ``database_url`` None means ``$RUMMYKIT_DATABASE_URL`` or SQLite in the user's data
     directory; ``postgresql://user@host/db`` works as is.  ``options`` are
-    :class:`Settings` fields (:func:`server_settings`).  ``forwarded_allow_ips``: the
-    proxies whose ``X-Forwarded-For`` names the client (uvicorn's option; None: its
-    default, ``$FORWARDED_ALLOW_IPS`` or 127.0.0.1).
+    :class:`Settings` fields (:func:`server_settings`).  ``host``, when it is a name,
+    is served as one (``Settings.allowed_hosts``).  ``X-Forwarded-For`` names the
+    client only from the proxies in ``Settings.forwarded_allow_ips`` (uvicorn's own
+    ``$FORWARDED_ALLOW_IPS`` when that is empty); with none, the client is the
+    socket's peer, whatever the headers say.
     """
     import uvicorn
 
     settings = server_settings(database_url, os.environ, **options)
+    settings.allowed_hosts = (*settings.allowed_hosts, host)
+    proxies = settings.forwarded_allow_ips or parse_list(os.environ.get("FORWARDED_ALLOW_IPS", ""))
     app = create_app(settings)
     tune_gc()
     uvicorn.run(
@@ -1526,5 +1545,6 @@ def serve_main(
         ws_max_size=65536,
         ws_ping_interval=20,
         ws_ping_timeout=20,
-        forwarded_allow_ips=forwarded_allow_ips,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=list(proxies) or None,
     )

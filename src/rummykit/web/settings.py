@@ -46,7 +46,7 @@ class Settings:
     max_seat_sockets: int = 3
     """Connections per seat (tabs); a newer one closes the oldest (code 4409)."""
     chat_burst: float = 5.0
-    """Chat lines a connection may send at once ..."""
+    """Chat lines a seat, or a spectator's address, may send at a table at once ..."""
     chat_rate: float = 0.5
     """... and then per second (5 lines, then one every 2 s)."""
     allowed_origins: tuple[str, ...] = ()
@@ -97,3 +97,14 @@ class Settings:
     for the game (:func:`~rummykit.bots.review.default_budget`, as ``rummy review``),
     about 30 s for a round of 40 decisions on two cores.  The review's seed is fixed
     (web/reviews.py), so a review is reproducible from the record."""
+    # -- HTTP hygiene (issue 27; docs/protocol.md, "Limits"; docs/deploy.md) -------------
+    max_body: int = 16384
+    """Bytes a request body may hold; a longer one is refused with 413 before it is read
+    any further (``Content-Length``, or counted as a chunked body comes)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names the server answers to besides ``localhost``, IP addresses and the name
+    it listens on (``--host``): ``play.example``, ``.play.example`` (and subdomains),
+    ``*`` (any: no defence against DNS rebinding).  Any other ``Host`` gets 400."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Proxies trusted to name the client in ``X-Forwarded-For`` (uvicorn's option:
+    addresses or networks, ``*`` any peer); none: the client is the socket's peer."""

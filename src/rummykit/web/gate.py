@@ -1,0 +1,127 @@
+"""What every request passes before the routes see it: the host it names, the
+allowance of its client address, the size of its body (issue 27, findings 7 and 8).
+
+An ASGI middleware, outside FastAPI's routing, because FastAPI reads and parses a
+whole body before a route's code runs (a 200 MB body to ``POST /api/tables`` costs
+it some 675 MB of peak memory before validation refuses it), and a route counts only
+the requests that reach it.  Here a body is refused once its declared or
+received length passes ``max_body``, and a counted request (``POST /api/tables``)
+spends its address's token before its body is read, valid or not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .limits import AddressLimiter
+from .origin import HostCheck
+
+
+class BodyTooLarge(Exception):
+    """The body passed the limit while it was being read."""
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+def _peer(scope: Scope) -> str | None:
+    client = scope.get("client")
+    return str(client[0]) if client else None
+
+
+class Gate:
+    """ASGI middleware: a ``Host`` that ``hosts`` does not serve gets 400 (a WebSocket
+    is refused before its handshake); a request listed in ``counted`` (``"POST
+    /api/tables"``: its limiter and what it is, for the message) takes a token from
+    its address first, 429 when there is none; a body over ``max_body`` bytes gets
+    413 ``body_too_large``.  A body within the limit is read here and handed on
+    whole, so the application sees it as usual."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        hosts: HostCheck,
+        max_body: int,
+        counted: Mapping[str, tuple[AddressLimiter, str]],
+    ) -> None:
+        self.app = app
+        self.hosts = hosts
+        self.max_body = max_body
+        self.counted = counted
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if not self.hosts.allows(_header(scope, b"host")):
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+            else:
+                detail = "this server does not answer to that host name"
+                await JSONResponse({"detail": detail, "code": "bad_host"}, 400)(
+                    scope, receive, send
+                )
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+        limit = self.counted.get(f"{scope['method']} {scope['path']}")
+        if limit is not None:
+            limiter, what = limit
+            peer = _peer(scope)
+            if not limiter.allow(peer):
+                wait = max(1, math.ceil(limiter.retry_after(peer)))
+                detail = f"too many {what} from your address; try again in {wait} s"
+                response = JSONResponse({"detail": detail}, 429, headers={"Retry-After": str(wait)})
+                await response(scope, receive, send)
+                return
+        try:
+            body = await self._body(scope, receive)
+        except BodyTooLarge:
+            detail = f"the request body is larger than {self.max_body} bytes"
+            await JSONResponse({"detail": detail, "code": "body_too_large"}, 413)(
+                scope, receive, send
+            )
+            return
+        if body is None:  # the client went away before the body's end
+            return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _body(self, scope: Scope, receive: Receive) -> bytes | None:
+        """The whole body, at most ``max_body`` bytes (BodyTooLarge past them); None if
+        the client disconnected first."""
+        declared = _header(scope, b"content-length")
+        if declared is not None and declared.strip().isdigit() and int(declared) > self.max_body:
+            raise BodyTooLarge
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                raise BodyTooLarge
+            parts.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(parts)
