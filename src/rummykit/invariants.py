@@ -20,7 +20,8 @@ unless the state is one the engine could have reached, as far as its fields can 
 * **Table melds match their shapes**: the shape is in the rules' catalogue, each card
   shows its cell's face, and jokers fill exactly the joker cells.
 * **Known cards are held**: ``known[p]`` is within ``hands[p]``.
-* **History, results and events** are well formed.
+* **History, results and events** are well formed, and the round's moves
+  (``round_start``) are a part of the history.
 
 Checks that only the relation between fields can express, and that states built
 by hand for puzzles and tests legitimately break, are left out: whether a table
@@ -409,6 +410,7 @@ def _check_buying(s: GameState, n: int) -> None:
 def _check_record(s: GameState, n: int) -> None:
     """The moves played, the rounds scored and the chance events of the match."""
     _ints(_seq(s.history, list, "history"), "history", 0, s.game.actions.size - 1)
+    _int(s.round_start, "round_start", 0, len(s.history))
     results = _seq(s.results, list, "results")
     finished = s.round_no - (0 if s.phase is Phase.OVER else 1)
     if len(results) not in (0, finished):
