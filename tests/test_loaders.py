@@ -14,7 +14,9 @@ from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 
 from rummykit import GameState, Phase, new_game
+from rummykit.cards import mask_of, parse_cards
 from rummykit.moves import DISCARD, MELD
+from rummykit.position import PositionError, position_from_text
 from rummykit.rules import PRESETS
 from rummykit.serialize import (
     StateFormatError,
@@ -99,4 +101,35 @@ def test_saves_before_format_3_find_their_round_in_the_history() -> None:
     _same_for_every_seat(g, h)
     d["format"] = 3
     with pytest.raises(StateFormatError, match="missing fields: round_start"):
+        state_from_dict(d)
+
+
+# -- one invariant check for both loaders ------------------------------------------------
+DEAD_END = "rum500 2D7S3S4SKD+9D/5S9C9H2C - 4C 41 1p -/- 0,0 dealer=2 taken=9D pending=9D:use"
+"""Seed 500 ("500 Rum", the deep draw): the deepest card taken must be used at once;
+here nothing in the hand can meld with the 9D, so the player to act has no move."""
+
+
+def test_a_dead_end_is_refused_by_both_loaders() -> None:
+    """The same 500 Rum position, written as text and saved as JSON, is refused by both
+    loaders for the same reason: the player to act has no legal move (the JSON is the
+    saved state of a playable position with two of the hand's cards swapped away)."""
+    with pytest.raises(PositionError) as by_text:
+        position_from_text(DEAD_END)
+    playable = position_from_text(DEAD_END.replace("2D7S", "9C9H").replace("9C9H2C", "2D7S2C"))
+    d = state_to_dict(playable)
+    nines, others = mask_of(parse_cards("9C 9H")), mask_of(parse_cards("2D 7S"))
+    d["hands"] = [d["hands"][0] ^ nines ^ others, d["hands"][1] ^ nines ^ others]
+    with pytest.raises(StateFormatError) as by_json:
+        state_from_dict(d)
+    assert by_json.value.reason == by_text.value.reason == "the player to act has no legal move"
+    assert (by_json.value.field, by_text.value.field) == ("current", "active")
+
+
+@pytest.mark.parametrize("field", ["buys", "buy_turn"])
+def test_a_contract_save_without_its_buying_fields_is_refused(field: str) -> None:
+    """A Contract Rummy save must hold both buying fields (``buys_per_round``)."""
+    d = state_to_dict(new_game("contract", players=3, seed=1))
+    del d[field]
+    with pytest.raises(StateFormatError, match=f"missing fields: {field}"):
         state_from_dict(d)

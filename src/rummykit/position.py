@@ -403,10 +403,6 @@ class _Reader:
         except StateFormatError as exc:
             field = exc.field.split("[")[0].split(".")[0]
             raise PositionError(exc.reason, _STATE_FIELDS.get(field, field)) from None
-        if s.phase is not Phase.OVER and not s.legal_moves():
-            # Play never reaches a dead end (a move is legal only if the turn can still
-            # be finished), but a written position can: say so now, not at the first move.
-            raise PositionError("the player to act has no legal move", "active")
         return s
 
     def turn(self, s: GameState) -> None:

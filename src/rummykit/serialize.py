@@ -124,8 +124,10 @@ def state_from_dict(d: Any) -> GameState:
     fields = _FIELDS | _ROUND_START if fmt >= 3 else _FIELDS
     _exact_keys(plain, fields | (_BUYING & d.keys()), "")
     rules = rules_from_text(d["rules"], StateFormatError)
-    if bool(rules.buys_per_round) != bool(_BUYING & d.keys()):
-        _exact_keys(plain, fields | _BUYING if rules.buys_per_round else fields, "")
+    if rules.buys_per_round:
+        fields |= _BUYING
+    if plain.keys() != fields:
+        _exact_keys(plain, fields, "")
     names = _list(d["names"], "names")
     s = GameState.__new__(GameState)
     try:
