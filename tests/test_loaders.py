@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from rummykit import GameState, Phase, new_game
 from rummykit.cards import mask_of, parse_cards
 from rummykit.invariants import MAX_SCORE, check_state
-from rummykit.moves import DISCARD, MELD
+from rummykit.moves import DISCARD, DROP, MELD
 from rummykit.position import PositionError, position_from_text, position_to_text
 from rummykit.rules import PRESETS
 from rummykit.serialize import (
@@ -42,8 +42,11 @@ SETTINGS = settings(
 
 
 def _move(g: GameState, r: random.Random) -> None:
-    """A random legal move, biased to melds and discards so that rounds end."""
+    """A random legal move, biased to melds and discards so that rounds end, and
+    seldom a drop (which ends a two-player Indian deal at once)."""
     legal = g.legal_moves()
+    if r.random() < 0.97:
+        legal = [m for m in legal if m.kind != DROP] or legal
     active = [m for m in legal if m.kind >= MELD]
     if active and r.random() < 0.7:
         g.apply(r.choice(active))
