@@ -7,6 +7,8 @@ times, as the median of several passes:
 
 * ``state_from_json`` of a fresh match, of a mid-round state (60 random moves in) and
   of a long match (every move of a finished match in its history);
+* the mid-round state loaded and its legal moves listed, as a server does to play on
+  (the loader lists them to check that the player to act has one, and keeps them);
 * ``position_to_text`` and ``position_from_text`` of the mid-round state.
 
     python benchmarks/loader.py                 # prints a table, writes results/loader.json
@@ -81,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             "preset": preset,
             "fresh_us": micros(lambda t=fresh: state_from_json(t), args.calls),
             "mid_us": micros(lambda t=mid: state_from_json(t), args.calls),
+            "mid_moves_us": micros(lambda t=mid: state_from_json(t).legal_moves(), args.calls),
             "match_us": micros(lambda t=whole: state_from_json(t), args.calls),
             "match_history": len(whole_state.history),
             "match_bytes": len(whole),
@@ -92,13 +95,15 @@ def main(argv: list[str] | None = None) -> int:
             row["text_chars"] = len(text)
         rows.append(row)
     table = Table(title="Loading saved states (µs per call, median of 5 passes)")
-    for col in ("preset", "fresh", "mid-round", "match (moves)", "to text", "from text"):
+    columns = ("preset", "fresh", "mid-round", "+ moves", "match (moves)", "to text", "from text")
+    for col in columns:
         table.add_column(col, justify="left" if col == "preset" else "right")
     for r in rows:
         table.add_row(
             r["preset"],
             f"{r['fresh_us']:.0f}",
             f"{r['mid_us']:.0f}",
+            f"{r['mid_moves_us']:.0f}",
             f"{r['match_us']:.0f} ({r['match_history']})",
             f"{r['to_text_us']:.0f}" if "to_text_us" in r else "-",
             f"{r['from_text_us']:.0f}" if "from_text_us" in r else "-",

@@ -169,9 +169,7 @@ def _without_a_legal_move(state_json: str) -> str:
     p = d["current"]
     d["hands"][p] |= sum(1 << c for c in d["stock"] + d["discard"])
     d["stock"], d["discard"] = [], []
-    stuck = state_from_json(json.dumps(d))
-    assert not stuck.legal_moves()
-    return state_to_json(stuck)
+    return json.dumps(d)
 
 
 def _table_with_a_doctored_state(s: Settings, doctor: Callable[[str], str]) -> dict[str, Any]:
@@ -191,24 +189,25 @@ def test_a_position_with_no_legal_move_fails_the_table_instead_of_offering_nothi
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Issue 15, finding 1: "A human seat gets legal: []" and a bot seat's driver
-    raises forever.  A bot table with such a state is loaded at start-up, fails at
-    once, and its player is told why."""
+    raises forever.  The loader refuses a saved state whose player to act has no legal
+    move (``rummykit.invariants.check_state``), so such a table fails the first time it
+    is loaded, once, and says why."""
     caplog.set_level(logging.ERROR, logger="rummykit.web")
     s = settings(tmp_path / "w.db")
     t = _table_with_a_doctored_state(s, _without_a_legal_move)
     with ServerThread(s) as server:
-        tables = manager(server).tables
-        wait_for(lambda: t["id"] in tables and tables[t["id"]].failed, "the table to fail")
-        ann = hello(server.base, t, 0)
-        assert ann.state is not None and "has no legal move" in ann.state["table"]["failed"]
-        assert ann.until(lambda m: m["type"] == "error")["code"] == "table_failed"
-        v = ann.state["version"]
-        ann.send({"type": "move", "version": v, "move": {"kind": "draw_stock"}})
-        assert ann.until(lambda m: m["type"] == "error")["code"] == "table_failed"
-        ann.close()
+        for _ in range(2):
+            r = info(server.base, t)
+            assert r.status_code == 410 and r.json()["code"] == "table_failed"
+        assert Client(server.base, t["id"]).recv()["code"] == "table_failed"
     with ServerThread(s) as server:
         assert httpx.get(server.base + "/healthz").json()["tables"] == 0
     assert len(errors_about(caplog, t["id"])) == 1
+    store = Store(s.database_url)
+    stored = store.load_table(t["id"])
+    store.close()
+    assert stored is not None and stored.status == "failed"
+    assert "the player to act has no legal move" in stored.note
 
 
 def test_a_table_whose_saved_game_cannot_be_read_fails_once(

@@ -20,7 +20,10 @@ unless the state is one the engine could have reached, as far as its fields can 
 * **Table melds match their shapes**: the shape is in the rules' catalogue, each card
   shows its cell's face, and jokers fill exactly the joker cells.
 * **Known cards are held**: ``known[p]`` is within ``hands[p]``.
-* **History, results and events** are well formed.
+* **The player to act has a legal move** (checked last, on a state whose every field
+  has passed, so the move generator meets only values it can play from).
+* **History, results and events** are well formed, and the round's moves
+  (``round_start``) are a part of the history.
 
 Checks that only the relation between fields can express, and that states built
 by hand for puzzles and tests legitimately break, are left out: whether a table
@@ -177,7 +180,8 @@ def check_state(s: GameState) -> None:
 
     ``s.game`` must be ``Game.shared(s.rules, len(s.names))`` (both readers build it so);
     every other field is checked, cheap checks of types and ranges first, so nothing
-    here can hang or fail on a value it has not yet checked.
+    here can hang or fail on a value it has not yet checked.  The legal moves it finds
+    are kept in the state, as playing to it would have.
     """
     rules = s.rules
     game = s.game
@@ -199,6 +203,10 @@ def check_state(s: GameState) -> None:
     _check_declare(s, n)
     _check_buying(s, n)
     _check_record(s, n)
+    if s.phase is not Phase.OVER and not s.legal_moves():
+        # Play never reaches a dead end (a move is legal only if the turn can still be
+        # finished), but an outside state can: say so now, not at the first move.
+        raise StateFormatError("the player to act has no legal move", "current")
 
 
 def _check_seats(s: GameState, n: int) -> None:
@@ -409,6 +417,7 @@ def _check_buying(s: GameState, n: int) -> None:
 def _check_record(s: GameState, n: int) -> None:
     """The moves played, the rounds scored and the chance events of the match."""
     _ints(_seq(s.history, list, "history"), "history", 0, s.game.actions.size - 1)
+    _int(s.round_start, "round_start", 0, len(s.history))
     results = _seq(s.results, list, "results")
     finished = s.round_no - (0 if s.phase is Phase.OVER else 1)
     if len(results) not in (0, finished):

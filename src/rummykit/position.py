@@ -42,7 +42,7 @@ from typing import Any
 
 from .cards import JOKER, bits, deck, face_of, format_face, parse_face
 from .errors import RummyError
-from .invariants import StateFormatError, check_state
+from .invariants import MAX_SCORE, StateFormatError, check_state
 from .rules import Rules
 from .serialize import rules_from_text
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, Game, GameState, Phase
@@ -53,8 +53,9 @@ __all__ = ["MAX_POSITION_CHARS", "PositionError", "position_from_text", "positio
 MAX_POSITION_CHARS = 8_000
 """Longest position read.  A Rami 51 position with every card named is under 1,000
 characters, plus its rules spec (``Rules.parse`` reads at most 4,096)."""
-_MAX_DIGITS = 12
-"""Numbers in a position have at most this many digits (scores up to 10**12)."""
+_MAX_DIGITS = len(str(MAX_SCORE))
+"""Numbers in a position have at most this many digits: every score a saved state
+may hold (:data:`~rummykit.invariants.MAX_SCORE`) can be written."""
 
 _PHASE_LETTERS = {
     Phase.DRAW: "d",
@@ -338,17 +339,23 @@ class _Reader:
             known |= 1 << c
         return hand, known
 
-    def find(self, face_text: str, key: str, places: list[int]) -> int:
+    def find(self, face_text: str, key: str, places: list[int], avoid: int = 0) -> int:
         """The physical card of a face named by a ``key=`` field: the first place (a
-        bitmask) that holds one, known copies of a hand first, else the lowest id."""
+        bitmask) that holds one, known copies of a hand first; else the lowest copy
+        outside ``avoid``, for :func:`~rummykit.invariants.check_state` to refuse in the
+        words it uses for a saved state with that card."""
         if not _CARD_RE.fullmatch(face_text):
             raise PositionError(f"expected a card, not {_shown(face_text)}", key)
         face = parse_face(face_text)
+        copies = self.copies.get(face, [face])  # a face not in this deck: its first id
         for where in places:
-            held = [c for c in self.copies.get(face, ()) if where >> c & 1]
+            held = [c for c in copies if where >> c & 1]
             if held:
                 return held[0]
-        raise PositionError(f"{format_face(face)} is not where this card can be", key)
+        free = [c for c in copies if not avoid >> c & 1]
+        if not free:
+            raise PositionError(f"{format_face(face)} is held, not out", key)
+        return free[0]
 
     def rest(self) -> list[int]:
         """The cards no field has named, in deck order."""
@@ -403,10 +410,6 @@ class _Reader:
         except StateFormatError as exc:
             field = exc.field.split("[")[0].split(".")[0]
             raise PositionError(exc.reason, _STATE_FIELDS.get(field, field)) from None
-        if s.phase is not Phase.OVER and not s.legal_moves():
-            # Play never reaches a dead end (a move is legal only if the turn can still
-            # be finished), but a written position can: say so now, not at the first move.
-            raise PositionError("the player to act has no legal move", "active")
         return s
 
     def turn(self, s: GameState) -> None:
@@ -496,10 +499,10 @@ class _Reader:
             if where:  # no longer held: melded or laid off, or the knocker's card
                 knocker = s.hands[s.knocker] if s.knocker >= 0 else 0
                 top = 1 << s.discard[-1] if s.discard else 0
-                places = [on_table, knocker, top, everywhere & ~hand]
+                places, avoid = [on_table, knocker, top, everywhere & ~hand], hand
             else:
-                places = [hand & known, hand]
-            s.taken = self.find(face_text, "taken", places)
+                places, avoid = [hand & known, hand], 0
+            s.taken = self.find(face_text, "taken", places, avoid)
         pending = self.extras.get("pending", "-")
         if pending != "-":
             face_text, _colon, kind = pending.partition(":")

@@ -46,11 +46,17 @@ __all__ = [
     "rules_from_text", "state_from_dict", "state_from_json", "state_to_dict", "state_to_json",
 ]  # fmt: skip
 
-FORMAT = 2
-"""The format written.  2 stores the RNG's Mersenne Twister words as base64 (3.3 KB
-instead of 6.9 KB of decimal numbers, nearly all of a saved state); format 1, with the
-words as a list of numbers, is still read."""
-_READABLE = (1, 2)
+FORMAT = 3
+"""The format written.  3 stores ``round_start``, where the current round begins in
+the history: views, the bots and the review read the round's moves from there, and
+the history alone does not always say (a Gin knock at the wall, or a match ended by
+the turn or restock limit, begins a turn without a draw).  2 stores the RNG's Mersenne
+Twister words as base64 (3.3 KB instead of 6.9 KB of decimal numbers, nearly all of a
+saved state); format 1 has the words as a list of numbers.  Formats 1 and 2 are still
+read, their round found by :func:`~rummykit.state.round_start_of`."""
+_READABLE = (1, 2, 3)
+_ROUND_START = frozenset(("round_start",))
+"""Saved from format 3 on."""
 
 MAX_JSON_CHARS = 1_000_000
 """Longest saved state read.  A whole Gin match to 100 (18,000 moves) is about 110 KB;
@@ -91,6 +97,7 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
         "table": [[tm.owner, tm.shape, list(tm.cards)] for tm in s.table],
         "results": [result_to_dict(r) for r in s.results],
         "history": list(s.history),
+        "round_start": s.round_start,
         "events": [[k, p, list(c)] for k, p, c in s.events],
     }
     for name in _SCALARS:
@@ -114,10 +121,13 @@ def state_from_dict(d: Any) -> GameState:
     if type(fmt) is not int or fmt not in _READABLE:
         raise StateFormatError(f"unsupported state format {fmt!r}"[:80], "format")
     plain = {k: v for k, v in d.items() if k not in _DECLARE_FIELDS}
-    _exact_keys(plain, _FIELDS | (_BUYING & d.keys()), "")
+    fields = _FIELDS | _ROUND_START if fmt >= 3 else _FIELDS
+    _exact_keys(plain, fields | (_BUYING & d.keys()), "")
     rules = rules_from_text(d["rules"], StateFormatError)
-    if bool(rules.buys_per_round) != bool(_BUYING & d.keys()):
-        _exact_keys(plain, _FIELDS | _BUYING if rules.buys_per_round else _FIELDS, "")
+    if rules.buys_per_round:
+        fields |= _BUYING
+    if plain.keys() != fields:
+        _exact_keys(plain, fields, "")
     names = _list(d["names"], "names")
     s = GameState.__new__(GameState)
     try:
@@ -134,6 +144,7 @@ def state_from_dict(d: Any) -> GameState:
     s.table = [_table_meld(m, i) for i, m in enumerate(_list(d["table"], "table"))]
     s.results = [_result_from_dict(r, i) for i, r in enumerate(_list(d["results"], "results"))]
     s.history = _list(d["history"], "history")
+    s.round_start = d["round_start"] if fmt >= 3 else 0
     s.events = [_event(e, i) for i, e in enumerate(_list(d["events"], "events"))]
     for name in _SCALARS:
         setattr(s, name, d[name])
@@ -149,12 +160,10 @@ def state_from_dict(d: Any) -> GameState:
         s.buy_turn = -1
     s._legal = None
     check_state(s)
-    # Derived, not saved: a state whose history does not hold its round (hand-built)
-    # shows its whole history to views.
-    s.round_start = (
-        round_start_of(s.history, s.turn, s.phase, s.upcard_passes, s.game.actions.turn_openers)
-        or 0
-    )
+    if fmt < 3:  # found from the history: a state whose history does not hold its
+        # round (hand-built) shows its whole history to views
+        openers = s.game.actions.turn_openers
+        s.round_start = round_start_of(s.history, s.turn, s.phase, s.upcard_passes, openers) or 0
     return s
 
 
@@ -212,11 +221,11 @@ def _event(e: Any, i: int) -> tuple[str, int, tuple[int, ...]]:
 
 
 def _rng_from(saved: Any, fmt: int) -> random.Random:
-    """The RNG of a saved state: its words in base64 (format 2) or as numbers (1)."""
+    """The RNG of a saved state: its words in base64 (format 2 on) or as numbers (1)."""
     version, internal, gauss = _entries(saved, 3, "rng")
     if type(version) is not int or version != 3:
         raise StateFormatError("unknown random generator version", "rng")
-    if fmt == 2:
+    if fmt >= 2:
         if type(internal) is not str or len(internal) > 4 * _MT_WORDS * 4 // 3 + 4:
             raise StateFormatError("the generator's words must be base64 text", "rng")
         try:
