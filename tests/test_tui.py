@@ -23,7 +23,7 @@ import pytest
 from rich.console import Console
 from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.widgets import Sparkline, Static
+from textual.widgets import Label, Sparkline, Static
 
 from helpers import build, meld_move
 from rummykit.bots import GreedyBot, play_match
@@ -1119,3 +1119,24 @@ async def test_rum500_big_with_eight_seats() -> None:
         s = app.match.state
         assert s.num_players == 8 and len(s.results) == 1
         assert len(set(s.names)) == 8
+
+
+@sync
+async def test_contract_in_view_and_the_next_one_at_the_deal_end() -> None:
+    """Contract Rummy (Bicycle Cards: each deal has its own contract, in a fixed
+    order): the status line names the deal and its contract all deal long, whoever
+    is to play, and the deal's end says what the next deal asks for."""
+    app = start("contract(deals=2)", players=3, seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        status = str(table(app).query_one("#status").render())
+        assert "Deal 1 of 2: two sets" in status, status
+        await play_round(pilot, app)
+        summary = app.screen
+        assert isinstance(summary, RoundSummaryScreen)
+        coming = str(summary.query_one("#next-contract", Label).render())
+        assert coming == "Next: deal 2 of 2, a set and a run"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        status = str(table(app).query_one("#status").render())
+        assert "Deal 2 of 2: a set and a run" in status, status

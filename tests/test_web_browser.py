@@ -50,9 +50,11 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def new_page(browser: Any, width: int = 1100, height: int = 800) -> Any:
+def new_page(browser: Any, width: int = 1100, height: int = 800, locale: str = "en-US") -> Any:
     # Playwright's wait_for_function evaluates strings, which the page's CSP forbids.
-    ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    ctx = browser.new_context(
+        viewport={"width": width, "height": height}, bypass_csp=True, locale=locale
+    )
     return ctx.new_page()
 
 
@@ -555,3 +557,26 @@ def test_a_contract_deal_by_clicks_with_a_buy(
     assert g["phase"] == "over", stalled(server, t["id"], page)
     assert bought, "the person was never offered a discard"
     page.close()
+
+
+def test_contract_in_view_and_the_next_one_at_the_deal_end(
+    server: ServerThread, browser: Any
+) -> None:
+    """Contract Rummy (Bicycle Cards: each deal has its own contract, in a fixed
+    order): the page names the deal and its contract all deal long, in the page's
+    language, and the deal's end says what the next deal asks for."""
+    bot = {"kind": "bot", "difficulty": "easy"}
+    t = create(server, {"rules": "contract", "deals": 2, "seats": [bot] * 3})
+    en = new_page(browser)
+    fr = new_page(browser, locale="fr-FR")
+    for page in (en, fr):
+        page.goto(server.base + t["watch"])
+        page.wait_for_function("window.rummy.state !== null")
+    assert en.inner_text("#contract") == "Deal 1 of 2: two sets"
+    assert fr.inner_text("#contract") == "Donne 1 sur 2 : deux brelans"
+    en.wait_for_selector("#next-contract", timeout=120_000)
+    assert en.inner_text("#next-contract") == "Next: deal 2 of 2, a set and a run"
+    fr.wait_for_selector("#next-contract", timeout=120_000)
+    assert fr.inner_text("#next-contract") == "Ensuite : donne 2 sur 2, un brelan et une suite"
+    for page in (en, fr):
+        page.close()

@@ -219,6 +219,8 @@ FR: dict[str, str] = {
     "to {n}, low wins": "en {n}, le plus bas gagne",
     "Round {n} of {deals}": "Manche {n} sur {deals}",
     "Round {n} · to {target}": "Manche {n} · en {target}",
+    "Deal {n} of {deals}: {contract}": "Donne {n} sur {deals} : {contract}",
+    "Next: deal {n} of {deals}, {contract}": "Ensuite : donne {n} sur {deals}, {contract}",
     "highest score wins": "le plus haut score gagne",
     "lowest score wins": "le plus bas score gagne",
     # -- help

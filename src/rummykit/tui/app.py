@@ -60,6 +60,7 @@ from .session import (
     card_text,
     cards_for_move,
     choice_text,
+    contract_title,
     deadwood_text,
     declare_text,
     discard_save,
@@ -278,6 +279,9 @@ class TableScreen(Screen[None]):
         out.append(f"{s.rules.name} ", Style(bold=True))
         if s.wild >= 0:
             out.append(_("· wild {card} ", card=wild_text(s.wild)))
+        contract = contract_title(s)
+        if contract and s.phase is not Phase.OVER:
+            out.append(f"· {contract} ", Style(bold=True))
         if s.phase is Phase.OVER:
             out.append(_("· the match is over"))
         elif self.match.my_turn:

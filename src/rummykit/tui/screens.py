@@ -43,6 +43,7 @@ from .session import (
     GameSettings,
     ReplayStep,
     cells_text,
+    contract_next,
     face_text,
     goal_text,
     round_line,
@@ -286,6 +287,9 @@ class RoundSummaryScreen(ModalScreen[None]):
                 yield Static(round_details(self.state, r, self.names, self.totals, self.laid))
                 yield Static(Text(""))
                 yield Static(history_block(done, self.names))
+            coming = "" if self.last else contract_next(self.state)
+            if coming:
+                yield Label(coming, id="next-contract")
             label = _("Final standings") if self.last else _("Next deal")
             with Horizontal():
                 yield Button(

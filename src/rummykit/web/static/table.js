@@ -39,6 +39,8 @@ export async function tablePage(app, connEl, tableId) {
     hand: h("div", { class: "hand", id: "hand", role: "group", "aria-label": t("table.hand") }),
     arrangeInfo: h("p", { class: "arrange-info", id: "arrange-info" }),
     status: h("p", { class: "status", id: "status", "aria-live": "polite" }),
+    // Contract Rummy: the deal and its contract, in view all deal long
+    contract: h("p", { class: "contract", id: "contract", hidden: true }),
     // the last move in words, read out by screen readers as it happens
     announce: h("p", { class: "visually-hidden", id: "announce", "aria-live": "polite" }),
     timer: h("div", { class: "turn-timer", id: "turn-timer", hidden: true }),
@@ -116,7 +118,7 @@ export async function tablePage(app, connEl, tableId) {
       h("section", { class: "board", "aria-label": t("table.board") },
         els.seats,
         h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard, els.wild), els.pile, els.melds),
-        h("div", { class: "mine" }, els.announce, els.status, els.timer, els.error, els.hintBox,
+        h("div", { class: "mine" }, els.announce, els.contract, els.status, els.timer, els.error, els.hintBox,
           els.sorts, els.arrangeInfo, els.hand, els.actions)),
       h("aside", { class: "side" },
         h("h2", { text: t("side.scores") }), els.scores, els.rounds,
@@ -328,6 +330,8 @@ export async function tablePage(app, connEl, tableId) {
     const mode = ui.manual ? "manual" : pref("sort");
     for (const [k, el] of [["suit", b.bySuit], ["rank", b.byRank], ["arrange", b.arrange]]) el.setAttribute("aria-pressed", String(mode === k));
 
+    els.contract.hidden = !g.contract || g.phase === "over";
+    els.contract.textContent = g.contract ? t("contract.deal", { n: g.round, deals: g.contract.deals, text: contractText(g) }) : "";
     els.status.textContent = statusLine();
     drawTimer();
     document.body.classList.toggle("my-turn", myTurn);
@@ -433,6 +437,8 @@ export async function tablePage(app, connEl, tableId) {
     return (kinds.has("knock") ? t("indian.discard_or_declare") : t("indian.discard")) + count;
   }
 
+  const contractText = (g) => (lang === "fr" ? g.contract.text_fr : g.contract.text);
+
   function statusLine() {
     const g = ui.msg.game;
     const me = g.seat;
@@ -445,7 +451,7 @@ export async function tablePage(app, connEl, tableId) {
       return t("contract.buy", { who: name(g.contract.in_turn), card, n: g.contract.penalty, left: g.contract.buys_left[me] });
     }
     if (myTurn && g.contract && !g.opened[me] && g.phase === "play") {
-      return t("status.your_turn") + " " + t("contract.go_down", { text: lang === "fr" ? g.contract.text_fr : g.contract.text });
+      return t("status.your_turn") + " " + t("contract.go_down", { text: contractText(g) });
     }
     if (myTurn) return t("status.your_turn") + " " + (g.knock ? knockAdvice(g) : g.declare ? declareAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play"));
     return t("status.playing", { who: name(g.current) });
@@ -515,6 +521,9 @@ export async function tablePage(app, connEl, tableId) {
     openDialog(els.dialog,
       h("h2", { id: "summary-title", text: over ? t("end.match_over") : t("end.round_over", { n: r.round_no }) }),
       ...roundEnd(g, r, names, over, r ? ui.roundMelds[r.round_no] : undefined),
+      // Contract Rummy: what the deal now starting asks for
+      g.contract && !over && g.phase !== "over" && r && r.round_no === g.round - 1
+        ? h("p", { class: "contract", id: "next-contract", text: t("contract.next", { n: g.round, deals: g.contract.deals, text: contractText(g) }) }) : null,
       h("div", { class: "dialog-actions" },
         over && g.seat >= 0 ? h("button", { id: "btn-rematch", text: t("end.rematch"), onclick: () => { raw({ type: "rematch", version: m.version }); closeDialog(els.dialog); ui.seenResults = 0; } }) : null,
         over ? h("a", { class: "button", id: "download", href: `/api/tables/${tableId}/record`, download: `rummy-${tableId}.txt`, text: t("end.download") }) : null,
