@@ -153,8 +153,8 @@ async def play_move(pilot: Pilot[Any], app: RummyApp, move: Move) -> None:
             keys.append(CARD_KEYS[screen.order.index(card)])
     want = choice_text(s, move)
     before = len(s.history)
-    if s.phase is Phase.BUY:  # Contract Rummy's buy window: p buys, s passes
-        await pilot.press("p" if move.kind == BUY else "s")
+    if s.phase is Phase.BUY:  # Contract Rummy's buy window: b buys, n passes
+        await pilot.press("b" if move.kind == BUY else "n")
         assert len(s.history) > before, (move, screen.message)
         return
     await pilot.press(*keys, KEYS[move.kind])
@@ -1083,7 +1083,7 @@ async def test_round_and_match_end_show_hands_history_and_chart() -> None:
 @sync
 async def test_contract_deal_by_keys() -> None:
     """Contract Rummy (Bicycle Cards, Wikipedia): a whole first deal at three seats by
-    keys, the person offered the discard out of turn buying (p) or passing (s), and
+    keys, the person offered the discard out of turn buying (b) or passing (n), and
     going down with the contract (m) when the hand holds it."""
     app = start("contract(deals=1)", players=3, seed=5)
     async with app.run_test(size=SIZE) as pilot:
@@ -1140,3 +1140,66 @@ async def test_contract_in_view_and_the_next_one_at_the_deal_end() -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         status = str(table(app).query_one("#status").render())
         assert "Deal 2 of 2: a set and a run" in status, status
+
+
+async def reach_buy_window(pilot: Pilot[Any], app: RummyApp) -> GameState:
+    """Play the person's seat (by keys, passing every discard offered) until the
+    Contract Rummy buy window is the person's; the state then."""
+    policy = GreedyBot()
+    rng = random.Random(0)
+    for _ in range(300):
+        await wait_until(pilot, lambda: my_turn(app))
+        assert app.match is not None
+        s = app.match.state
+        if s.phase is Phase.BUY:
+            return s
+        await play_move(pilot, app, policy.choose(s.view(app.match.human), rng))
+    raise AssertionError("the person was never offered a discard")
+
+
+@sync
+async def test_buying_out_of_turn_has_its_own_keys() -> None:
+    """Contract Rummy (Bicycle Cards: "any other player may claim" the discard the
+    player in turn declines, "as well as a penalty card"): in the buy window the key
+    bar shows b Buy and n Pass, not the draws; s draws nothing; the prompt names the
+    card by its face; the hint's key is one that works; after the window the draws
+    come back."""
+    app = start("contract(deals=1)", players=3, seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        s = await reach_buy_window(pilot, app)
+        screen = table(app)
+        await wait_until(pilot, lambda: "Buy" in _footer_text(app))
+        footer = _footer_text(app)
+        assert "Pass" in footer and "Stock" not in footer and "Pile" not in footer, footer
+        status = str(screen.query_one("#status").render())
+        top = card_text(s.discard[-1])
+        assert f"buy {top} with 1 penalty card(s) (b) or pass (n)" in status, status
+        before = len(s.history)
+        await pilot.press("s", "p")
+        assert len(s.history) == before and app.match is not None and app.match.state is s
+        await pilot.press("h")
+        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), timeout=60)
+        key = re.search(r"\(press (\w)\)", screen.message)
+        assert key is not None and key.group(1) in "bn", screen.message
+        await pilot.press(key.group(1))
+        assert len(app.match.state.history) > before
+        await wait_until(pilot, lambda: my_turn(app) and app.match.state.phase is not Phase.BUY)
+        await wait_until(pilot, lambda: "Buy" not in _footer_text(app))
+        assert "Stock" in _footer_text(app)
+
+
+@pytest.mark.parametrize(
+    ("spec", "keys"), [("indian", ("k", "x")), ("contract", ("b", "n")), ("gin", ("k", "n"))]
+)
+@sync
+async def test_help_names_the_games_own_keys(spec: str, keys: tuple[str, ...]) -> None:
+    """The help (?) lists every key of the game: Indian Rummy's declare and drop,
+    Contract Rummy's buy and pass, Gin's knock and pass."""
+    app = start(spec, players=3 if spec == "contract" else 2, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        shown = "\n".join(rendered(w.content) for w in app.screen.query(Static))
+        for key in keys:
+            assert re.search(rf"^\s*{key}\s+\w", shown, re.M), (key, shown)

@@ -50,7 +50,21 @@ FR: dict[str, str] = {
     "Swap joker": "Échange le joker",
     "Take": "Prends dedans",
     "Knock": "Frappe",
+    "declare: every card in sequences and sets, with two sequences, one pure": (
+        "déclarer : toutes les cartes en suites et brelans, dont deux suites, une pure"
+    ),
+    "drop: leave the deal before drawing, for the drop's points": (
+        "abandonner : quitter la donne avant de piocher, pour les points de l'abandon"
+    ),
+    "buy the discard offered out of turn, with a penalty card from the stock": (
+        "acheter la défausse offerte hors tour, avec une carte de pénalité de la pioche"
+    ),
+    "pass: leave the discard offered out of turn": "passer : laisser la défausse offerte hors tour",
     "Pass": "Passe",
+    "Buy": "Acheter",
+    "Nobody draws now: buy the discard (b) or pass (n).": (
+        "Personne ne pioche maintenant : achetez la défausse (b) ou passez (n)."
+    ),
     "Best melds": "Meilleures combinaisons",
     "Clear": "Efface",
     "Hint": "Conseil",
@@ -464,9 +478,9 @@ FR: dict[str, str] = {
     " · out": " · éliminé",
     # -- Contract Rummy: going down with the contract, buying out of turn
     "the discard": "la défausse",
-    "{who} drew from the stock: buy {card} with {n} penalty card(s) (p) or pass (s); "
+    "{who} drew from the stock: buy {card} with {n} penalty card(s) (b) or pass (n); "
     "{left} buy(s) left": (
-        "{who} a pioché : achetez {card} avec {n} carte(s) de pénalité (p) ou passez (s) ; "
+        "{who} a pioché : achetez {card} avec {n} carte(s) de pénalité (b) ou passez (n) ; "
         "achats restants : {left}"
     ),
     "going down: lay the rest of {contract} (m)": (

@@ -92,13 +92,18 @@ of a second in Basic Rummy and one to two seconds in Rami."""
 
 
 ACTION_KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
-               DISCARD: "d", KNOCK: "k", PASS: "n", DROP: "x"}  # fmt: skip
+               DISCARD: "d", KNOCK: "k", PASS: "n", DROP: "x", BUY: "b"}  # fmt: skip
 KNOCK_GAME_ACTIONS = frozenset({"knock", "pass_turn", "lay_best"})
 """Actions of knock games (Gin) only; their keys select cards 16, 17 and 12 in rummy,
 so they are bound only when the rules have a knock (Gin hands never hold 12 cards).
 Indian Rummy binds ``k`` (declare) and ``x`` (drop): its hands hold at most 14 cards,
 so those keys never select a card there."""
 DECLARE_GAME_ACTIONS = frozenset({"declare", "drop"})
+BUY_ACTIONS = frozenset({"buy", "decline"})
+"""Contract Rummy's buy window, out of turn: ``b`` buys the discard, ``n`` passes.
+They are bound (and shown) only while the window is the person's; the draws (s, p)
+are not, since nobody draws then."""
+DRAW_ACTIONS = frozenset({"draw_stock", "draw_pile"})
 
 
 class TableScreen(Screen[None]):
@@ -140,6 +145,8 @@ class TableScreen(Screen[None]):
         Binding("k", "declare", N_("Declare")),
         Binding("n", "pass_turn", N_("Pass")),
         Binding("x", "drop", N_("Drop")),
+        Binding("b", "buy", N_("Buy")),
+        Binding("n", "decline", N_("Pass")),
         Binding("b", "lay_best", N_("Best melds"), show=False),
         Binding("c,escape", "clear", N_("Clear"), show=False),
         Binding("h", "hint", N_("Hint")),
@@ -255,6 +262,7 @@ class TableScreen(Screen[None]):
         players_box.border_subtitle = winner_text(s.rules)
         self.query_one(LogView).show(self.match.log.lines(), me)
         self.update_status()
+        self.refresh_bindings()  # the buy window's keys come and go (check_action)
 
     def _ordered(self, hand: int, order: str) -> tuple[list[int], set[int], str]:
         """:func:`ordered_hand` for the person, kept while the hand and the opening
@@ -302,8 +310,8 @@ class TableScreen(Screen[None]):
             top = _face(s.discard[-1]) if s.discard else _("the discard")
             left = s.rules.buys_per_round - s.buys[self.match.human]
             return _(
-                "{who} drew from the stock: buy {card} with {n} penalty card(s) (p) or "
-                "pass (s); {left} buy(s) left",
+                "{who} drew from the stock: buy {card} with {n} penalty card(s) (b) or "
+                "pass (n); {left} buy(s) left",
                 who=s.names[s.buy_turn],
                 card=top,
                 n=s.rules.buy_penalty,
@@ -591,14 +599,20 @@ class TableScreen(Screen[None]):
 
     def action_draw_stock(self) -> None:
         if self._ready():
-            # In Contract Rummy's buy window, s declines the discard (pass).
-            self.try_move(Move(PASS) if self.state.phase is Phase.BUY else Move(DRAW_STOCK))
+            self.try_move(Move(DRAW_STOCK))
+
+    def action_buy(self) -> None:
+        """Contract Rummy: buy the discard offered out of turn."""
+        if self._ready():
+            self.try_move(Move(BUY))
+
+    def action_decline(self) -> None:
+        """Contract Rummy: leave the discard offered out of turn."""
+        if self._ready():
+            self.try_move(Move(PASS))
 
     def action_draw_pile(self) -> None:
         if not self._ready():
-            return
-        if self.state.phase is Phase.BUY:  # Contract Rummy: buy the discard out of turn
-            self.try_move(Move(BUY))
             return
         # 500 Rum: a card deep in the pile may be taken with every card above it
         draws = [m for m in self.state.legal_moves() if m.kind in (DRAW_DISCARD, DRAW_DEEP)]
@@ -755,7 +769,11 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Knock, pass and best-melds exist only in knock games: elsewhere they are
         neither shown nor bound, and their keys select cards."""
-        rules = self.state.rules
+        s = self.state
+        rules = s.rules
+        buying = s.phase is Phase.BUY and self.match.my_turn
+        if action in BUY_ACTIONS or action in DRAW_ACTIONS:
+            return buying == (action in BUY_ACTIONS)
         if rules.declare:
             return action in DECLARE_GAME_ACTIONS or action not in KNOCK_GAME_ACTIONS
         if action in KNOCK_GAME_ACTIONS:
@@ -765,6 +783,8 @@ class TableScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         ch = event.character
         if not ch or len(ch) != 1 or ch not in CARD_KEYS or self.blocked:
+            return
+        if self.state.phase is Phase.BUY and ch in "bn":  # buy or pass, not cards
             return
         rules = self.state.rules
         if CARD_KEYS.index(ch) < len(self.order) or (
@@ -790,7 +810,12 @@ class TableScreen(Screen[None]):
 
     @on(PilesBar.PileClicked)
     def _pile_clicked(self, event: PilesBar.PileClicked) -> None:
-        if event.pile == "stock":
+        if self.state.phase is Phase.BUY:  # Contract Rummy: the discard is bought, not drawn
+            if event.pile == "stock":
+                self.set_message(_("Nobody draws now: buy the discard (b) or pass (n)."), "error")
+            else:
+                self.action_buy()
+        elif event.pile == "stock":
             self.action_draw_stock()
         elif self.state.phase is Phase.DRAW or not self.match.my_turn:
             self.action_draw_pile()

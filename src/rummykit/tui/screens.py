@@ -147,6 +147,18 @@ KNOCK_KEYS_HELP: tuple[tuple[str, str], ...] = (
 )
 """Keys of knock games (Gin) only, shown in their help."""
 
+DECLARE_KEYS_HELP: tuple[tuple[str, str], ...] = (
+    ("k", N_("declare: every card in sequences and sets, with two sequences, one pure")),
+    ("x", N_("drop: leave the deal before drawing, for the drop's points")),
+)
+"""Keys of Indian Rummy only, shown in its help."""
+
+BUY_KEYS_HELP: tuple[tuple[str, str], ...] = (
+    ("b", N_("buy the discard offered out of turn, with a penalty card from the stock")),
+    ("n", N_("pass: leave the discard offered out of turn")),
+)
+"""Keys of Contract Rummy's buy window only, shown in its help."""
+
 
 SYMBOLS_HELP = N_(
     "▶ the player to act · D the dealer · ✓ has opened (met the opening minimum)\n"
@@ -174,7 +186,13 @@ class HelpScreen(ModalScreen[None]):
         keys = Table.grid(padding=(0, 2))
         keys.add_column(style=Style(bold=True), no_wrap=True, max_width=20)
         keys.add_column()
-        extra = KNOCK_KEYS_HELP if self.rules.knock_card is not None else ()
+        extra: tuple[tuple[str, str], ...] = ()
+        if self.rules.knock_card is not None:
+            extra = KNOCK_KEYS_HELP
+        elif self.rules.declare:
+            extra = DECLARE_KEYS_HELP
+        elif self.rules.buys_per_round:
+            extra = BUY_KEYS_HELP
         for key, what in (*KEYS_HELP, *extra):
             keys.add_row(_(key), _(what))
         rules = Text()

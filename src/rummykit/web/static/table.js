@@ -1,6 +1,6 @@
 // The card table: sends intents, draws the state the server sends for this seat.
 import { moveRoute, fly } from "./anim.js";
-import { backEl, cardEl, cardLabel, cardsFor, faceOf, JOKER, moveNodes, richText } from "./cards.js";
+import { backEl, cardEl, cardsFor, faceOf, faceText, JOKER, moveNodes, richText } from "./cards.js";
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
@@ -79,7 +79,7 @@ export async function tablePage(app, connEl, tableId) {
       send({ kind: "discard", card: [...ui.selected][0] });
     }, "d"),
     pass: btn("btn-pass", t("act.pass"), () => send({ kind: "pass" }), "n"),
-    buy: btn("btn-buy", t("act.buy"), () => send({ kind: "buy" }), "p"),
+    buy: btn("btn-buy", t("act.buy"), () => send({ kind: "buy" }), "b"),
     knock: btn("btn-knock", t("act.knock"), () => send({ kind: "knock" }), "k"),
     drop: btn("btn-drop", t("act.drop"), () => send({ kind: "drop" }), "x"),
     hint: btn("btn-hint", t("act.hint"), () => {
@@ -446,7 +446,7 @@ export async function tablePage(app, connEl, tableId) {
     if (g.phase === "over") return t("status.over");
     if (g.phase === "buy" && g.contract) {
       // Contract Rummy: the discard is offered out of turn to the player to act
-      const card = g.discard.length ? cardLabel(g.discard[g.discard.length - 1]) : "";
+      const card = g.discard.length ? faceText(faceOf(g.discard[g.discard.length - 1])) : "";
       if (!myTurn) return t("contract.offered", { who: name(g.current) });
       return t("contract.buy", { who: name(g.contract.in_turn), card, n: g.contract.penalty, left: g.contract.buys_left[me] });
     }
@@ -571,9 +571,23 @@ export async function tablePage(app, connEl, tableId) {
     cards[next].focus();
   }
   const click = (el) => () => { if (!el.disabled && !el.hidden) el.click(); };
+  const buying = () => ui.msg.game.phase === "buy" && ui.msg.game.current === ui.msg.game.seat;
+  // the terminal's "best melds": a meld of the solver's arrangement when the rules
+  // allow it now, else the first meld they allow
+  function best() {
+    const g = ui.msg.game;
+    const melds = g.legal.filter((l) => l.kind === "meld");
+    const key = (faces) => [...faces].sort((x, y) => x - y).join();
+    const wanted = new Set((g.arrangement ? g.arrangement.melds : []).map((md) => key(md.faces.map((f, i) => (md.jokers[i] ? JOKER : f)))));
+    const meld = melds.find((l) => wanted.has(key(l.faces))) || melds[0];
+    if (!meld) return showError(t("err.no_meld"));
+    send({ kind: "meld", cards: cardsFor(g.hand, meld.faces) });
+  }
   bindKeys({
-    draw_stock: () => (ui.msg.game.phase === "buy" ? click(b.pass)() : click(els.stock)()),
-    draw_pile: click(els.discard),
+    // Contract Rummy's buy window has its own keys (b, n): nobody draws then
+    draw_stock: () => (buying() ? showError(t("contract.no_draw")) : click(els.stock)()),
+    draw_pile: () => (buying() ? showError(t("contract.no_draw")) : click(els.discard)()),
+    buy: () => (buying() ? click(b.buy)() : best()),
     meld: click(b.meld),
     layoff: click(b.layoff),
     swap: click(b.swap),
@@ -591,17 +605,7 @@ export async function tablePage(app, connEl, tableId) {
     drop: click(b.drop),
     pass: click(b.pass),
     hint: click(b.hint),
-    best: () => {
-      // the terminal's "best melds": a meld of the solver's arrangement when the rules
-      // allow it now, else the first meld they allow
-      const g = ui.msg.game;
-      const melds = g.legal.filter((l) => l.kind === "meld");
-      const key = (faces) => [...faces].sort((x, y) => x - y).join();
-      const wanted = new Set((g.arrangement ? g.arrangement.melds : []).map((md) => key(md.faces.map((f, i) => (md.jokers[i] ? JOKER : f)))));
-      const meld = melds.find((l) => wanted.has(key(l.faces))) || melds[0];
-      if (!meld) return showError(t("err.no_meld"));
-      send({ kind: "meld", cards: cardsFor(g.hand, meld.faces) });
-    },
+    best,
     arrange: () => setSort("arrange"),
     clear: () => { ui.selected.clear(); ui.target = null; els.error.textContent = ""; render(); },
     sort: () => setSort(pref("sort") === "suit" ? "rank" : "suit"),
