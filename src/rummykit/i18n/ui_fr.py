@@ -60,6 +60,9 @@ FR: dict[str, str] = {
         "acheter la défausse offerte hors tour, avec une carte de pénalité de la pioche"
     ),
     "pass: leave the discard offered out of turn": "passer : laisser la défausse offerte hors tour",
+    "Drop out of this deal for {n} points?": "Abandonner cette donne pour {n} points ?",
+    "Drop for {n} points": "Abandonner pour {n} points",
+    "Keep playing": "Continuer à jouer",
     "Pass": "Passe",
     "Buy": "Acheter",
     "Nobody draws now: buy the discard (b) or pass (n).": (

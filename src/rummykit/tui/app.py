@@ -665,8 +665,24 @@ class TableScreen(Screen[None]):
         self.action_knock()
 
     def action_drop(self) -> None:
-        if self._ready():
+        """Indian Rummy's drop ends the person's deal at once, for its points: asked
+        first (a legal drop only; an illegal one is refused with its rule)."""
+        if not self._ready():
+            return
+        s = self.state
+        if Move(DROP) not in s.legal_moves():
             self.try_move(Move(DROP))
+            return
+        history = len(s.history)
+        cost = drop_cost(s)
+
+        def chosen(index: int | None) -> None:
+            if index == 0 and len(self.state.history) == history:
+                self.try_move(Move(DROP))
+
+        title = _("Drop out of this deal for {n} points?", n=cost)
+        options = [_("Drop for {n} points", n=cost), _("Keep playing")]
+        self.app.push_screen(ChoiceScreen(title, options), chosen)
 
     def action_pass_turn(self) -> None:
         if self._ready():

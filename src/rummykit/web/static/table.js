@@ -81,7 +81,7 @@ export async function tablePage(app, connEl, tableId) {
     pass: btn("btn-pass", t("act.pass"), () => send({ kind: "pass" }), "n"),
     buy: btn("btn-buy", t("act.buy"), () => send({ kind: "buy" }), "b"),
     knock: btn("btn-knock", t("act.knock"), () => send({ kind: "knock" }), "k"),
-    drop: btn("btn-drop", t("act.drop"), () => send({ kind: "drop" }), "x"),
+    drop: btn("btn-drop", t("act.drop"), () => confirmDrop(), "x"),
     hint: btn("btn-hint", t("act.hint"), () => {
       els.hintBox.textContent = t("table.thinking");
       raw({ type: "hint", version: window.rummy.version });
@@ -552,6 +552,16 @@ export async function tablePage(app, connEl, tableId) {
       h("h2", { id: "sheet-title", text: t("keys.title") }),
       h("dl", { class: "keys", id: "key-list" }, KEYS.flatMap(([k, action]) => [h("dt", {}, h("kbd", { text: k === " " ? "Space" : k })), h("dd", { text: t(`key.${action}`) })])),
       h("div", { class: "dialog-actions" }, h("button", { text: t("end.close"), onclick: () => closeDialog(els.sheet) })));
+  }
+
+  // Indian Rummy: a drop ends the player's deal at once, for its points: asked first
+  function confirmDrop() {
+    const n = ui.msg.game.declare.drop_cost;
+    openDialog(els.sheet,
+      h("h2", { id: "sheet-title", text: t("drop.title", { n }) }),
+      h("div", { class: "dialog-actions" },
+        h("button", { id: "btn-drop-yes", text: t("drop.yes", { n }), onclick: () => { closeDialog(els.sheet); send({ kind: "drop" }); } }),
+        h("button", { id: "btn-drop-no", text: t("drop.no"), onclick: () => closeDialog(els.sheet) })));
   }
 
   function showPile() {
