@@ -101,7 +101,7 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     """Findings 3 and 7: the end box shows the preset's target, a person's seat has no
     difficulty list, bots default to easy (as in the terminal game), public tables say
     whether a game is under way, each preset has a rules summary, and one click starts
-    a game against a bot."""
+    a game against a medium bot (the README's Play now)."""
     waiting = create(
         server, {"rules": "basic", "public": True, "seats": [{"name": "Ann"}, {"open": True}]}
     )
@@ -137,8 +137,33 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     assert seats[0]["name"] == "Zoe" and seats[1] == {
         **seats[1],
         "kind": "bot",
-        "difficulty": "easy",
+        "difficulty": "medium",
     }
+    page.close()
+
+
+def test_play_now_seats_the_fewest_players_the_rules_allow(
+    server: ServerThread, browser: Any
+) -> None:
+    """Play now with a preset for three or more (Contract Rummy: "3 to 4 players",
+    Bicycle Cards) seats the person and two medium bots, the README's level; on a
+    phone its error shows beside the button, in view."""
+    page = new_page(browser, width=390, height=700)
+    page.goto(server.base + "/")
+    page.wait_for_selector('#preset option[value="contract"]', state="attached")
+    page.select_option("#preset", "contract")
+    page.fill("#house", "no_such_option=1")
+    page.click("#play-now")
+    page.wait_for_function("document.querySelector('#play-now-error').textContent !== ''")
+    box = page.locator("#play-now-error").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 700, box
+    page.fill("#house", "")
+    page.click("#play-now")
+    page.wait_for_function("window.rummy && window.rummy.state !== null", timeout=15000)
+    seats = state(page)["table"]["seats"]
+    assert [s["kind"] for s in seats] == ["human", "bot", "bot"], seats
+    assert {s["difficulty"] for s in seats[1:]} == {"medium"}
+    assert state(page)["game"]["rules"].startswith("contract")
     page.close()
 
 

@@ -4,6 +4,7 @@ import { lang, t, tn } from "./i18n.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"];
 const DEFAULT_BOT = "easy"; // as in the terminal game: medium wins 66% of matches against easy, too many for a first game
+const PLAY_NOW_BOT = "medium"; // Play now: a game against the computer that puts up a fight (README)
 
 export async function lobby(app) {
   app.replaceChildren();
@@ -20,6 +21,8 @@ export async function lobby(app) {
   const pub = h("input", { id: "public", type: "checkbox" });
   const specChat = h("input", { id: "spectator-chat", type: "checkbox" });
   const err = h("p", { class: "error", id: "lobby-error", role: "alert" });
+  // Play now's own error, beside its button (the form's is below the fold on a phone)
+  const quickErr = h("p", { class: "error", id: "play-now-error", role: "alert" });
   const result = h("div", { id: "created" });
   const summary = h("div", { class: "rules-summary", id: "preset-summary", "aria-live": "polite" });
   const current = () => presets.find((x) => x.name === preset.value) || presets[0];
@@ -81,8 +84,8 @@ export async function lobby(app) {
     return name || null;
   }
 
-  async function submit(body) {
-    err.textContent = "";
+  async function submit(body, errEl = err) {
+    errEl.textContent = "";
     try {
       const tbl = await api(`/api/tables?lang=${lang}`, body);
       const mine = tbl.creator;
@@ -98,7 +101,7 @@ export async function lobby(app) {
       );
       if (!others.length) location.href = mine.link;
     } catch (e) {
-      err.textContent = e.message;
+      errEl.textContent = e.message;
     }
   }
 
@@ -121,9 +124,12 @@ export async function lobby(app) {
 
   const rulesSpec = () => (house.value.trim() ? `${preset.value}(${house.value.trim()})` : preset.value);
 
-  // One click: the chosen rules against one easy bot, straight to the table.
+  // One click: the chosen rules against medium bots, as few as the rules allow (one,
+  // or two for a game of three or more), straight to the table.
   function playNow() {
-    submit({ rules: rulesSpec(), seats: [{ kind: "human", name: myNameOrNull() }, { kind: "bot", difficulty: DEFAULT_BOT }] });
+    const bots = Math.max(1, ((current().players || [2])[0]) - 1);
+    const seats = [{ kind: "human", name: myNameOrNull() }, ...Array.from({ length: bots }, () => ({ kind: "bot", difficulty: PLAY_NOW_BOT }))];
+    submit({ rules: rulesSpec(), seats }, quickErr);
   }
 
   const list = h("div", { id: "public-tables" });
@@ -137,7 +143,7 @@ export async function lobby(app) {
   app.append(
     h("section", { class: "panel quick" },
       h("button", { id: "play-now", class: "primary", onclick: playNow, text: t("lobby.play_now") }),
-      h("span", { class: "muted", text: " " + t("lobby.play_now_what") })),
+      h("span", { class: "muted", text: " " + t("lobby.play_now_what") }), quickErr),
     h("section", { class: "panel" },
       h("h2", { text: t("lobby.new_table") }),
       h("form", { id: "create", onsubmit: create },
