@@ -202,7 +202,7 @@ async def test_whole_gin_hand_by_keys(seed: int, lay_best: bool, knocks: bool) -
     """OpenSpiel gin_rummy's phases by keys: the first upcard taken (p) or passed (n),
     draw, discard or knock (k), the knocker's melds and the defender's lay-offs (m, l,
     or b for the best), each ended with n; seed 0: the person knocks, seed 1: the bot."""
-    app = start("gin", seed=seed)
+    app = start("gin(deals=1)", seed=seed)
     async with app.run_test(size=SIZE) as pilot:
         assert "Knock" in _footer_text(app) and "Pass" in _footer_text(app)
         played = await play_round(pilot, app, lay_best)
@@ -835,7 +835,7 @@ def check_dialog_whole(app: RummyApp) -> None:
         assert button.region.bottom <= dialog.region.bottom - 1  # inside the frame
 
 
-@pytest.mark.parametrize(("spec", "seed"), [("gin", 0), ("rami51(deals=1)", 1)])
+@pytest.mark.parametrize(("spec", "seed"), [("gin(deals=1)", 0), ("rami51(deals=1)", 1)])
 @sync
 async def test_every_message_is_shown_whole_at_80x24(
     spec: str, seed: int, monkeypatch: pytest.MonkeyPatch
@@ -1203,3 +1203,31 @@ async def test_help_names_the_games_own_keys(spec: str, keys: tuple[str, ...]) -
         shown = "\n".join(rendered(w.content) for w in app.screen.query(Static))
         for key in keys:
             assert re.search(rf"^\s*{key}\s+\w", shown, re.M), (key, shown)
+
+
+@sync
+async def test_gin_is_a_game_to_100_and_one_hand_an_option() -> None:
+    """Gin Rummy is played as a game to 100 (Pagat, "Gin Rummy": "the game continues
+    until a player's score reaches 100"): ``rummy play --rules gin`` plays the match,
+    with any options given; ``--deals 1`` or ``gin(deals=1)`` plays one hand; the
+    new-game screen offers the game first and one hand as its own entry."""
+    for spec in ("gin", "gin(knock_card=8)", " gin "):
+        s = settings_from_options(rules=spec)
+        assert s is not None and s.rules.name == "gin_match" and s.rules.target_score == 100
+    s = settings_from_options(rules="gin(knock_card=8)")
+    assert s is not None and s.rules.knock_card == 8
+    one_hand = [settings_from_options(rules="gin", deals=1)]
+    one_hand.append(settings_from_options(rules="gin(deals=1)"))
+    for one in one_hand:
+        assert one is not None and one.rules.name == "gin" and one.rules.deals == 1
+    app = RummyApp(settings=None, instant=True)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        from textual.widgets import Select
+
+        options = app.screen.query_one("#preset", Select)._options
+        labels = {value: str(label) for label, value in options}
+        assert labels["gin_match"] == "Gin Rummy, a game to 100"
+        assert labels["gin"] == "Gin Rummy, one hand"
+        order = [value for _, value in options]
+        assert order.index("gin_match") < order.index("gin")

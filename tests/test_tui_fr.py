@@ -123,7 +123,7 @@ def test_flags_errors_and_names_in_french() -> None:
     assert move_clause(g, Move(DISCARD, 11 + 26)) == "a défaussé le D♥"
 
 
-@pytest.mark.parametrize(("spec", "seed"), [("gin", 0), ("rami51(deals=1)", 1)])
+@pytest.mark.parametrize(("spec", "seed"), [("gin(deals=1)", 0), ("rami51(deals=1)", 1)])
 @sync
 async def test_every_message_is_shown_whole_at_80x24_in_french(
     spec: str, seed: int, monkeypatch: pytest.MonkeyPatch

@@ -619,3 +619,25 @@ def test_table_page_weight_and_time_to_interactive(server: ServerThread, browser
     page.wait_for_timeout(300)
     assert refused == []
     ctx.close()
+
+
+def test_lobby_gin_is_a_game_to_100_and_one_hand_an_option(
+    server: ServerThread, browser: Any
+) -> None:
+    """Gin Rummy is played as a game to 100 (Pagat, "Gin Rummy": "the game continues
+    until a player's score reaches 100"): the lobby lists the game first, by name, and
+    one hand as its own entry."""
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector('#preset option[value="gin_match"]', state="attached")
+    options = page.eval_on_selector_all(
+        "#preset option", "els => els.map((e) => [e.value, e.textContent])"
+    )
+    values = [v for v, _ in options]
+    assert values.index("gin_match") + 1 == values.index("gin"), values
+    labels = dict(options)
+    assert labels["gin_match"] == "Gin Rummy, a game to 100"
+    assert labels["gin"] == "Gin Rummy, one hand"
+    page.select_option("#preset", "gin_match")
+    assert page.input_value("#end-value") == "100"
+    page.close()

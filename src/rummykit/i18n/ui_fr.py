@@ -63,6 +63,8 @@ FR: dict[str, str] = {
     "Drop out of this deal for {n} points?": "Abandonner cette donne pour {n} points ?",
     "Drop for {n} points": "Abandonner pour {n} points",
     "Keep playing": "Continuer à jouer",
+    "Gin Rummy, a game to 100": "Gin Rummy, une partie en 100 points",
+    "Gin Rummy, one hand": "Gin Rummy, une seule donne",
     "Pass": "Passe",
     "Buy": "Acheter",
     "Nobody draws now: buy the discard (b) or pass (n).": (

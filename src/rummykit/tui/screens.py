@@ -39,6 +39,7 @@ from .session import (
     DEFAULT_BOT,
     DIFFICULTIES,
     HOUSE_RULE_TOGGLES,
+    PRESET_LABELS,
     TUI_PRESETS,
     GameSettings,
     ReplayStep,
@@ -466,7 +467,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
             with Horizontal(classes="row"):
                 yield Label(_("Preset"))
                 yield Select(
-                    [(p, p) for p in TUI_PRESETS],
+                    [(_(PRESET_LABELS.get(p, p)), p) for p in TUI_PRESETS],
                     value=preset,
                     allow_blank=False,
                     compact=True,

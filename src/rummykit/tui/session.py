@@ -78,10 +78,13 @@ card counting and defence and wins 66% of Basic Rummy matches against ``easy``
 games in three.  The level is shown by each bot's name and is one choice away.
 """
 TUI_PRESETS = (
-    "basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki", "indian",
+    "basic", "classic", "cg101", "rami51", "gin_match", "gin", "rum500", "kalooki", "indian",
     "indian_pool101", "indian_pool201", "indian_deals", "contract",
 )  # fmt: skip
 """The presets the new-game screen offers."""
+PRESET_LABELS = {"gin_match": N_("Gin Rummy, a game to 100"), "gin": N_("Gin Rummy, one hand")}
+"""How the new-game screen names a preset, where its id does not say it (Gin means
+the match; one hand is the option); the others by their ids."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus", "Hal", "Ivy")
 """Enough for the largest table (rum500_big: eight seats, seven bots, one name spare)."""
 ENV_DATA_DIR = "RUMMYKIT_DATA_DIR"

@@ -4,6 +4,9 @@ import { lang, t, tn } from "./i18n.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"];
 const DEFAULT_BOT = "easy"; // as in the terminal game: medium wins 66% of matches against easy, too many for a first game
+// Gin means a game to 100 (gin_match, listed just before gin); one hand is its own
+// entry; the other presets are listed by id
+const PRESET_LABELS = { gin_match: "preset.gin_match", gin: "preset.gin" };
 const PLAY_NOW_BOT = "medium"; // Play now: a game against the computer that puts up a fight (README)
 
 export async function lobby(app) {
@@ -11,7 +14,10 @@ export async function lobby(app) {
   const presets = await api(`/api/presets?lang=${lang}`).catch(() => [{ name: "basic", source: "", players: [2, 6], summary: [] }]);
   const seatsBox = h("div", { class: "seats" });
   const nSeats = h("select", { id: "n-seats" }, [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, text: tn("lobby.players", n) })));
-  const preset = h("select", { id: "preset" }, presets.map((p) => h("option", { value: p.name, text: p.name, title: p.source })));
+  const listed = presets.filter((p) => p.name !== "gin_match");
+  const ginMatch = presets.find((p) => p.name === "gin_match");
+  if (ginMatch) listed.splice(Math.max(0, listed.findIndex((p) => p.name === "gin")), 0, ginMatch);
+  const preset = h("select", { id: "preset" }, listed.map((p) => h("option", { value: p.name, text: PRESET_LABELS[p.name] ? t(PRESET_LABELS[p.name]) : p.name, title: p.source })));
   const house = h("input", { id: "house", "aria-label": t("lobby.house"), placeholder: t("lobby.house_eg", { example: "multiple_melds=true" }), maxlength: 300 });
   const myName = h("input", { id: "my-name", placeholder: t("lobby.name_ph"), maxlength: 24, autocomplete: "nickname", value: localStorage.getItem("rummy:name") || "" });
   const endSel = h("select", { id: "end" }, h("option", { value: "default", text: t("lobby.end_default") }),
