@@ -1231,3 +1231,22 @@ async def test_gin_is_a_game_to_100_and_one_hand_an_option() -> None:
         assert labels["gin"] == "Gin Rummy, one hand"
         order = [value for _, value in options]
         assert order.index("gin_match") < order.index("gin")
+
+
+@sync
+async def test_new_game_checkboxes_show_on_and_off() -> None:
+    """A house rule's checkbox reads on (✓) or off (blank) without colour; Textual's
+    own draws X either way."""
+    app = RummyApp(settings=None, instant=True)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        from textual.widgets import Checkbox
+
+        box = app.screen.query_one("#opt-multiple_melds", Checkbox)
+        box.value = False
+        await pilot.pause()
+        off = str(box.render())
+        box.value = True
+        await pilot.pause()
+        on = str(box.render())
+        assert "✓" in on and "✓" not in off and "X" not in off, (on, off)

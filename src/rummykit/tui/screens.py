@@ -13,6 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import (
     Button,
@@ -416,6 +417,15 @@ KNOCK_NUMBERS: tuple[tuple[str, str], ...] = (
 """The number options of knock games (Gin) on the new-game screen."""
 
 
+class OnOffBox(Checkbox):
+    """A checkbox whose mark says on or off without colour: ✓ when on, blank when off
+    (Textual's draws the same X either way, the two told apart by colour alone)."""
+
+    def render(self) -> Content:
+        self.BUTTON_INNER = "✓" if self.value else " "
+        return super().render()
+
+
 class NewGameScreen(Screen[GameSettings | str | None]):
     """Choose the preset, house rules, players, bots, goal and name.
 
@@ -518,7 +528,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                     with Horizontal(classes="row"):
                         yield Label(_(label))
                         yield Input(str(getattr(rules, key)), compact=True, id=key, type="integer")
-                yield Checkbox(
+                yield OnOffBox(
                     _("Oklahoma: the first upcard's value sets the knock limit"),
                     rules.oklahoma,
                     compact=True,
@@ -556,7 +566,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                         str(rules.opening_minimum), compact=True, id="opening", type="integer"
                     )
                 for key, label in HOUSE_RULE_TOGGLES:
-                    yield Checkbox(
+                    yield OnOffBox(
                         _(label), toggle_value(rules, key), compact=True, id=f"opt-{key}"
                     )
             yield Label(_("Play"), classes="section")
@@ -568,7 +578,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                     id="seed",
                     type="integer",
                 )
-            yield Checkbox(_("bots play instantly"), self.instant, compact=True, id="instant")
+            yield OnOffBox(_("bots play instantly"), self.instant, compact=True, id="instant")
         yield Static("", id="error")
         with Horizontal(id="buttons"):
             yield Button(_("Start (ctrl+s)"), id="start", variant="primary")
