@@ -641,3 +641,62 @@ def test_lobby_gin_is_a_game_to_100_and_one_hand_an_option(
     page.select_option("#preset", "gin_match")
     assert page.input_value("#end-value") == "100"
     page.close()
+
+
+def test_invitation_copy_button_names_the_game_and_favicon(
+    server: ServerThread, browser: Any
+) -> None:
+    """The invitation link has a Copy button, the lobby and the invited player's first
+    screen name the game, and the page has a favicon drawn inline (no request)."""
+    ctx = browser.new_context(
+        viewport={"width": 1100, "height": 800},
+        bypass_csp=True,
+        permissions=["clipboard-read", "clipboard-write"],
+    )
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector('#preset option[value="gin_match"]', state="attached")
+    icon = page.eval_on_selector('link[rel="icon"]', "el => el.href")
+    assert icon.startswith("data:image/svg+xml,"), icon
+    assert page.evaluate(
+        "href => new Promise((ok) => { const i = new Image(); i.onload = () => ok(i.naturalWidth);"
+        " i.onerror = () => ok(0); i.src = href; })",
+        icon,
+    )
+    page.fill("#my-name", "Ann")
+    page.select_option("#preset", "gin_match")
+    page.select_option(".seat-kind", "human")
+    page.click("#create-btn")
+    page.wait_for_selector("#created-title")
+    assert page.inner_text("#created-title") == "Table created: Gin Rummy, a game to 100"
+    link = page.input_value("#invite-1")
+    page.click("#copy-1")
+    page.wait_for_function("document.querySelector('#copy-1').textContent === 'Copied'")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    friend = new_page(browser)
+    friend.goto(link)
+    friend.wait_for_selector("#invite-game")
+    assert friend.inner_text("#invite-game") == (
+        "You are invited to a game of Gin Rummy, a game to 100 with Ann."
+    )
+    friend.close()
+    ctx.close()
+
+
+def test_spectator_sees_no_action_buttons_and_a_drawn_trophy(
+    server: ServerThread, browser: Any
+) -> None:
+    """A spectator has no moves: the action buttons are hidden, not greyed.  The match
+    winner's trophy is drawn (an image that loads), not an emoji needing a font."""
+    bot = {"kind": "bot", "difficulty": "easy"}
+    t = create(server, {"rules": "gin_match", "seats": [bot, bot]})
+    page = new_page(browser)
+    page.goto(server.base + t["watch"])
+    page.wait_for_function("window.rummy.state !== null")
+    assert page.locator("#actions").is_hidden() and page.locator("#btn-meld").is_hidden()
+    page.wait_for_selector("#summary:not(.hidden) .standings img.trophy", timeout=120_000)
+    trophy = page.locator(".standings img.trophy").first
+    assert trophy.get_attribute("alt") == "winner"
+    assert page.evaluate("document.querySelector('.standings img.trophy').naturalWidth") > 0
+    assert "🏆" not in page.inner_text("#summary")
+    page.close()

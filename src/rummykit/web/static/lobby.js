@@ -1,12 +1,11 @@
 // The lobby: create a table (or play the computer in one click), and the public tables.
 import { api, h } from "./dom.js";
-import { lang, t, tn } from "./i18n.js";
+import { gameName, lang, t, tn } from "./i18n.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"];
 const DEFAULT_BOT = "easy"; // as in the terminal game: medium wins 66% of matches against easy, too many for a first game
 // Gin means a game to 100 (gin_match, listed just before gin); one hand is its own
-// entry; the other presets are listed by id
-const PRESET_LABELS = { gin_match: "preset.gin_match", gin: "preset.gin" };
+// entry (gameName names both)
 const PLAY_NOW_BOT = "medium"; // Play now: a game against the computer that puts up a fight (README)
 
 export async function lobby(app) {
@@ -17,7 +16,7 @@ export async function lobby(app) {
   const listed = presets.filter((p) => p.name !== "gin_match");
   const ginMatch = presets.find((p) => p.name === "gin_match");
   if (ginMatch) listed.splice(Math.max(0, listed.findIndex((p) => p.name === "gin")), 0, ginMatch);
-  const preset = h("select", { id: "preset" }, listed.map((p) => h("option", { value: p.name, text: PRESET_LABELS[p.name] ? t(PRESET_LABELS[p.name]) : p.name, title: p.source })));
+  const preset = h("select", { id: "preset" }, listed.map((p) => h("option", { value: p.name, text: gameName(p.name), title: p.source })));
   const house = h("input", { id: "house", "aria-label": t("lobby.house"), placeholder: t("lobby.house_eg", { example: "multiple_melds=true" }), maxlength: 300 });
   const myName = h("input", { id: "my-name", placeholder: t("lobby.name_ph"), maxlength: 24, autocomplete: "nickname", value: localStorage.getItem("rummy:name") || "" });
   const endSel = h("select", { id: "end" }, h("option", { value: "default", text: t("lobby.end_default") }),
@@ -97,11 +96,12 @@ export async function lobby(app) {
       const mine = tbl.creator;
       const others = tbl.seats.filter((s) => s.link && s.seat !== mine.seat);
       result.replaceChildren(
-        h("h3", { text: t("lobby.created") }),
+        h("h3", { id: "created-title", text: t("lobby.created", { game: gameName(body.rules) }) }),
         others.length ? h("p", { text: t("lobby.send_links") }) : null,
         h("ul", { class: "links" }, others.map((s) => h("li", {},
           h("label", { for: `invite-${s.seat}`, text: t("lobby.seat_n", { n: s.seat + 1 }) + ": " }),
-          h("input", { class: "invite", id: `invite-${s.seat}`, readonly: true, value: location.origin + s.link, "data-seat": s.seat, onclick: (e) => e.target.select() })))),
+          h("input", { class: "invite", id: `invite-${s.seat}`, readonly: true, value: location.origin + s.link, "data-seat": s.seat, onclick: (e) => e.target.select() }),
+          " ", copyButton(s.seat, location.origin + s.link)))),
         h("p", {}, h("a", { class: "button", id: "go", href: mine.link, text: t("lobby.go") }),
           " ", h("a", { href: tbl.watch, text: t("lobby.watch_link") })),
       );
@@ -169,6 +169,20 @@ export async function lobby(app) {
       h("button", { onclick: refresh, text: t("lobby.refresh") })),
   );
   refresh();
+}
+
+// Copies an invitation link; says so on the button.
+function copyButton(seat, link) {
+  const btn = h("button", { type: "button", class: "copy", id: `copy-${seat}`, text: t("lobby.copy"), onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      btn.textContent = t("lobby.copied");
+    } catch {
+      document.getElementById(`invite-${seat}`).select(); // copy by hand (Ctrl+C)
+      btn.textContent = t("lobby.copy_select");
+    }
+  } });
+  return btn;
 }
 
 // One public table: its rules, who sits there, and whether a game is under way.

@@ -4,7 +4,7 @@ import { backEl, cardEl, cardsFor, faceOf, faceText, JOKER, moveNodes, richText 
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
-import { lang, t, tn } from "./i18n.js";
+import { gameName, lang, t, tn } from "./i18n.js";
 import { bindKeys, KEYS } from "./keys.js";
 import { pref, setPref } from "./prefs.js";
 import { reviewPanel } from "./review.js";
@@ -283,6 +283,7 @@ export async function tablePage(app, connEl, tableId) {
 
     renderSeats(m, g, me);
     els.sorts.hidden = me < 0; // a spectator has no hand to sort
+    els.actions.hidden = me < 0; // nor moves to make
     // piles
     els.stock.replaceChildren(backEl(), h("span", { class: "count", text: `${g.stock_size}` }));
     const top = g.discard.length ? g.discard[g.discard.length - 1] : null;
@@ -655,6 +656,7 @@ export async function tablePage(app, connEl, tableId) {
     };
     openDialog(els.sheet,
       h("h2", { id: "sheet-title", text: t("name.title") }),
+      h("p", { id: "invite-game", text: t("name.game", { game: gameName(info.rules), players: info.seats.filter((_, i) => i !== cred.seat).map((s) => s.name).join(", ") }) }),
       h("form", { id: "name-form", onsubmit: go },
         h("label", { for: "invite-name", text: t("name.label") }), " ", input, " ",
         h("button", { type: "submit", id: "name-go", text: t("name.go") })));
