@@ -589,7 +589,8 @@ def test_buying_out_of_turn_has_its_own_keys_and_names_the_card(
     """Contract Rummy (Bicycle Cards: "any other player may claim" the discard the
     player in turn declines, "as well as a penalty card"), on a French page: the buy
     prompt names the card by its face (``D♠``, not ``QS``) and the keys b and n; s
-    draws nothing then; b buys; the Keys list has the buy entry."""
+    draws nothing then; b buys; the Keys list has the buy entry; the bots' default
+    names are in French."""
     bot = {"kind": "bot", "difficulty": "easy"}
     t = create(
         server,
@@ -617,6 +618,8 @@ def test_buying_out_of_turn_has_its_own_keys_and_names_the_card(
     face = f"{rank}{suit}" if top < 52 else "JK"
     assert f"achetez {face} avec 1 carte(s) de pénalité (b), ou passez (n)" in status, status
     assert re.search(r"achetez (10|[A2-9JQK])[CDHS]\b", status) is None, status
+    # the server's default bot names, in the page's language
+    assert "Robot 2 (facile)" in page.inner_text("#seats") and "(easy)" not in status, status
     page.keyboard.press("s")
     page.wait_for_function("window.rummy.errors.length > 0")
     assert "Personne ne pioche" in page.inner_text("#error")

@@ -39,6 +39,15 @@ export function gameName(spec) {
   return `preset.${base}` in MESSAGES.en ? t(`preset.${base}`) + spec.slice(base.length) : spec;
 }
 
+const DEFAULT_BOT_NAME = /^Bot (\d+) \((easy|medium|hard)\)$/;
+
+/** A seat's name as shown: the server's default bot name ("Bot 3 (medium)") in the
+ * page's language ("Robot 3 (moyen)"); any other name as given. */
+export function seatName(name) {
+  const m = DEFAULT_BOT_NAME.exec(name);
+  return m ? t("bot.named", { n: m[1], level: t(`bot.${m[2]}`) }) : name;
+}
+
 /** A message that depends on a count: ``key.one`` or ``key.other`` (French counts 0
  * and 1 as singular, English 1 only). */
 export function tn(key, n, vars = {}) {

@@ -1,6 +1,6 @@
 // The lobby: create a table (or play the computer in one click), and the public tables.
 import { api, h } from "./dom.js";
-import { gameName, lang, t, tn } from "./i18n.js";
+import { gameName, lang, seatName, t, tn } from "./i18n.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"];
 const DEFAULT_BOT = "easy"; // as in the terminal game: medium wins 66% of matches against easy, too many for a first game
@@ -189,7 +189,7 @@ function copyButton(seat, link) {
 function publicTable(tb, myNameOrNull, err) {
   const open = tb.seats.filter((s) => s.open).length;
   const status = tb.version > 0 ? t("lobby.in_progress", { round: tb.round }) : t("lobby.waiting");
-  const who = tb.seats.map((s) => (s.open ? t("lobby.open_seat") : s.name)).join(", ");
+  const who = tb.seats.map((s) => (s.open ? t("lobby.open_seat") : seatName(s.name))).join(", ");
   return h("li", { class: "table-entry", "data-table": tb.id },
     h("b", { text: tb.rules }), " ",
     h("span", { class: "badge " + (tb.version > 0 ? "playing" : "waiting"), text: status }),

@@ -9,7 +9,7 @@ export const MESSAGES = {
     "rank.6": "seven", "rank.7": "eight", "rank.8": "nine", "rank.9": "ten", "rank.10": "jack", "rank.11": "queen", "rank.12": "king",
     "suit.0": "clubs", "suit.1": "diamonds", "suit.2": "hearts", "suit.3": "spades",
     "court.10": "J", "court.11": "Q", "court.12": "K",
-    "bot.easy": "easy", "bot.medium": "medium", "bot.hard": "hard",
+    "bot.easy": "easy", "bot.medium": "medium", "bot.hard": "hard", "bot.named": "Bot {n} ({level})",
     "word.and": " and ",
 
     "lobby.players.one": "{n} player", "lobby.players.other": "{n} players",
@@ -127,7 +127,7 @@ export const MESSAGES = {
     "rank.6": "sept", "rank.7": "huit", "rank.8": "neuf", "rank.9": "dix", "rank.10": "valet", "rank.11": "dame", "rank.12": "roi",
     "suit.0": "trèfle", "suit.1": "carreau", "suit.2": "cœur", "suit.3": "pique",
     "court.10": "V", "court.11": "D", "court.12": "R",
-    "bot.easy": "facile", "bot.medium": "moyen", "bot.hard": "fort",
+    "bot.easy": "facile", "bot.medium": "moyen", "bot.hard": "fort", "bot.named": "Robot {n} ({level})",
     "word.and": " et ",
 
     "lobby.players.one": "{n} joueur", "lobby.players.other": "{n} joueurs",

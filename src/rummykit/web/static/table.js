@@ -4,7 +4,7 @@ import { backEl, cardEl, cardsFor, faceOf, faceText, JOKER, moveNodes, richText 
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
-import { gameName, lang, t, tn } from "./i18n.js";
+import { gameName, lang, seatName, t, tn } from "./i18n.js";
 import { bindKeys, KEYS } from "./keys.js";
 import { pref, setPref } from "./prefs.js";
 import { reviewPanel } from "./review.js";
@@ -228,7 +228,7 @@ export async function tablePage(app, connEl, tableId) {
   }
 
   function name(i) {
-    return ui.msg.table.seats[i] ? ui.msg.table.seats[i].name : t("lobby.seat_n", { n: i + 1 });
+    return ui.msg.table.seats[i] ? seatName(ui.msg.table.seats[i].name) : t("lobby.seat_n", { n: i + 1 });
   }
 
   // -- seeing what happened ------------------------------------------------------------
@@ -372,8 +372,8 @@ export async function tablePage(app, connEl, tableId) {
         dropped > 0 ? t("indian.dropped", { n: dropped }) : dropped < 0 ? t("indian.out") : ""].filter(Boolean).join(" · ");
       const shown = Math.min(n, 14);
       return h("div", { class: "opponent" + (g.current === i ? " active" : "") + (s.connected ? "" : " away"), "data-seat": i,
-        role: "group", "aria-label": `${s.name}: ${tn("table.cards", n)}` },
-      h("div", { class: "who" }, h("span", { class: "name", text: s.name + level }),
+        role: "group", "aria-label": `${seatName(s.name)}: ${tn("table.cards", n)}` },
+      h("div", { class: "who" }, h("span", { class: "name", text: seatName(s.name) + level }),
         h("span", { class: "muted", text: `${tag ? " · " + tag : ""} · ` }),
         h("span", { class: "hand-count", text: tn("table.cards", n) })),
       // the backs fan out, so the count can be seen as well as read
@@ -656,7 +656,7 @@ export async function tablePage(app, connEl, tableId) {
     };
     openDialog(els.sheet,
       h("h2", { id: "sheet-title", text: t("name.title") }),
-      h("p", { id: "invite-game", text: t("name.game", { game: gameName(info.rules), players: info.seats.filter((_, i) => i !== cred.seat).map((s) => s.name).join(", ") }) }),
+      h("p", { id: "invite-game", text: t("name.game", { game: gameName(info.rules), players: info.seats.filter((_, i) => i !== cred.seat).map((s) => seatName(s.name)).join(", ") }) }),
       h("form", { id: "name-form", onsubmit: go },
         h("label", { for: "invite-name", text: t("name.label") }), " ", input, " ",
         h("button", { type: "submit", id: "name-go", text: t("name.go") })));
