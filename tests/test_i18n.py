@@ -202,11 +202,11 @@ def test_every_hint_reason_comes_out_in_french(preset: str) -> None:
 
 def test_hints_in_french_examples() -> None:
     assert hint_text("take 9♥: it completes a meld (7♥ 8♥ 9♥)", "fr") == (
-        "prenez le 9♥ : elle complète une combinaison (7♥ 8♥ 9♥)"
+        "prenez le 9♥ : il complète une combinaison (7♥ 8♥ 9♥)"
     )
     assert hint_text(
         "discard K♠: it completes nothing and nobody took the kings thrown before", "fr"
-    ) == ("défaussez le R♠ : elle ne complète rien et personne n'a pris les rois jetés avant")
+    ) == ("défaussez le R♠ : il ne complète rien et personne n'a pris les rois jetés avant")
     assert hint_text("draw from the stock: the discard pile is empty", "en") == (
         "draw from the stock: the discard pile is empty"
     )

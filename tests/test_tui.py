@@ -23,7 +23,7 @@ import pytest
 from rich.console import Console
 from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.widgets import Sparkline, Static
+from textual.widgets import Label, Sparkline, Static
 
 from helpers import build, meld_move
 from rummykit.bots import GreedyBot, play_match
@@ -158,8 +158,8 @@ async def play_move(pilot: Pilot[Any], app: RummyApp, move: Move) -> None:
             keys.append(CARD_KEYS[screen.order.index(card)])
     want = choice_text(s, move)
     before = len(s.history)
-    if s.phase is Phase.BUY:  # Contract Rummy's buy window: p buys, s passes
-        await pilot.press("p" if move.kind == BUY else "s")
+    if s.phase is Phase.BUY:  # Contract Rummy's buy window: b buys, n passes
+        await pilot.press("b" if move.kind == BUY else "n")
         assert len(s.history) > before, (move, screen.message)
         return
     await pilot.press(*keys, KEYS[move.kind])
@@ -207,7 +207,7 @@ async def test_whole_gin_hand_by_keys(seed: int, lay_best: bool, knocks: bool) -
     """OpenSpiel gin_rummy's phases by keys: the first upcard taken (p) or passed (n),
     draw, discard or knock (k), the knocker's melds and the defender's lay-offs (m, l,
     or b for the best), each ended with n; seed 0: the person knocks, seed 1: the bot."""
-    app = start("gin", seed=seed)
+    app = start("gin(deals=1)", seed=seed)
     async with app.run_test(size=SIZE) as pilot:
         assert "Knock" in _footer_text(app) and "Pass" in _footer_text(app)
         played = await play_round(pilot, app, lay_best)
@@ -891,7 +891,7 @@ def check_dialog_whole(app: RummyApp) -> None:
         assert button.region.bottom <= dialog.region.bottom - 1  # inside the frame
 
 
-@pytest.mark.parametrize(("spec", "seed"), [("gin", 0), ("rami51(deals=1)", 1)])
+@pytest.mark.parametrize(("spec", "seed"), [("gin(deals=1)", 0), ("rami51(deals=1)", 1)])
 @sync
 async def test_every_message_is_shown_whole_at_80x24(
     spec: str, seed: int, monkeypatch: pytest.MonkeyPatch
@@ -1139,7 +1139,7 @@ async def test_round_and_match_end_show_hands_history_and_chart() -> None:
 @sync
 async def test_contract_deal_by_keys() -> None:
     """Contract Rummy (Bicycle Cards, Wikipedia): a whole first deal at three seats by
-    keys, the person offered the discard out of turn buying (p) or passing (s), and
+    keys, the person offered the discard out of turn buying (b) or passing (n), and
     going down with the contract (m) when the hand holds it."""
     app = start("contract(deals=1)", players=3, seed=5)
     async with app.run_test(size=SIZE) as pilot:
@@ -1175,3 +1175,134 @@ async def test_rum500_big_with_eight_seats() -> None:
         s = app.match.state
         assert s.num_players == 8 and len(s.results) == 1
         assert len(set(s.names)) == 8
+
+
+@sync
+async def test_contract_in_view_and_the_next_one_at_the_deal_end() -> None:
+    """Contract Rummy (Bicycle Cards: each deal has its own contract, in a fixed
+    order): the status line names the deal and its contract all deal long, whoever
+    is to play, and the deal's end says what the next deal asks for."""
+    app = start("contract(deals=2)", players=3, seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        status = str(table(app).query_one("#status").render())
+        assert "Deal 1 of 2: two sets" in status, status
+        await play_round(pilot, app)
+        summary = app.screen
+        assert isinstance(summary, RoundSummaryScreen)
+        coming = str(summary.query_one("#next-contract", Label).render())
+        assert coming == "Next: deal 2 of 2, a set and a run"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        status = str(table(app).query_one("#status").render())
+        assert "Deal 2 of 2: a set and a run" in status, status
+
+
+async def reach_buy_window(pilot: Pilot[Any], app: RummyApp) -> GameState:
+    """Play the person's seat (by keys, passing every discard offered) until the
+    Contract Rummy buy window is the person's; the state then."""
+    policy = GreedyBot()
+    rng = random.Random(0)
+    for _ in range(300):
+        await wait_until(pilot, lambda: my_turn(app))
+        assert app.match is not None
+        s = app.match.state
+        if s.phase is Phase.BUY:
+            return s
+        await play_move(pilot, app, policy.choose(s.view(app.match.human), rng))
+    raise AssertionError("the person was never offered a discard")
+
+
+@sync
+async def test_buying_out_of_turn_has_its_own_keys() -> None:
+    """Contract Rummy (Bicycle Cards: "any other player may claim" the discard the
+    player in turn declines, "as well as a penalty card"): in the buy window the key
+    bar shows b Buy and n Pass, not the draws; s draws nothing; the prompt names the
+    card by its face; the hint's key is one that works; after the window the draws
+    come back."""
+    app = start("contract(deals=1)", players=3, seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        s = await reach_buy_window(pilot, app)
+        screen = table(app)
+        await wait_until(pilot, lambda: "Buy" in _footer_text(app))
+        footer = _footer_text(app)
+        assert "Pass" in footer and "Stock" not in footer and "Pile" not in footer, footer
+        status = str(screen.query_one("#status").render())
+        top = card_text(s.discard[-1])
+        assert f"buy {top} with 1 penalty card(s) (b) or pass (n)" in status, status
+        before = len(s.history)
+        await pilot.press("s", "p")
+        assert len(s.history) == before and app.match is not None and app.match.state is s
+        await pilot.press("h")
+        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), timeout=60)
+        key = re.search(r"\(press (\w)\)", screen.message)
+        assert key is not None and key.group(1) in "bn", screen.message
+        await pilot.press(key.group(1))
+        assert len(app.match.state.history) > before
+        await wait_until(pilot, lambda: my_turn(app) and app.match.state.phase is not Phase.BUY)
+        await wait_until(pilot, lambda: "Buy" not in _footer_text(app))
+        assert "Stock" in _footer_text(app)
+
+
+@pytest.mark.parametrize(
+    ("spec", "keys"), [("indian", ("k", "x")), ("contract", ("b", "n")), ("gin", ("k", "n"))]
+)
+@sync
+async def test_help_names_the_games_own_keys(spec: str, keys: tuple[str, ...]) -> None:
+    """The help (?) lists every key of the game: Indian Rummy's declare and drop,
+    Contract Rummy's buy and pass, Gin's knock and pass."""
+    app = start(spec, players=3 if spec == "contract" else 2, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        shown = "\n".join(rendered(w.content) for w in app.screen.query(Static))
+        for key in keys:
+            assert re.search(rf"^\s*{key}\s+\w", shown, re.M), (key, shown)
+
+
+@sync
+async def test_gin_is_a_game_to_100_and_one_hand_an_option() -> None:
+    """Gin Rummy is played as a game to 100 (Pagat, "Gin Rummy": "the game continues
+    until a player's score reaches 100"): ``rummy play --rules gin`` plays the match,
+    with any options given; ``--deals 1`` or ``gin(deals=1)`` plays one hand; the
+    new-game screen offers the game first and one hand as its own entry."""
+    for spec in ("gin", "gin(knock_card=8)", " gin "):
+        s = settings_from_options(rules=spec)
+        assert s is not None and s.rules.name == "gin_match" and s.rules.target_score == 100
+    s = settings_from_options(rules="gin(knock_card=8)")
+    assert s is not None and s.rules.knock_card == 8
+    one_hand = [settings_from_options(rules="gin", deals=1)]
+    one_hand.append(settings_from_options(rules="gin(deals=1)"))
+    for one in one_hand:
+        assert one is not None and one.rules.name == "gin" and one.rules.deals == 1
+    app = RummyApp(settings=None, instant=True)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        from textual.widgets import Select
+
+        options = app.screen.query_one("#preset", Select)._options
+        labels = {value: str(label) for label, value in options}
+        assert labels["gin_match"] == "Gin Rummy, a game to 100"
+        assert labels["gin"] == "Gin Rummy, one hand"
+        order = [value for _, value in options]
+        assert order.index("gin_match") < order.index("gin")
+
+
+@sync
+async def test_new_game_checkboxes_show_on_and_off() -> None:
+    """A house rule's checkbox reads on (✓) or off (blank) without colour; Textual's
+    own draws X either way."""
+    app = RummyApp(settings=None, instant=True)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        from textual.widgets import Checkbox
+
+        box = app.screen.query_one("#opt-multiple_melds", Checkbox)
+        box.value = False
+        await pilot.pause()
+        off = str(box.render())
+        box.value = True
+        await pilot.pause()
+        on = str(box.render())
+        assert "✓" in on and "✓" not in off and "X" not in off, (on, off)

@@ -15,7 +15,8 @@ import pytest
 
 from helpers import build
 from rummykit.bots import GreedyBot, play_match
-from rummykit.i18n import tr
+from rummykit.cards import face_of
+from rummykit.i18n import card_text, tr
 from rummykit.moves import DISCARD, DRAW_DISCARD, Move
 from rummykit.rules import Rules
 from rummykit.state import Phase
@@ -109,7 +110,8 @@ def test_flags_errors_and_names_in_french() -> None:
     assert s is not None and s.names()[0] == "Vous"
     with pytest.raises(ValueError, match="--bots donne 3 robots pour 3 joueurs"):
         settings_from_options(players=3, bots="easy,easy,easy")
-    with pytest.raises(ValueError, match=r"^gin se joue à 2 joueurs exactement, pas 3$"):
+    # `--rules gin` plays the game to 100, gin_match, and its error names it
+    with pytest.raises(ValueError, match=r"^gin_match se joue à 2 joueurs exactement, pas 3$"):
         settings_from_options(rules="gin", players=3)
     with pytest.raises(ValueError, match="pas les deux"):
         settings_from_options(rules="basic", target=50, deals=2)
@@ -123,7 +125,7 @@ def test_flags_errors_and_names_in_french() -> None:
     assert move_clause(g, Move(DISCARD, 11 + 26)) == "a défaussé le D♥"
 
 
-@pytest.mark.parametrize(("spec", "seed"), [("gin", 0), ("rami51(deals=1)", 1)])
+@pytest.mark.parametrize(("spec", "seed"), [("gin(deals=1)", 0), ("rami51(deals=1)", 1)])
 @sync
 async def test_every_message_is_shown_whole_at_80x24_in_french(
     spec: str, seed: int, monkeypatch: pytest.MonkeyPatch
@@ -256,3 +258,22 @@ async def test_replay_in_french(tmp_path: Any) -> None:
     path = tmp_path / "absent.rummy"
     with pytest.raises(ValueError, match=r"^impossible de lire"):
         replay_main(path, "fr")
+
+
+@sync
+async def test_contract_and_buy_prompt_in_french() -> None:
+    """Contract Rummy in French: the deal and its contract in the status line, and the
+    buy prompt with its keys (b, n) and the card's face (Bicycle Cards: the discard
+    declined by the player in turn may be bought, "as well as a penalty card")."""
+    from test_tui import reach_buy_window
+
+    app = start_fr("contract(deals=1)", seed=5, players=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        status = str(table(app).query_one("#status").render())
+        assert "Donne 1 sur 1 : deux brelans" in status, status
+        s = await reach_buy_window(pilot, app)
+        status = str(table(app).query_one("#status").render())
+        top = card_text(face_of(s.discard[-1]), "fr")
+        assert f"achetez {top} avec 1 carte(s) de pénalité (b) ou passez (n)" in status, status
+        await wait_until(pilot, lambda: "Acheter" in _footer_text(app))

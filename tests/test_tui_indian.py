@@ -18,7 +18,7 @@ from rummykit.rulebook import rules_summary
 from rummykit.rules import Rules
 from rummykit.state import Phase
 from rummykit.tui.app import CARD_KEYS, RummyApp
-from rummykit.tui.screens import HelpScreen, RoundSummaryScreen
+from rummykit.tui.screens import ChoiceScreen, HelpScreen, RoundSummaryScreen
 from rummykit.tui.session import ENV_DATA_DIR, TUI_PRESETS, cards_for_move
 from test_tui import SIZE, _footer_text, my_turn, start, sync, table, wait_until, with_match
 
@@ -42,6 +42,9 @@ async def press_move(pilot: Pilot[Any], app: RummyApp, move: Move) -> None:
             keys.append(CARD_KEYS[screen.order.index(card)])
     before = len(s.history)
     await pilot.press(*keys, KEYS[move.kind])
+    if move.kind == DROP:  # asked first
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("1")
     assert len(s.history) > before, (move, screen.message)
 
 
@@ -117,14 +120,27 @@ async def test_declare_by_keys_then_put_out_the_extra_card() -> None:
 
 
 @sync
-async def test_drop_by_key() -> None:
+async def test_drop_by_key_is_asked_first() -> None:
+    """A drop ends the player's deal for its points (Playship, "Pool Rummy": "a player
+    can drop ... 20 points" in Pool 101): x asks first, Escape or "Keep playing"
+    changes nothing, and choosing the drop drops."""
     app = start("indian_pool101", players=3, seed=8)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: my_turn(app))
         assert app.match is not None
         s = app.match.state
         me = app.match.human
+        before = len(s.history)
         await pilot.press("x")
+        assert isinstance(app.screen, ChoiceScreen), table(app).message
+        assert "20 points" in app.screen.title_text and app.screen.options[1] == "Keep playing"
+        await pilot.press("escape", "x", "2")
+        assert (
+            len(s.history) == before
+            and s.dropped[me] == 0
+            and not isinstance(app.screen, ChoiceScreen)
+        )
+        await pilot.press("x", "1")
         assert s.dropped[me] in (20, 40) or s.round_no > 1
         seats = str(table(app).query_one("#players-box").render())
         assert s.round_no > 1 or "dropped" in seats or s.current != me

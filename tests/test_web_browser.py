@@ -7,6 +7,7 @@ are skipped only when it is missing.  They are marked ``web_slow``.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 from collections.abc import Iterator
@@ -50,9 +51,11 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def new_page(browser: Any, width: int = 1100, height: int = 800) -> Any:
+def new_page(browser: Any, width: int = 1100, height: int = 800, locale: str = "en-US") -> Any:
     # Playwright's wait_for_function evaluates strings, which the page's CSP forbids.
-    ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    ctx = browser.new_context(
+        viewport={"width": width, "height": height}, bypass_csp=True, locale=locale
+    )
     return ctx.new_page()
 
 
@@ -554,4 +557,78 @@ def test_a_contract_deal_by_clicks_with_a_buy(
     g = state(page)["game"]
     assert g["phase"] == "over", stalled(server, t["id"], page)
     assert bought, "the person was never offered a discard"
+    page.close()
+
+
+def test_contract_in_view_and_the_next_one_at_the_deal_end(
+    server: ServerThread, browser: Any
+) -> None:
+    """Contract Rummy (Bicycle Cards: each deal has its own contract, in a fixed
+    order): the page names the deal and its contract all deal long, in the page's
+    language, and the deal's end says what the next deal asks for."""
+    bot = {"kind": "bot", "difficulty": "easy"}
+    t = create(server, {"rules": "contract", "deals": 2, "seats": [bot] * 3})
+    en = new_page(browser)
+    fr = new_page(browser, locale="fr-FR")
+    for page in (en, fr):
+        page.goto(server.base + t["watch"])
+        page.wait_for_function("window.rummy.state !== null")
+    assert en.inner_text("#contract") == "Deal 1 of 2: two sets"
+    assert fr.inner_text("#contract") == "Donne 1 sur 2 : deux brelans"
+    en.wait_for_selector("#next-contract", timeout=120_000)
+    assert en.inner_text("#next-contract") == "Next: deal 2 of 2, a set and a run"
+    fr.wait_for_selector("#next-contract", timeout=120_000)
+    assert fr.inner_text("#next-contract") == "Ensuite : donne 2 sur 2, un brelan et une suite"
+    for page in (en, fr):
+        page.close()
+
+
+def test_buying_out_of_turn_has_its_own_keys_and_names_the_card(
+    server: ServerThread, browser: Any
+) -> None:
+    """Contract Rummy (Bicycle Cards: "any other player may claim" the discard the
+    player in turn declines, "as well as a penalty card"), on a French page: the buy
+    prompt names the card by its face (``D♠``, not ``QS``) and the keys b and n; s
+    draws nothing then; b buys; the Keys list has the buy entry; the bots' default
+    names are in French."""
+    bot = {"kind": "bot", "difficulty": "easy"}
+    t = create(
+        server,
+        {"rules": "contract", "deals": 1, "seats": [{"kind": "human", "name": "Ann"}, bot, bot]},
+    )
+    page = new_page(browser, locale="fr-FR")
+    page.goto(server.base + t["seats"][0]["link"])
+    page.wait_for_function("window.rummy.state !== null")
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        msg = state(page)
+        g = msg["game"]
+        assert g["phase"] != "over", "the person was never offered a discard"
+        if g["current"] == g["seat"] and g["phase"] == "buy":
+            break
+        if my_turn(page):
+            play_turn_by_clicks(page)
+        else:
+            page.wait_for_timeout(30)
+    assert g["current"] == g["seat"] and g["phase"] == "buy"
+    top = g["discard"][-1] % 54
+    suit = "♣♦♥♠"[top // 13] if top < 52 else ""
+    rank = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "V", "D", "R"][top % 13]
+    status = page.inner_text("#status")
+    face = f"{rank}{suit}" if top < 52 else "JK"
+    assert f"achetez {face} avec 1 carte(s) de pénalité (b), ou passez (n)" in status, status
+    assert re.search(r"achetez (10|[A2-9JQK])[CDHS]\b", status) is None, status
+    # the server's default bot names, in the page's language
+    assert "Robot 2 (facile)" in page.inner_text("#seats") and "(easy)" not in status, status
+    page.keyboard.press("s")
+    page.wait_for_function("window.rummy.errors.length > 0")
+    assert "Personne ne pioche" in page.inner_text("#error")
+    assert state(page)["version"] == msg["version"]
+    size = len(g["hand"])
+    page.keyboard.press("b")
+    wait_version(page, msg["version"])
+    assert len(state(page)["game"]["hand"]) == size + 2
+    page.keyboard.press("?")
+    keys = page.inner_text("#key-list")
+    assert "acheter la défausse offerte hors tour" in keys, keys
     page.close()

@@ -43,7 +43,14 @@ def play_turn(page: Any, drop: bool = False) -> str:
     kinds = {m["kind"] for m in g["legal"]}
     if g["phase"] == "draw":
         if drop and "drop" in kinds:
+            # asked first: "Keep playing" changes nothing, the drop drops
             page.click("#btn-drop")
+            cost = g["declare"]["drop_cost"]
+            assert page.inner_text("#sheet-title") == f"Drop out of this deal for {cost} points?"
+            page.click("#btn-drop-no")
+            assert state(page)["version"] == v and page.is_hidden("#sheet")
+            page.click("#btn-drop")
+            page.click("#btn-drop-yes")
             wait_version(page, v)
             return "drop"
         page.click("#stock")
@@ -127,7 +134,8 @@ def test_an_indian_deal_by_clicks(
 
 def test_drop_by_click_marks_the_seat(server: ServerThread, browser: Any) -> None:
     """The first drop (RummyCulture: "First Drop, will get 20 points"): the Drop button
-    before drawing, the seat marked as dropped for the others, the bots playing on."""
+    before drawing, asked first, the seat marked as dropped for the others, the bots
+    playing on."""
     t = create(
         server,
         {

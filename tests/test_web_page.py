@@ -101,7 +101,7 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     """Findings 3 and 7: the end box shows the preset's target, a person's seat has no
     difficulty list, bots default to easy (as in the terminal game), public tables say
     whether a game is under way, each preset has a rules summary, and one click starts
-    a game against a bot."""
+    a game against a medium bot (the README's Play now)."""
     waiting = create(
         server, {"rules": "basic", "public": True, "seats": [{"name": "Ann"}, {"open": True}]}
     )
@@ -137,8 +137,33 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     assert seats[0]["name"] == "Zoe" and seats[1] == {
         **seats[1],
         "kind": "bot",
-        "difficulty": "easy",
+        "difficulty": "medium",
     }
+    page.close()
+
+
+def test_play_now_seats_the_fewest_players_the_rules_allow(
+    server: ServerThread, browser: Any
+) -> None:
+    """Play now with a preset for three or more (Contract Rummy: "3 to 4 players",
+    Bicycle Cards) seats the person and two medium bots, the README's level; on a
+    phone its error shows beside the button, in view."""
+    page = new_page(browser, width=390, height=700)
+    page.goto(server.base + "/")
+    page.wait_for_selector('#preset option[value="contract"]', state="attached")
+    page.select_option("#preset", "contract")
+    page.fill("#house", "no_such_option=1")
+    page.click("#play-now")
+    page.wait_for_function("document.querySelector('#play-now-error').textContent !== ''")
+    box = page.locator("#play-now-error").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 700, box
+    page.fill("#house", "")
+    page.click("#play-now")
+    page.wait_for_function("window.rummy && window.rummy.state !== null", timeout=15000)
+    seats = state(page)["table"]["seats"]
+    assert [s["kind"] for s in seats] == ["human", "bot", "bot"], seats
+    assert {s["difficulty"] for s in seats[1:]} == {"medium"}
+    assert state(page)["game"]["rules"].startswith("contract")
     page.close()
 
 
@@ -594,3 +619,84 @@ def test_table_page_weight_and_time_to_interactive(server: ServerThread, browser
     page.wait_for_timeout(300)
     assert refused == []
     ctx.close()
+
+
+def test_lobby_gin_is_a_game_to_100_and_one_hand_an_option(
+    server: ServerThread, browser: Any
+) -> None:
+    """Gin Rummy is played as a game to 100 (Pagat, "Gin Rummy": "the game continues
+    until a player's score reaches 100"): the lobby lists the game first, by name, and
+    one hand as its own entry."""
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector('#preset option[value="gin_match"]', state="attached")
+    options = page.eval_on_selector_all(
+        "#preset option", "els => els.map((e) => [e.value, e.textContent])"
+    )
+    values = [v for v, _ in options]
+    assert values.index("gin_match") + 1 == values.index("gin"), values
+    labels = dict(options)
+    assert labels["gin_match"] == "Gin Rummy, a game to 100"
+    assert labels["gin"] == "Gin Rummy, one hand"
+    page.select_option("#preset", "gin_match")
+    assert page.input_value("#end-value") == "100"
+    page.close()
+
+
+def test_invitation_copy_button_names_the_game_and_favicon(
+    server: ServerThread, browser: Any
+) -> None:
+    """The invitation link has a Copy button, the lobby and the invited player's first
+    screen name the game, and the page has a favicon drawn inline (no request)."""
+    ctx = browser.new_context(
+        viewport={"width": 1100, "height": 800},
+        bypass_csp=True,
+        permissions=["clipboard-read", "clipboard-write"],
+    )
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector('#preset option[value="gin_match"]', state="attached")
+    icon = page.eval_on_selector('link[rel="icon"]', "el => el.href")
+    assert icon.startswith("data:image/svg+xml,"), icon
+    assert page.evaluate(
+        "href => new Promise((ok) => { const i = new Image(); i.onload = () => ok(i.naturalWidth);"
+        " i.onerror = () => ok(0); i.src = href; })",
+        icon,
+    )
+    page.fill("#my-name", "Ann")
+    page.select_option("#preset", "gin_match")
+    page.select_option(".seat-kind", "human")
+    page.click("#create-btn")
+    page.wait_for_selector("#created-title")
+    assert page.inner_text("#created-title") == "Table created: Gin Rummy, a game to 100"
+    link = page.input_value("#invite-1")
+    page.click("#copy-1")
+    page.wait_for_function("document.querySelector('#copy-1').textContent === 'Copied'")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    friend = new_page(browser)
+    friend.goto(link)
+    friend.wait_for_selector("#invite-game")
+    assert friend.inner_text("#invite-game") == (
+        "You are invited to a game of Gin Rummy, a game to 100 with Ann."
+    )
+    friend.close()
+    ctx.close()
+
+
+def test_spectator_sees_no_action_buttons_and_a_drawn_trophy(
+    server: ServerThread, browser: Any
+) -> None:
+    """A spectator has no moves: the action buttons are hidden, not greyed.  The match
+    winner's trophy is drawn (an image that loads), not an emoji needing a font."""
+    bot = {"kind": "bot", "difficulty": "easy"}
+    t = create(server, {"rules": "gin_match", "seats": [bot, bot]})
+    page = new_page(browser)
+    page.goto(server.base + t["watch"])
+    page.wait_for_function("window.rummy.state !== null")
+    assert page.locator("#actions").is_hidden() and page.locator("#btn-meld").is_hidden()
+    page.wait_for_selector("#summary:not(.hidden) .standings img.trophy", timeout=120_000)
+    trophy = page.locator(".standings img.trophy").first
+    assert trophy.get_attribute("alt") == "winner"
+    assert page.evaluate("document.querySelector('.standings img.trophy').naturalWidth") > 0
+    assert "🏆" not in page.inner_text("#summary")
+    page.close()

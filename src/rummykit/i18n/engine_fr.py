@@ -492,32 +492,32 @@ HINT_TAILS: Patterns = (
         r"(?P<n>\d+) points of your hand would then be in melds",
         "{n} points de votre main iraient alors en combinaisons",
     ),
-    (rf"it completes a meld \({_CARDS}\)", "elle complète une combinaison ({cards})"),
+    (rf"it completes a meld \({_CARDS}\)", "il complète une combinaison ({cards})"),
     (
         rf"it makes a pair with {_CARD} \(1 cards can complete it\)",
-        "elle forme une paire avec le {card} (1 carte peut la compléter)",
+        "il forme une paire avec le {card} (1 carte peut la compléter)",
     ),
     (
         rf"it makes a run draw with {_CARD} \(1 cards can complete it\)",
-        "elle prépare une suite avec le {card} (1 carte peut la compléter)",
+        "il prépare une suite avec le {card} (1 carte peut la compléter)",
     ),
     (
         rf"it makes a pair with {_CARD} \((?P<n>\d+) cards can complete it\)",
-        "elle forme une paire avec le {card} ({n} cartes peuvent la compléter)",
+        "il forme une paire avec le {card} ({n} cartes peuvent la compléter)",
     ),
     (
         rf"it makes a run draw with {_CARD} \((?P<n>\d+) cards can complete it\)",
-        "elle prépare une suite avec le {card} ({n} cartes peuvent la compléter)",
+        "il prépare une suite avec le {card} ({n} cartes peuvent la compléter)",
     ),
     (
         r"it raises your outs from (?P<a>\d+) to (?P<b>\d+)",
         "vos cartes utiles passent de {a} à {b}",
     ),
     (r"it keeps (?P<a>\d+) outs", "vos cartes utiles restent à {a}"),
-    (r"it completes nothing", "elle ne complète rien"),
+    (r"it completes nothing", "il ne complète rien"),
     (
         r"it raises your deadwood least, from (?P<a>\d+) to (?P<b>\d+)",
-        "c'est elle qui alourdit le moins vos cartes isolées, de {a} à {b} points",
+        "c'est lui qui alourdit le moins vos cartes isolées, de {a} à {b} points",
     ),
     *_CHANGE,
     (rf"{_CARD} does not meld with your cards", "le {card} ne va avec aucune de vos cartes"),
@@ -550,7 +550,7 @@ HINT_MORE: Patterns = (
         r"and nobody took the (?P<rank>\w+) thrown before",
         "et personne n'a pris les {rank} jetés avant",
     ),
-    (r"and it fits no meld on the table", "et elle ne va sur aucune combinaison de la table"),
+    (r"and it fits no meld on the table", "et il ne va sur aucune combinaison de la table"),
 )
 
 

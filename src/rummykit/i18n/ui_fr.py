@@ -50,7 +50,26 @@ FR: dict[str, str] = {
     "Swap joker": "Échange le joker",
     "Take": "Prends dedans",
     "Knock": "Frappe",
+    "declare: every card in sequences and sets, with two sequences, one pure": (
+        "déclarer : toutes les cartes en suites et brelans, dont deux suites, une pure"
+    ),
+    "drop: leave the deal before drawing, for the drop's points": (
+        "abandonner : quitter la donne avant de piocher, pour les points de l'abandon"
+    ),
+    "buy the discard offered out of turn, with a penalty card from the stock": (
+        "acheter la défausse offerte hors tour, avec une carte de pénalité de la pioche"
+    ),
+    "pass: leave the discard offered out of turn": "passer : laisser la défausse offerte hors tour",
+    "Drop out of this deal for {n} points?": "Abandonner cette donne pour {n} points ?",
+    "Drop for {n} points": "Abandonner pour {n} points",
+    "Keep playing": "Continuer à jouer",
+    "Gin Rummy, a game to 100": "Gin Rummy, une partie en 100 points",
+    "Gin Rummy, one hand": "Gin Rummy, une seule donne",
     "Pass": "Passe",
+    "Buy": "Acheter",
+    "Nobody draws now: buy the discard (b) or pass (n).": (
+        "Personne ne pioche maintenant : achetez la défausse (b) ou passez (n)."
+    ),
     "Best melds": "Meilleures combinaisons",
     "Clear": "Efface",
     "Hint": "Conseil",
@@ -224,6 +243,8 @@ FR: dict[str, str] = {
     "to {n}, low wins": "en {n}, le plus bas gagne",
     "Round {n} of {deals}": "Manche {n} sur {deals}",
     "Round {n} · to {target}": "Manche {n} · en {target}",
+    "Deal {n} of {deals}: {contract}": "Donne {n} sur {deals} : {contract}",
+    "Next: deal {n} of {deals}, {contract}": "Ensuite : donne {n} sur {deals}, {contract}",
     "highest score wins": "le plus haut score gagne",
     "lowest score wins": "le plus bas score gagne",
     # -- help
@@ -467,9 +488,9 @@ FR: dict[str, str] = {
     " · out": " · éliminé",
     # -- Contract Rummy: going down with the contract, buying out of turn
     "the discard": "la défausse",
-    "{who} drew from the stock: buy {card} with {n} penalty card(s) (p) or pass (s); "
+    "{who} drew from the stock: buy {card} with {n} penalty card(s) (b) or pass (n); "
     "{left} buy(s) left": (
-        "{who} a pioché : achetez {card} avec {n} carte(s) de pénalité (p) ou passez (s) ; "
+        "{who} a pioché : achetez {card} avec {n} carte(s) de pénalité (b) ou passez (n) ; "
         "achats restants : {left}"
     ),
     "going down: lay the rest of {contract} (m)": (

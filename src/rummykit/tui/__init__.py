@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,26 @@ __all__ = [
 ]
 
 _BOT_ALIASES = {"greedy": "easy", "expert": "medium", "ismcts": "hard"}
+_GIN_HAND = re.compile(r"^\s*gin\s*(\((?P<options>.*)\))?\s*$", re.S)
+_END_OPTION = re.compile(r"\b(deals|target_score)\s*=")
+
+
+def table_spec(spec: str, end_given: bool = False) -> str:
+    """The rules ``rummy play`` plays for ``spec``: Gin players expect a game to 100,
+    so ``gin`` (with any options) plays the ``gin_match`` preset unless the spec or a
+    flag (``end_given``) says how the match ends; one hand is ``--deals 1``.
+
+    >>> table_spec("gin"), table_spec("gin(knock_card=8)"), table_spec("gin(deals=1)")
+    ('gin_match', 'gin_match(knock_card=8)', 'gin(deals=1)')
+    >>> table_spec("gin", end_given=True), table_spec("basic")
+    ('gin', 'basic')
+    """
+    m = _GIN_HAND.match(spec)
+    if m is None or end_given or _END_OPTION.search(m.group("options") or ""):
+        return spec
+    return "gin_match" + (f"({m.group('options')})" if m.group("options") is not None else "")
+
+
 _DEFAULTS: dict[str, Any] = {
     "rules": None,
     "players": None,
@@ -53,7 +74,11 @@ _DEFAULTS: dict[str, Any] = {
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``rummy play`` to a (sub)parser."""
-    parser.add_argument("--rules", help="rules spec, e.g. rami51 or 'basic(multiple_melds=true)'")
+    parser.add_argument(
+        "--rules",
+        help="rules spec, e.g. rami51 or 'basic(multiple_melds=true)'; gin plays a game to "
+        "100 (gin_match), --deals 1 one hand",
+    )
     parser.add_argument("--players", type=int, help="number of players, you included (2-6)")
     parser.add_argument(
         "--bots",
@@ -116,7 +141,8 @@ def settings_from_options(
     o = _options(args, options)
     if o.rules is None and o.players is None and o.bots is None:
         return None
-    rules = Rules.parse(o.rules or "basic")
+    end_given = o.target is not None or o.deals is not None
+    rules = Rules.parse(table_spec(o.rules or "basic", end_given))
     if o.target is not None and o.deals is not None:
         raise ValueError(_("give --target or --deals, not both"))
     if o.target is not None:

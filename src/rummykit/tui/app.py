@@ -60,6 +60,7 @@ from .session import (
     card_text,
     cards_for_move,
     choice_text,
+    contract_title,
     deadwood_text,
     declare_text,
     discard_save,
@@ -91,13 +92,18 @@ of a second in Basic Rummy and one to two seconds in Rami."""
 
 
 ACTION_KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
-               DISCARD: "d", KNOCK: "k", PASS: "n", DROP: "x"}  # fmt: skip
+               DISCARD: "d", KNOCK: "k", PASS: "n", DROP: "x", BUY: "b"}  # fmt: skip
 KNOCK_GAME_ACTIONS = frozenset({"knock", "pass_turn", "lay_best"})
 """Actions of knock games (Gin) only; their keys select cards 16, 17 and 12 in rummy,
 so they are bound only when the rules have a knock (Gin hands never hold 12 cards).
 Indian Rummy binds ``k`` (declare) and ``x`` (drop): its hands hold at most 14 cards,
 so those keys never select a card there."""
 DECLARE_GAME_ACTIONS = frozenset({"declare", "drop"})
+BUY_ACTIONS = frozenset({"buy", "decline"})
+"""Contract Rummy's buy window, out of turn: ``b`` buys the discard, ``n`` passes.
+They are bound (and shown) only while the window is the person's; the draws (s, p)
+are not, since nobody draws then."""
+DRAW_ACTIONS = frozenset({"draw_stock", "draw_pile"})
 
 
 class TableScreen(Screen[None]):
@@ -139,6 +145,8 @@ class TableScreen(Screen[None]):
         Binding("k", "declare", N_("Declare")),
         Binding("n", "pass_turn", N_("Pass")),
         Binding("x", "drop", N_("Drop")),
+        Binding("b", "buy", N_("Buy")),
+        Binding("n", "decline", N_("Pass")),
         Binding("b", "lay_best", N_("Best melds"), show=False),
         Binding("c,escape", "clear", N_("Clear"), show=False),
         Binding("h", "hint", N_("Hint")),
@@ -254,6 +262,7 @@ class TableScreen(Screen[None]):
         players_box.border_subtitle = winner_text(s.rules)
         self.query_one(LogView).show(self.match.log.lines(), me)
         self.update_status()
+        self.refresh_bindings()  # the buy window's keys come and go (check_action)
 
     def _ordered(self, hand: int, order: str) -> tuple[list[int], set[int], str]:
         """:func:`ordered_hand` for the person, kept while the hand and the opening
@@ -278,6 +287,9 @@ class TableScreen(Screen[None]):
         out.append(f"{s.rules.name} ", Style(bold=True))
         if s.wild >= 0:
             out.append(_("· wild {card} ", card=wild_text(s.wild)))
+        contract = contract_title(s)
+        if contract and s.phase is not Phase.OVER:
+            out.append(f"· {contract} ", Style(bold=True))
         if s.phase is Phase.OVER:
             out.append(_("· the match is over"))
         elif self.match.my_turn:
@@ -298,8 +310,8 @@ class TableScreen(Screen[None]):
             top = _face(s.discard[-1]) if s.discard else _("the discard")
             left = s.rules.buys_per_round - s.buys[self.match.human]
             return _(
-                "{who} drew from the stock: buy {card} with {n} penalty card(s) (p) or "
-                "pass (s); {left} buy(s) left",
+                "{who} drew from the stock: buy {card} with {n} penalty card(s) (b) or "
+                "pass (n); {left} buy(s) left",
                 who=s.names[s.buy_turn],
                 card=top,
                 n=s.rules.buy_penalty,
@@ -587,14 +599,20 @@ class TableScreen(Screen[None]):
 
     def action_draw_stock(self) -> None:
         if self._ready():
-            # In Contract Rummy's buy window, s declines the discard (pass).
-            self.try_move(Move(PASS) if self.state.phase is Phase.BUY else Move(DRAW_STOCK))
+            self.try_move(Move(DRAW_STOCK))
+
+    def action_buy(self) -> None:
+        """Contract Rummy: buy the discard offered out of turn."""
+        if self._ready():
+            self.try_move(Move(BUY))
+
+    def action_decline(self) -> None:
+        """Contract Rummy: leave the discard offered out of turn."""
+        if self._ready():
+            self.try_move(Move(PASS))
 
     def action_draw_pile(self) -> None:
         if not self._ready():
-            return
-        if self.state.phase is Phase.BUY:  # Contract Rummy: buy the discard out of turn
-            self.try_move(Move(BUY))
             return
         # 500 Rum: a card deep in the pile may be taken with every card above it
         draws = [m for m in self.state.legal_moves() if m.kind in (DRAW_DISCARD, DRAW_DEEP)]
@@ -647,8 +665,24 @@ class TableScreen(Screen[None]):
         self.action_knock()
 
     def action_drop(self) -> None:
-        if self._ready():
+        """Indian Rummy's drop ends the person's deal at once, for its points: asked
+        first (a legal drop only; an illegal one is refused with its rule)."""
+        if not self._ready():
+            return
+        s = self.state
+        if Move(DROP) not in s.legal_moves():
             self.try_move(Move(DROP))
+            return
+        history = len(s.history)
+        cost = drop_cost(s)
+
+        def chosen(index: int | None) -> None:
+            if index == 0 and len(self.state.history) == history:
+                self.try_move(Move(DROP))
+
+        title = _("Drop out of this deal for {n} points?", n=cost)
+        options = [_("Drop for {n} points", n=cost), _("Keep playing")]
+        self.app.push_screen(ChoiceScreen(title, options), chosen)
 
     def action_pass_turn(self) -> None:
         if self._ready():
@@ -751,7 +785,11 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Knock, pass and best-melds exist only in knock games: elsewhere they are
         neither shown nor bound, and their keys select cards."""
-        rules = self.state.rules
+        s = self.state
+        rules = s.rules
+        buying = s.phase is Phase.BUY and self.match.my_turn
+        if action in BUY_ACTIONS or action in DRAW_ACTIONS:
+            return buying == (action in BUY_ACTIONS)
         if rules.declare:
             return action in DECLARE_GAME_ACTIONS or action not in KNOCK_GAME_ACTIONS
         if action in KNOCK_GAME_ACTIONS:
@@ -761,6 +799,8 @@ class TableScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         ch = event.character
         if not ch or len(ch) != 1 or ch not in CARD_KEYS or self.blocked:
+            return
+        if self.state.phase is Phase.BUY and ch in "bn":  # buy or pass, not cards
             return
         rules = self.state.rules
         if CARD_KEYS.index(ch) < len(self.order) or (
@@ -786,7 +826,12 @@ class TableScreen(Screen[None]):
 
     @on(PilesBar.PileClicked)
     def _pile_clicked(self, event: PilesBar.PileClicked) -> None:
-        if event.pile == "stock":
+        if self.state.phase is Phase.BUY:  # Contract Rummy: the discard is bought, not drawn
+            if event.pile == "stock":
+                self.set_message(_("Nobody draws now: buy the discard (b) or pass (n)."), "error")
+            else:
+                self.action_buy()
+        elif event.pile == "stock":
             self.action_draw_stock()
         elif self.state.phase is Phase.DRAW or not self.match.my_turn:
             self.action_draw_pile()

@@ -13,6 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import (
     Button,
@@ -39,10 +40,12 @@ from .session import (
     DEFAULT_BOT,
     DIFFICULTIES,
     HOUSE_RULE_TOGGLES,
+    PRESET_LABELS,
     TUI_PRESETS,
     GameSettings,
     ReplayStep,
     cells_text,
+    contract_next,
     face_text,
     goal_text,
     round_line,
@@ -146,6 +149,18 @@ KNOCK_KEYS_HELP: tuple[tuple[str, str], ...] = (
 )
 """Keys of knock games (Gin) only, shown in their help."""
 
+DECLARE_KEYS_HELP: tuple[tuple[str, str], ...] = (
+    ("k", N_("declare: every card in sequences and sets, with two sequences, one pure")),
+    ("x", N_("drop: leave the deal before drawing, for the drop's points")),
+)
+"""Keys of Indian Rummy only, shown in its help."""
+
+BUY_KEYS_HELP: tuple[tuple[str, str], ...] = (
+    ("b", N_("buy the discard offered out of turn, with a penalty card from the stock")),
+    ("n", N_("pass: leave the discard offered out of turn")),
+)
+"""Keys of Contract Rummy's buy window only, shown in its help."""
+
 
 SYMBOLS_HELP = N_(
     "▶ the player to act · D the dealer · ✓ has opened (met the opening minimum)\n"
@@ -173,7 +188,13 @@ class HelpScreen(ModalScreen[None]):
         keys = Table.grid(padding=(0, 2))
         keys.add_column(style=Style(bold=True), no_wrap=True, max_width=20)
         keys.add_column()
-        extra = KNOCK_KEYS_HELP if self.rules.knock_card is not None else ()
+        extra: tuple[tuple[str, str], ...] = ()
+        if self.rules.knock_card is not None:
+            extra = KNOCK_KEYS_HELP
+        elif self.rules.declare:
+            extra = DECLARE_KEYS_HELP
+        elif self.rules.buys_per_round:
+            extra = BUY_KEYS_HELP
         for key, what in (*KEYS_HELP, *extra):
             keys.add_row(_(key), _(what))
         rules = Text()
@@ -286,6 +307,9 @@ class RoundSummaryScreen(ModalScreen[None]):
                 yield Static(round_details(self.state, r, self.names, self.totals, self.laid))
                 yield Static(Text(""))
                 yield Static(history_block(done, self.names))
+            coming = "" if self.last else contract_next(self.state)
+            if coming:
+                yield Label(coming, id="next-contract")
             label = _("Final standings") if self.last else _("Next deal")
             with Horizontal():
                 yield Button(
@@ -393,6 +417,15 @@ KNOCK_NUMBERS: tuple[tuple[str, str], ...] = (
 """The number options of knock games (Gin) on the new-game screen."""
 
 
+class OnOffBox(Checkbox):
+    """A checkbox whose mark says on or off without colour: ✓ when on, blank when off
+    (Textual's draws the same X either way, the two told apart by colour alone)."""
+
+    def render(self) -> Content:
+        self.BUTTON_INNER = "✓" if self.value else " "
+        return super().render()
+
+
 class NewGameScreen(Screen[GameSettings | str | None]):
     """Choose the preset, house rules, players, bots, goal and name.
 
@@ -444,7 +477,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
             with Horizontal(classes="row"):
                 yield Label(_("Preset"))
                 yield Select(
-                    [(p, p) for p in TUI_PRESETS],
+                    [(_(PRESET_LABELS.get(p, p)), p) for p in TUI_PRESETS],
                     value=preset,
                     allow_blank=False,
                     compact=True,
@@ -495,7 +528,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                     with Horizontal(classes="row"):
                         yield Label(_(label))
                         yield Input(str(getattr(rules, key)), compact=True, id=key, type="integer")
-                yield Checkbox(
+                yield OnOffBox(
                     _("Oklahoma: the first upcard's value sets the knock limit"),
                     rules.oklahoma,
                     compact=True,
@@ -533,7 +566,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                         str(rules.opening_minimum), compact=True, id="opening", type="integer"
                     )
                 for key, label in HOUSE_RULE_TOGGLES:
-                    yield Checkbox(
+                    yield OnOffBox(
                         _(label), toggle_value(rules, key), compact=True, id=f"opt-{key}"
                     )
             yield Label(_("Play"), classes="section")
@@ -545,7 +578,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                     id="seed",
                     type="integer",
                 )
-            yield Checkbox(_("bots play instantly"), self.instant, compact=True, id="instant")
+            yield OnOffBox(_("bots play instantly"), self.instant, compact=True, id="instant")
         yield Static("", id="error")
         with Horizontal(id="buttons"):
             yield Button(_("Start (ctrl+s)"), id="start", variant="primary")

@@ -60,8 +60,9 @@ from ..rules import (
 from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld, joker_cells, layoff_cells
+from ..variants.contract import describe
 from ..variants.indian import HandSolver, drop_penalty
-from .lang import N_, _, _n, lang
+from .lang import N_, _, _n, contract_words, lang
 
 JOKER_GLYPH = UNICODE_JOKER
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -77,10 +78,13 @@ card counting and defence and wins 66% of Basic Rummy matches against ``easy``
 games in three.  The level is shown by each bot's name and is one choice away.
 """
 TUI_PRESETS = (
-    "basic", "classic", "cg101", "rami51", "gin", "gin_match", "rum500", "kalooki", "indian",
+    "basic", "classic", "cg101", "rami51", "gin_match", "gin", "rum500", "kalooki", "indian",
     "indian_pool101", "indian_pool201", "indian_deals", "contract",
 )  # fmt: skip
 """The presets the new-game screen offers."""
+PRESET_LABELS = {"gin_match": N_("Gin Rummy, a game to 100"), "gin": N_("Gin Rummy, one hand")}
+"""How the new-game screen names a preset, where its id does not say it (Gin means
+the match; one hand is the option); the others by their ids."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus", "Hal", "Ivy")
 """Enough for the largest table (rum500_big: eight seats, seven bots, one name spare)."""
 ENV_DATA_DIR = "RUMMYKIT_DATA_DIR"
@@ -752,6 +756,29 @@ def round_title(rules: Rules, round_no: int) -> str:
     if rules.deals is not None:
         return _("Round {n} of {deals}", n=round_no, deals=rules.deals)
     return _("Round {n} · to {target}", n=round_no, target=rules.target_score)
+
+
+def contract_title(state: GameState) -> str:
+    """Contract Rummy's deal and the contract it asks for, kept in view all deal long:
+    ``Deal 2 of 7: a set and a run``; empty in games without contracts."""
+    return _contract_words(state, N_("Deal {n} of {deals}: {contract}"))
+
+
+def contract_next(state: GameState) -> str:
+    """What the next Contract Rummy deal asks for, said at a deal's end (``state`` is
+    already at that deal): ``Next: deal 3 of 7, two runs``; empty elsewhere."""
+    if state.phase is Phase.OVER:
+        return ""
+    return _contract_words(state, N_("Next: deal {n} of {deals}, {contract}"))
+
+
+def _contract_words(state: GameState, text: str) -> str:
+    contracts = state.game.contracts
+    if not contracts:
+        return ""
+    deals = state.rules.deals or len(contracts)
+    wanted = contract_words(describe(contracts, state.round_no))
+    return _(text, n=state.round_no, deals=deals, contract=wanted)
 
 
 def winner_text(rules: Rules) -> str:

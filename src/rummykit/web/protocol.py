@@ -317,6 +317,7 @@ def _contract_payload(v: PlayerView) -> dict[str, Any]:
     return {
         "text": text,
         "text_fr": CONTRACTS_FR[text],
+        "deals": v.rules.deals or len(v.game.contracts),
         "buys_left": [limit - b for b in v.buys],
         "in_turn": v.buy_turn if v.phase is Phase.BUY else v.current,
         "penalty": v.rules.buy_penalty,

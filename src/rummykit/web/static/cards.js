@@ -13,13 +13,6 @@ export function faceOf(card) {
   return f >= 52 ? JOKER : f;
 }
 
-/** The face in the engine's notation ("KD", "10H"), as typed in the notation box. */
-export function cardLabel(card) {
-  const f = faceOf(card);
-  if (f === JOKER) return "JK";
-  return RANKS[f % 13] + SUIT_LETTERS[Math.floor(f / 13)];
-}
-
 /** A face in words for screen readers and tooltips: "seven of hearts", "joker". */
 export function faceName(face) {
   if (face >= 52) return t("card.joker");

@@ -32,6 +32,22 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (all, k) => (k in vars ? String(vars[k]) : all));
 }
 
+/** A table's game for people, from its rules spec: Gin's presets by name ("Gin Rummy,
+ * a game to 100"), house rules kept; the other presets by their spec. */
+export function gameName(spec) {
+  const base = String(spec).split("(")[0];
+  return `preset.${base}` in MESSAGES.en ? t(`preset.${base}`) + spec.slice(base.length) : spec;
+}
+
+const DEFAULT_BOT_NAME = /^Bot (\d+) \((easy|medium|hard)\)$/;
+
+/** A seat's name as shown: the server's default bot name ("Bot 3 (medium)") in the
+ * page's language ("Robot 3 (moyen)"); any other name as given. */
+export function seatName(name) {
+  const m = DEFAULT_BOT_NAME.exec(name);
+  return m ? t("bot.named", { n: m[1], level: t(`bot.${m[2]}`) }) : name;
+}
+
 /** A message that depends on a count: ``key.one`` or ``key.other`` (French counts 0
  * and 1 as singular, English 1 only). */
 export function tn(key, n, vars = {}) {

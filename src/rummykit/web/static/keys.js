@@ -2,7 +2,7 @@
 // go from one to the other without learning anything new.
 export const KEYS = [
   ["s", "draw_stock"], ["p", "draw_pile"], ["m", "meld"], ["l", "layoff"], ["d", "discard"],
-  ["j", "swap"], ["t", "take"], ["k", "knock"], ["x", "drop"], ["n", "pass"], ["b", "best"], ["a", "arrange"],
+  ["j", "swap"], ["t", "take"], ["k", "knock"], ["x", "drop"], ["n", "pass"], ["b", "buy"], ["b", "best"], ["a", "arrange"],
   ["c", "clear"], ["Escape", "clear"], ["h", "hint"], ["r", "sort"], ["v", "pile"], ["?", "help"],
   ["ArrowLeft", "left"], ["ArrowRight", "right"], ["1-9", "target"],
 ];

@@ -1,16 +1,22 @@
 // The lobby: create a table (or play the computer in one click), and the public tables.
 import { api, h } from "./dom.js";
-import { lang, t, tn } from "./i18n.js";
+import { gameName, lang, seatName, t, tn } from "./i18n.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"];
 const DEFAULT_BOT = "easy"; // as in the terminal game: medium wins 66% of matches against easy, too many for a first game
+// Gin means a game to 100 (gin_match, listed just before gin); one hand is its own
+// entry (gameName names both)
+const PLAY_NOW_BOT = "medium"; // Play now: a game against the computer that puts up a fight (README)
 
 export async function lobby(app) {
   app.replaceChildren();
   const presets = await api(`/api/presets?lang=${lang}`).catch(() => [{ name: "basic", source: "", players: [2, 6], summary: [] }]);
   const seatsBox = h("div", { class: "seats" });
   const nSeats = h("select", { id: "n-seats" }, [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, text: tn("lobby.players", n) })));
-  const preset = h("select", { id: "preset" }, presets.map((p) => h("option", { value: p.name, text: p.name, title: p.source })));
+  const listed = presets.filter((p) => p.name !== "gin_match");
+  const ginMatch = presets.find((p) => p.name === "gin_match");
+  if (ginMatch) listed.splice(Math.max(0, listed.findIndex((p) => p.name === "gin")), 0, ginMatch);
+  const preset = h("select", { id: "preset" }, listed.map((p) => h("option", { value: p.name, text: gameName(p.name), title: p.source })));
   const house = h("input", { id: "house", "aria-label": t("lobby.house"), placeholder: t("lobby.house_eg", { example: "multiple_melds=true" }), maxlength: 300 });
   const myName = h("input", { id: "my-name", placeholder: t("lobby.name_ph"), maxlength: 24, autocomplete: "nickname", value: localStorage.getItem("rummy:name") || "" });
   const endSel = h("select", { id: "end" }, h("option", { value: "default", text: t("lobby.end_default") }),
@@ -20,6 +26,8 @@ export async function lobby(app) {
   const pub = h("input", { id: "public", type: "checkbox" });
   const specChat = h("input", { id: "spectator-chat", type: "checkbox" });
   const err = h("p", { class: "error", id: "lobby-error", role: "alert" });
+  // Play now's own error, beside its button (the form's is below the fold on a phone)
+  const quickErr = h("p", { class: "error", id: "play-now-error", role: "alert" });
   const result = h("div", { id: "created" });
   const summary = h("div", { class: "rules-summary", id: "preset-summary", "aria-live": "polite" });
   const current = () => presets.find((x) => x.name === preset.value) || presets[0];
@@ -81,24 +89,25 @@ export async function lobby(app) {
     return name || null;
   }
 
-  async function submit(body) {
-    err.textContent = "";
+  async function submit(body, errEl = err) {
+    errEl.textContent = "";
     try {
       const tbl = await api(`/api/tables?lang=${lang}`, body);
       const mine = tbl.creator;
       const others = tbl.seats.filter((s) => s.link && s.seat !== mine.seat);
       result.replaceChildren(
-        h("h3", { text: t("lobby.created") }),
+        h("h3", { id: "created-title", text: t("lobby.created", { game: gameName(body.rules) }) }),
         others.length ? h("p", { text: t("lobby.send_links") }) : null,
         h("ul", { class: "links" }, others.map((s) => h("li", {},
           h("label", { for: `invite-${s.seat}`, text: t("lobby.seat_n", { n: s.seat + 1 }) + ": " }),
-          h("input", { class: "invite", id: `invite-${s.seat}`, readonly: true, value: location.origin + s.link, "data-seat": s.seat, onclick: (e) => e.target.select() })))),
+          h("input", { class: "invite", id: `invite-${s.seat}`, readonly: true, value: location.origin + s.link, "data-seat": s.seat, onclick: (e) => e.target.select() }),
+          " ", copyButton(s.seat, location.origin + s.link)))),
         h("p", {}, h("a", { class: "button", id: "go", href: mine.link, text: t("lobby.go") }),
           " ", h("a", { href: tbl.watch, text: t("lobby.watch_link") })),
       );
       if (!others.length) location.href = mine.link;
     } catch (e) {
-      err.textContent = e.message;
+      errEl.textContent = e.message;
     }
   }
 
@@ -121,9 +130,12 @@ export async function lobby(app) {
 
   const rulesSpec = () => (house.value.trim() ? `${preset.value}(${house.value.trim()})` : preset.value);
 
-  // One click: the chosen rules against one easy bot, straight to the table.
+  // One click: the chosen rules against medium bots, as few as the rules allow (one,
+  // or two for a game of three or more), straight to the table.
   function playNow() {
-    submit({ rules: rulesSpec(), seats: [{ kind: "human", name: myNameOrNull() }, { kind: "bot", difficulty: DEFAULT_BOT }] });
+    const bots = Math.max(1, ((current().players || [2])[0]) - 1);
+    const seats = [{ kind: "human", name: myNameOrNull() }, ...Array.from({ length: bots }, () => ({ kind: "bot", difficulty: PLAY_NOW_BOT }))];
+    submit({ rules: rulesSpec(), seats }, quickErr);
   }
 
   const list = h("div", { id: "public-tables" });
@@ -137,7 +149,7 @@ export async function lobby(app) {
   app.append(
     h("section", { class: "panel quick" },
       h("button", { id: "play-now", class: "primary", onclick: playNow, text: t("lobby.play_now") }),
-      h("span", { class: "muted", text: " " + t("lobby.play_now_what") })),
+      h("span", { class: "muted", text: " " + t("lobby.play_now_what") }), quickErr),
     h("section", { class: "panel" },
       h("h2", { text: t("lobby.new_table") }),
       h("form", { id: "create", onsubmit: create },
@@ -159,11 +171,25 @@ export async function lobby(app) {
   refresh();
 }
 
+// Copies an invitation link; says so on the button.
+function copyButton(seat, link) {
+  const btn = h("button", { type: "button", class: "copy", id: `copy-${seat}`, text: t("lobby.copy"), onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      btn.textContent = t("lobby.copied");
+    } catch {
+      document.getElementById(`invite-${seat}`).select(); // copy by hand (Ctrl+C)
+      btn.textContent = t("lobby.copy_select");
+    }
+  } });
+  return btn;
+}
+
 // One public table: its rules, who sits there, and whether a game is under way.
 function publicTable(tb, myNameOrNull, err) {
   const open = tb.seats.filter((s) => s.open).length;
   const status = tb.version > 0 ? t("lobby.in_progress", { round: tb.round }) : t("lobby.waiting");
-  const who = tb.seats.map((s) => (s.open ? t("lobby.open_seat") : s.name)).join(", ");
+  const who = tb.seats.map((s) => (s.open ? t("lobby.open_seat") : seatName(s.name))).join(", ");
   return h("li", { class: "table-entry", "data-table": tb.id },
     h("b", { text: tb.rules }), " ",
     h("span", { class: "badge " + (tb.version > 0 ? "playing" : "waiting"), text: status }),

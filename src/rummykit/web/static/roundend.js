@@ -5,6 +5,11 @@ import { scoreChart } from "./charts.js";
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
+// The winner's trophy, drawn (an emoji needs a font the device may lack).
+const TROPHY = "data:image/svg+xml," + encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'><path fill='#f2b705' stroke='#8a6500' "
+  + "d='M7 3h10v5a5 5 0 0 1-10 0zM7 5H4v2a3 3 0 0 0 3 3M17 5h3v2a3 3 0 0 1-3 3M11 13h2v4h-2zM8 17h8v3H8z'/></svg>");
+
 /** The body of the round-end screen for result ``r`` (null: the match is over with no
  * round played).  ``names`` are the seats' names; ``over`` says the match ended here;
  * ``melds``, when known (a knock game's table at its end), the hand's melds. */
@@ -35,7 +40,8 @@ export function roundEnd(g, r, names, over, melds) {
     parts.push(h("h3", { text: t("end.history") }), scoreTable(g, names), scoreChart(g.results, names));
   }
   parts.push(h("h3", { text: t("end.standings") }),
-    h("ol", { class: "standings" }, g.standings.map((p) => h("li", { text: `${names[p]}: ${g.scores[p]}${g.winners.includes(p) ? " 🏆" : ""}` }))));
+    h("ol", { class: "standings" }, g.standings.map((p) => h("li", {}, `${names[p]}: ${g.scores[p]}`,
+      g.winners.includes(p) ? [" ", h("img", { class: "trophy", src: TROPHY, alt: t("end.trophy"), title: t("end.trophy") })] : null))));
   return parts;
 }
 

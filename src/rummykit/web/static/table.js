@@ -1,10 +1,10 @@
 // The card table: sends intents, draws the state the server sends for this seat.
 import { moveRoute, fly } from "./anim.js";
-import { backEl, cardEl, cardLabel, cardsFor, faceOf, JOKER, moveNodes, richText } from "./cards.js";
+import { backEl, cardEl, cardsFor, faceOf, faceText, JOKER, moveNodes, richText } from "./cards.js";
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
-import { lang, t, tn } from "./i18n.js";
+import { gameName, lang, seatName, t, tn } from "./i18n.js";
 import { bindKeys, KEYS } from "./keys.js";
 import { pref, setPref } from "./prefs.js";
 import { reviewPanel } from "./review.js";
@@ -39,6 +39,8 @@ export async function tablePage(app, connEl, tableId) {
     hand: h("div", { class: "hand", id: "hand", role: "group", "aria-label": t("table.hand") }),
     arrangeInfo: h("p", { class: "arrange-info", id: "arrange-info" }),
     status: h("p", { class: "status", id: "status", "aria-live": "polite" }),
+    // Contract Rummy: the deal and its contract, in view all deal long
+    contract: h("p", { class: "contract", id: "contract", hidden: true }),
     // the last move in words, read out by screen readers as it happens
     announce: h("p", { class: "visually-hidden", id: "announce", "aria-live": "polite" }),
     timer: h("div", { class: "turn-timer", id: "turn-timer", hidden: true }),
@@ -77,9 +79,9 @@ export async function tablePage(app, connEl, tableId) {
       send({ kind: "discard", card: [...ui.selected][0] });
     }, "d"),
     pass: btn("btn-pass", t("act.pass"), () => send({ kind: "pass" }), "n"),
-    buy: btn("btn-buy", t("act.buy"), () => send({ kind: "buy" }), "p"),
+    buy: btn("btn-buy", t("act.buy"), () => send({ kind: "buy" }), "b"),
     knock: btn("btn-knock", t("act.knock"), () => send({ kind: "knock" }), "k"),
-    drop: btn("btn-drop", t("act.drop"), () => send({ kind: "drop" }), "x"),
+    drop: btn("btn-drop", t("act.drop"), () => confirmDrop(), "x"),
     hint: btn("btn-hint", t("act.hint"), () => {
       els.hintBox.textContent = t("table.thinking");
       raw({ type: "hint", version: window.rummy.version });
@@ -116,7 +118,7 @@ export async function tablePage(app, connEl, tableId) {
       h("section", { class: "board", "aria-label": t("table.board") },
         els.seats,
         h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard, els.wild), els.pile, els.melds),
-        h("div", { class: "mine" }, els.announce, els.status, els.timer, els.error, els.hintBox,
+        h("div", { class: "mine" }, els.announce, els.contract, els.status, els.timer, els.error, els.hintBox,
           els.sorts, els.arrangeInfo, els.hand, els.actions)),
       h("aside", { class: "side" },
         h("h2", { text: t("side.scores") }), els.scores, els.rounds,
@@ -226,7 +228,7 @@ export async function tablePage(app, connEl, tableId) {
   }
 
   function name(i) {
-    return ui.msg.table.seats[i] ? ui.msg.table.seats[i].name : t("lobby.seat_n", { n: i + 1 });
+    return ui.msg.table.seats[i] ? seatName(ui.msg.table.seats[i].name) : t("lobby.seat_n", { n: i + 1 });
   }
 
   // -- seeing what happened ------------------------------------------------------------
@@ -281,6 +283,7 @@ export async function tablePage(app, connEl, tableId) {
 
     renderSeats(m, g, me);
     els.sorts.hidden = me < 0; // a spectator has no hand to sort
+    els.actions.hidden = me < 0; // nor moves to make
     // piles
     els.stock.replaceChildren(backEl(), h("span", { class: "count", text: `${g.stock_size}` }));
     const top = g.discard.length ? g.discard[g.discard.length - 1] : null;
@@ -328,6 +331,8 @@ export async function tablePage(app, connEl, tableId) {
     const mode = ui.manual ? "manual" : pref("sort");
     for (const [k, el] of [["suit", b.bySuit], ["rank", b.byRank], ["arrange", b.arrange]]) el.setAttribute("aria-pressed", String(mode === k));
 
+    els.contract.hidden = !g.contract || g.phase === "over";
+    els.contract.textContent = g.contract ? t("contract.deal", { n: g.round, deals: g.contract.deals, text: contractText(g) }) : "";
     els.status.textContent = statusLine();
     drawTimer();
     document.body.classList.toggle("my-turn", myTurn);
@@ -367,8 +372,8 @@ export async function tablePage(app, connEl, tableId) {
         dropped > 0 ? t("indian.dropped", { n: dropped }) : dropped < 0 ? t("indian.out") : ""].filter(Boolean).join(" · ");
       const shown = Math.min(n, 14);
       return h("div", { class: "opponent" + (g.current === i ? " active" : "") + (s.connected ? "" : " away"), "data-seat": i,
-        role: "group", "aria-label": `${s.name}: ${tn("table.cards", n)}` },
-      h("div", { class: "who" }, h("span", { class: "name", text: s.name + level }),
+        role: "group", "aria-label": `${seatName(s.name)}: ${tn("table.cards", n)}` },
+      h("div", { class: "who" }, h("span", { class: "name", text: seatName(s.name) + level }),
         h("span", { class: "muted", text: `${tag ? " · " + tag : ""} · ` }),
         h("span", { class: "hand-count", text: tn("table.cards", n) })),
       // the backs fan out, so the count can be seen as well as read
@@ -433,6 +438,8 @@ export async function tablePage(app, connEl, tableId) {
     return (kinds.has("knock") ? t("indian.discard_or_declare") : t("indian.discard")) + count;
   }
 
+  const contractText = (g) => (lang === "fr" ? g.contract.text_fr : g.contract.text);
+
   function statusLine() {
     const g = ui.msg.game;
     const me = g.seat;
@@ -440,12 +447,12 @@ export async function tablePage(app, connEl, tableId) {
     if (g.phase === "over") return t("status.over");
     if (g.phase === "buy" && g.contract) {
       // Contract Rummy: the discard is offered out of turn to the player to act
-      const card = g.discard.length ? cardLabel(g.discard[g.discard.length - 1]) : "";
+      const card = g.discard.length ? faceText(faceOf(g.discard[g.discard.length - 1])) : "";
       if (!myTurn) return t("contract.offered", { who: name(g.current) });
       return t("contract.buy", { who: name(g.contract.in_turn), card, n: g.contract.penalty, left: g.contract.buys_left[me] });
     }
     if (myTurn && g.contract && !g.opened[me] && g.phase === "play") {
-      return t("status.your_turn") + " " + t("contract.go_down", { text: lang === "fr" ? g.contract.text_fr : g.contract.text });
+      return t("status.your_turn") + " " + t("contract.go_down", { text: contractText(g) });
     }
     if (myTurn) return t("status.your_turn") + " " + (g.knock ? knockAdvice(g) : g.declare ? declareAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play"));
     return t("status.playing", { who: name(g.current) });
@@ -515,6 +522,9 @@ export async function tablePage(app, connEl, tableId) {
     openDialog(els.dialog,
       h("h2", { id: "summary-title", text: over ? t("end.match_over") : t("end.round_over", { n: r.round_no }) }),
       ...roundEnd(g, r, names, over, r ? ui.roundMelds[r.round_no] : undefined),
+      // Contract Rummy: what the deal now starting asks for
+      g.contract && !over && g.phase !== "over" && r && r.round_no === g.round - 1
+        ? h("p", { class: "contract", id: "next-contract", text: t("contract.next", { n: g.round, deals: g.contract.deals, text: contractText(g) }) }) : null,
       h("div", { class: "dialog-actions" },
         over && g.seat >= 0 ? h("button", { id: "btn-rematch", text: t("end.rematch"), onclick: () => { raw({ type: "rematch", version: m.version }); closeDialog(els.dialog); ui.seenResults = 0; } }) : null,
         over ? h("a", { class: "button", id: "download", href: `/api/tables/${tableId}/record`, download: `rummy-${tableId}.txt`, text: t("end.download") }) : null,
@@ -545,6 +555,16 @@ export async function tablePage(app, connEl, tableId) {
       h("div", { class: "dialog-actions" }, h("button", { text: t("end.close"), onclick: () => closeDialog(els.sheet) })));
   }
 
+  // Indian Rummy: a drop ends the player's deal at once, for its points: asked first
+  function confirmDrop() {
+    const n = ui.msg.game.declare.drop_cost;
+    openDialog(els.sheet,
+      h("h2", { id: "sheet-title", text: t("drop.title", { n }) }),
+      h("div", { class: "dialog-actions" },
+        h("button", { id: "btn-drop-yes", text: t("drop.yes", { n }), onclick: () => { closeDialog(els.sheet); send({ kind: "drop" }); } }),
+        h("button", { id: "btn-drop-no", text: t("drop.no"), onclick: () => closeDialog(els.sheet) })));
+  }
+
   function showPile() {
     const g = ui.msg.game;
     openDialog(els.sheet,
@@ -562,9 +582,23 @@ export async function tablePage(app, connEl, tableId) {
     cards[next].focus();
   }
   const click = (el) => () => { if (!el.disabled && !el.hidden) el.click(); };
+  const buying = () => ui.msg.game.phase === "buy" && ui.msg.game.current === ui.msg.game.seat;
+  // the terminal's "best melds": a meld of the solver's arrangement when the rules
+  // allow it now, else the first meld they allow
+  function best() {
+    const g = ui.msg.game;
+    const melds = g.legal.filter((l) => l.kind === "meld");
+    const key = (faces) => [...faces].sort((x, y) => x - y).join();
+    const wanted = new Set((g.arrangement ? g.arrangement.melds : []).map((md) => key(md.faces.map((f, i) => (md.jokers[i] ? JOKER : f)))));
+    const meld = melds.find((l) => wanted.has(key(l.faces))) || melds[0];
+    if (!meld) return showError(t("err.no_meld"));
+    send({ kind: "meld", cards: cardsFor(g.hand, meld.faces) });
+  }
   bindKeys({
-    draw_stock: () => (ui.msg.game.phase === "buy" ? click(b.pass)() : click(els.stock)()),
-    draw_pile: click(els.discard),
+    // Contract Rummy's buy window has its own keys (b, n): nobody draws then
+    draw_stock: () => (buying() ? showError(t("contract.no_draw")) : click(els.stock)()),
+    draw_pile: () => (buying() ? showError(t("contract.no_draw")) : click(els.discard)()),
+    buy: () => (buying() ? click(b.buy)() : best()),
     meld: click(b.meld),
     layoff: click(b.layoff),
     swap: click(b.swap),
@@ -582,17 +616,7 @@ export async function tablePage(app, connEl, tableId) {
     drop: click(b.drop),
     pass: click(b.pass),
     hint: click(b.hint),
-    best: () => {
-      // the terminal's "best melds": a meld of the solver's arrangement when the rules
-      // allow it now, else the first meld they allow
-      const g = ui.msg.game;
-      const melds = g.legal.filter((l) => l.kind === "meld");
-      const key = (faces) => [...faces].sort((x, y) => x - y).join();
-      const wanted = new Set((g.arrangement ? g.arrangement.melds : []).map((md) => key(md.faces.map((f, i) => (md.jokers[i] ? JOKER : f)))));
-      const meld = melds.find((l) => wanted.has(key(l.faces))) || melds[0];
-      if (!meld) return showError(t("err.no_meld"));
-      send({ kind: "meld", cards: cardsFor(g.hand, meld.faces) });
-    },
+    best,
     arrange: () => setSort("arrange"),
     clear: () => { ui.selected.clear(); ui.target = null; els.error.textContent = ""; render(); },
     sort: () => setSort(pref("sort") === "suit" ? "rank" : "suit"),
@@ -632,6 +656,7 @@ export async function tablePage(app, connEl, tableId) {
     };
     openDialog(els.sheet,
       h("h2", { id: "sheet-title", text: t("name.title") }),
+      h("p", { id: "invite-game", text: t("name.game", { game: gameName(info.rules), players: info.seats.filter((_, i) => i !== cred.seat).map((s) => seatName(s.name)).join(", ") }) }),
       h("form", { id: "name-form", onsubmit: go },
         h("label", { for: "invite-name", text: t("name.label") }), " ", input, " ",
         h("button", { type: "submit", id: "name-go", text: t("name.go") })));
