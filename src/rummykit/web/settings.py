@@ -97,3 +97,20 @@ class Settings:
     for the game (:func:`~rummykit.bots.review.default_budget`, as ``rummy review``),
     about 30 s for a round of 40 decisions on two cores.  The review's seed is fixed
     (web/reviews.py), so a review is reproducible from the record."""
+    # -- a fair worker pool (issue 27; web/thinking.py, docs/protocol.md, "Limits") -----
+    hints_per_minute: float = 20.0
+    """Hints one client address may ask for a minute (bursts as large); 0: no limit.
+    A request for a hint already being worked out (same table, seat and version, from
+    another tab) joins it and costs nothing."""
+    reviews_per_address: int = 1
+    """Reviews one client address may have worked out at once (of ``max_reviews``);
+    one more is refused with ``busy``."""
+    review_max_decisions: int = 60
+    """Decisions a review grades at most; a round with more is graded on that many,
+    evenly spread over the round, and the review says so (``graded`` of ``total``)."""
+    max_bot_tables: int = 50
+    """Tables of bots only in play at once on the server, counted apart from
+    ``max_tables`` (people's tables); one more is refused with 503 ``server_full``."""
+    bot_tables_per_address: int = 2
+    """Tables of bots only one client address may have in play at once; one more is
+    refused with 429."""
