@@ -1309,7 +1309,9 @@ class Manager:
             await self.send_json(conn, msg)
 
         try:
-            payload = await self.reviewer.review(table_id, state, conn.seat, round_no, progress)
+            payload = await self.reviewer.review(
+                table_id, state, conn.seat, round_no, progress, conn.address
+            )
         except ReviewBusy:
             await self.error(
                 conn, "busy", "the server is reviewing other rounds; try again soon", round=round_no
