@@ -37,7 +37,7 @@ from rummykit.bots.review import decision_indices, spread
 from rummykit.serialize import state_from_json, state_to_json
 from rummykit.web import Settings
 from rummykit.web.reviews import plan_review
-from rummykit.web.thinking import BOTS, PEOPLE, Thinker
+from rummykit.web.thinking import BOTS, BOTS_TURN, NORMAL, PEOPLE, FairQueue, Thinker, _Request
 from web_helpers import Client, ServerProcess, ServerThread
 
 STRANGER = "127.0.0.2"
@@ -147,6 +147,20 @@ def test_the_pool_serves_clients_in_turn_and_people_before_tables_of_bots() -> N
         "bots 1",
         "bots 2",
     ]
+
+
+def test_tables_of_bots_get_a_turn_in_bots_turn_while_people_s_work_waits() -> None:
+    """People's opponents come first, but a table of bots is slowed, not stopped."""
+    q = FairQueue()
+    loop = asyncio.new_event_loop()
+    try:
+        for n in range(2 * BOTS_TURN):
+            q.put(PEOPLE, f"person {n}", _Request(NORMAL, n, str, False, loop.create_future()))
+        q.put(BOTS, "stranger", _Request(NORMAL, 99, str, False, loop.create_future()))
+        served = [q.get().order for _ in range(len(q))]
+    finally:
+        loop.close()
+    assert served.index(99) == BOTS_TURN - 1
 
 
 # -- finding 2: hints -----------------------------------------------------------------------

@@ -20,13 +20,14 @@ two tiers: work for a table with a person at it (:data:`PEOPLE`), and the moves 
 tables of bots only (:data:`BOTS`).  Each client has its own queue, and the clients of
 a tier are served in turn (round robin), so a client flooding the pool with hints or
 reviews gets one turn in as many as there are clients waiting, and a person's bot
-opponent waits for at most one request of each other client.  The bots-only tier runs
-only when nobody waits in the people's tier: a stranger's tables of bots cannot slow a
-person's opponent.  Within one client's queue, a move played for a person who is away
-goes first, then first come first served.  A table's driver waits for its own
-decision before it asks for another, so each table has at most one request queued.
-The hard bot's budget is counted in CPU seconds (:func:`server_bot`), so a crowded
-pool does not make it weaker, only slower.
+opponent waits for at most one request of each other client.  The bots-only tier gets
+one turn in :data:`BOTS_TURN` while people's work waits: a stranger's tables of bots
+slow a person's opponent by one decision at most, and are slowed, not stopped.
+Within one client's queue, a move played for a person who is away goes first, then
+first come first served.  A table's driver waits for its own decision before it asks
+for another, so each table has at most one request queued.  The hard bot's budget is
+counted in CPU seconds (:func:`server_bot`), so a crowded pool does not make it
+weaker, only slower.
 
 Workers die with the server: each watches, from a thread, that its parent is still
 the process that started it (:func:`_start_worker`), and exits when it is not, so a
@@ -74,6 +75,9 @@ PEOPLE = 0
 moves and moves for absent people."""
 BOTS = 1
 """Tier of the moves of tables of bots only: run when no person's work waits."""
+BOTS_TURN = 8
+"""While people's work waits, one request in this many is a table of bots' (when one
+waits): people's opponents come first, and tables of bots are slowed, not stopped."""
 PARENT_CHECK = 0.5
 """Seconds between a worker's checks that the server that started it still lives."""
 
@@ -152,13 +156,16 @@ class _Request:
 
 
 class FairQueue:
-    """Requests by tier, then client: the lowest tier with a request waiting is served,
-    its clients in turn (round robin), each client's own requests by priority then
-    first come first served.  Pure bookkeeping: :class:`Thinker` does the waiting."""
+    """Requests by tier, then client: :data:`PEOPLE`'s first, with one turn in
+    :data:`BOTS_TURN` for :data:`BOTS`' while both wait; within a tier its clients in
+    turn (round robin), each client's own requests by priority then first come first
+    served.  Pure bookkeeping: :class:`Thinker` does the waiting."""
 
-    def __init__(self, tiers: int = 2) -> None:
-        self.tiers: list[OrderedDict[str, list[_Request]]] = [OrderedDict() for _ in range(tiers)]
+    def __init__(self) -> None:
+        self.tiers: list[OrderedDict[str, list[_Request]]] = [OrderedDict(), OrderedDict()]
         self.size = 0
+        self.passed = 0
+        """People's requests served in a row while a table of bots' waited."""
 
     def put(self, tier: int, client: str, request: _Request) -> None:
         heapq.heappush(self.tiers[tier].setdefault(client, []), request)
@@ -166,15 +173,21 @@ class FairQueue:
 
     def get(self) -> _Request:
         """The next request (raises IndexError if there is none)."""
-        for clients in self.tiers:
-            if clients:
-                client, queue = clients.popitem(last=False)
-                request = heapq.heappop(queue)
-                if queue:
-                    clients[client] = queue  # the client's turn comes again after the others
-                self.size -= 1
-                return request
-        raise IndexError("no request waits")
+        people, bots = self.tiers
+        if not people and not bots:
+            raise IndexError("no request waits")
+        if people and (not bots or self.passed < BOTS_TURN - 1):
+            self.passed = self.passed + 1 if bots else 0
+            clients = people
+        else:
+            self.passed = 0
+            clients = bots
+        client, queue = clients.popitem(last=False)
+        request = heapq.heappop(queue)
+        if queue:
+            clients[client] = queue  # the client's turn comes again after the others
+        self.size -= 1
+        return request
 
     def __len__(self) -> int:
         return self.size
