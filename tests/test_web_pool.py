@@ -93,6 +93,15 @@ def seated(base: str, t: dict[str, Any], seat: int, source: str = "127.0.0.1") -
     return c
 
 
+def to_act_at(base: str, t: dict[str, Any]) -> int:
+    """The seat to act at table ``t`` (the dealer, hence the first to act, is drawn)."""
+    watcher = ClientFrom(base, t["id"], "127.0.0.1")
+    watcher.send({"type": "hello"})
+    current: int = watcher.until(lambda m: m["type"] == "state")["game"]["current"]
+    watcher.close()
+    return current
+
+
 def wait_for(done: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
     end = time.monotonic() + timeout
     while not done():
@@ -173,7 +182,8 @@ def test_a_hint_flood_does_not_starve_another_person_s_bot(tmp_path: Path) -> No
     with ServerThread(s) as server, http_from(STRANGER) as stranger:
         people = [{"kind": "human"}, {"kind": "human"}]
         flood_table = create(stranger, server.base, people).json()
-        tabs = [seated(server.base, flood_table, 0, STRANGER) for _ in range(3)]
+        to_act = to_act_at(server.base, flood_table)
+        tabs = [seated(server.base, flood_table, to_act, STRANGER) for _ in range(3)]
         stop = threading.Event()
         hints = [0]
 
@@ -226,9 +236,7 @@ def test_a_seat_s_tabs_share_one_hint_and_hints_are_limited_per_address(
     with ServerThread(s) as server, httpx.Client(timeout=10) as http:
         thinker = manager(server).thinker
         t = create(http, server.base, [{"kind": "human"}, {"kind": "human"}]).json()
-        first = seated(server.base, t, 0)
-        to_act = first.state["game"]["current"]  # type: ignore[index]
-        first.close()
+        to_act = to_act_at(server.base, t)
         tabs = [seated(server.base, t, to_act) for _ in range(3)]
         v = tabs[0].state["version"]  # type: ignore[index]
         tabs[0].send({"type": "hint", "version": v})
@@ -325,7 +333,7 @@ def test_identical_reviews_share_one_computation_and_say_when_capped(tmp_path: P
     """Issue 27, finding 3: four requests for one round from four tabs were computed
     four times.  Two tabs asking at once now share one review (one plan, one grade
     per decision), and the review says it graded ``graded`` of ``total`` decisions."""
-    s = settings(tmp_path, review_max_decisions=4, review_budget=3)
+    s = settings(tmp_path, review_max_decisions=4, review_budget=40)
     with ServerThread(s) as server, httpx.Client(timeout=10) as http:
         m = manager(server)
         t = create(http, server.base, [{"kind": "human"}, {"kind": "human"}], deals=2).json()
@@ -338,6 +346,8 @@ def test_identical_reviews_share_one_computation_and_say_when_capped(tmp_path: P
         tab.send({"type": "review", "round": 1})
         first, second = review_answer(a), review_answer(tab)
         assert first["type"] == "review" and first == second
+        # the second tab joined the review under way (it heard of its progress)
+        assert any(msg["type"] == "review_progress" for msg in tab.messages)
         assert first["graded"] == len(first["decisions"]) == 4 < first["total"]
         assert m.thinker.decisions - before == 1 + 4  # one plan, four grades
         for c in (a, b, tab):
