@@ -31,6 +31,12 @@ bots' answer time (from the state where the bot is to act to the state with its 
 ``bot_delay`` included) and the people's ping.  Goal: p99 at most doubles.
 
     python benchmarks/abuse.py --hint-flood --human-tables 4 --duration 40
+
+``--opponents`` measures whether a stranger's tables of bots slow a person's ``hard``
+opponent (issue 27, finding 5): ``--human-tables`` people each play a ``hard`` bot,
+with and without ``--bot-tables`` six-seat tables of hard bots made by another address.
+
+    python benchmarks/abuse.py --opponents --bot-tables 30 --human-tables 2 --duration 60
 """
 
 from __future__ import annotations
@@ -113,10 +119,13 @@ FLOODER = "127.0.0.2"
 """The hint flooder's address: another client than the people (127.0.0.1)."""
 
 
-async def person_vs_bot(base: str, stop: float, answers: list[float], pings: list[float]) -> None:
-    """A person against a ``medium`` bot: a random legal move after 0.5-2 s, a ping a
-    second; appends the bot's answer times and the pings' round trips."""
-    body = {"rules": "basic", "seats": [{"kind": "human"}, {"kind": "bot", "difficulty": "medium"}]}
+async def person_vs_bot(
+    base: str, stop: float, answers: list[float], pings: list[float], difficulty: str = "medium"
+) -> None:
+    """A person against a bot: a random legal move after 0.5-2 s, a ping a second;
+    appends the bot's answer times and the pings' round trips."""
+    bot = {"kind": "bot", "difficulty": difficulty}
+    body = {"rules": "basic", "seats": [{"kind": "human"}, bot]}
     table = (await create_tables(base, body, 1))[0]
     url = base.replace("http", "ws") + f"/ws/{table['id']}"
     rng = random.Random(table["id"])
@@ -204,12 +213,28 @@ async def flood_hints(base: str, stop: float, tabs: int = 3) -> int:
 
 
 async def measure_flood(
-    base: str, people: int, seconds: float, warmup: float, flood: bool
+    base: str,
+    people: int,
+    seconds: float,
+    warmup: float,
+    flood: bool,
+    difficulty: str = "medium",
+    bot_tables: int = 0,
 ) -> dict[str, Any]:
+    if bot_tables:  # a stranger's tables of six hard bots, on another address
+        hard = {"rules": "basic", "seats": [{"kind": "bot", "difficulty": "hard"}] * BOT_SEATS}
+        async with httpx.AsyncClient(
+            base_url=base, timeout=60, transport=httpx.AsyncHTTPTransport(local_address=FLOODER)
+        ) as http:
+            for _ in range(bot_tables):
+                (await http.post("/api/tables", json=hard)).raise_for_status()
     stop = time.monotonic() + warmup + seconds
     answers: list[float] = []
     pings: list[float] = []
-    tasks = [asyncio.create_task(person_vs_bot(base, stop, answers, pings)) for _ in range(people)]
+    tasks = [
+        asyncio.create_task(person_vs_bot(base, stop, answers, pings, difficulty))
+        for _ in range(people)
+    ]
     flooder = asyncio.create_task(flood_hints(base, stop)) if flood else None
     await asyncio.sleep(warmup)
     answers.clear()
@@ -231,19 +256,33 @@ async def measure_flood(
 
 
 def hint_flood(args: argparse.Namespace, console: Console) -> None:
-    """The ``--hint-flood`` comparison (see the module's docstring)."""
+    """The ``--hint-flood`` and ``--opponents`` comparisons (the module's docstring)."""
     rows = []
     limited = {**UNLIMITED, "hints_per_minute": Settings.hints_per_minute}
-    cases = (
-        ("people only", False, UNLIMITED),
-        ("+ hint flood, no hint limit", True, UNLIMITED),
-        (f"+ hint flood, {Settings.hints_per_minute:g} hints/min", True, limited),
+    difficulty = "hard" if args.opponents else "medium"
+    cases: tuple[tuple[str, bool, dict[str, Any], int], ...] = (
+        ("people only", False, UNLIMITED, 0),
+        ("+ hint flood, no hint limit", True, UNLIMITED, 0),
+        (f"+ hint flood, {Settings.hints_per_minute:g} hints/min", True, limited, 0),
     )
-    for name, flood, settings in cases:
+    if args.opponents:
+        cases = (
+            ("people only", False, UNLIMITED, 0),
+            (f"+ {args.bot_tables} tables of hard bots", False, UNLIMITED, args.bot_tables),
+        )
+    for name, flood, settings, bot_tables in cases:
         tmp = tempfile.mkdtemp(prefix="rummy-abuse-")
         with server(f"sqlite:///{tmp}/abuse.db", settings) as (base, _pid):
             row = asyncio.run(
-                measure_flood(base, args.human_tables, args.duration, args.warmup, flood)
+                measure_flood(
+                    base,
+                    args.human_tables,
+                    args.duration,
+                    args.warmup,
+                    flood,
+                    difficulty,
+                    bot_tables,
+                )
             )
         row["case"] = name
         rows.append(row)
@@ -251,9 +290,14 @@ def hint_flood(args: argparse.Namespace, console: Console) -> None:
     for r in rows:
         r["bot_p99_ratio"] = round(r["bot_p99_ms"] / rows[0]["bot_p99_ms"], 2)
         r["ping_p99_ratio"] = round(r["ping_p99_ms"] / rows[0]["ping_p99_ms"], 2)
+    beside = (
+        f"{args.bot_tables} six-seat tables of hard bots"
+        if args.opponents
+        else "a stranger's hint flood (3 tabs)"
+    )
     table = Table(
-        title=f"People's medium bots beside a stranger's hint flood ({os.cpu_count()} cores; "
-        f"{args.human_tables} people, 3 flooding tabs, {args.duration:g} s)"
+        title=f"People's {difficulty} bots beside {beside} ({os.cpu_count()} cores; "
+        f"{args.human_tables} people, {args.duration:g} s)"
     )
     cols = ("case", "bot answers", "bot p50 ms", "bot p99 ms", "× base", "bot max ms",
             "ping p99 ms", "× base", "hints")  # fmt: skip
@@ -271,10 +315,11 @@ def hint_flood(args: argparse.Namespace, console: Console) -> None:
         f"goal: bot and ping p99 at most {GOAL:g}× the baseline: {'met' if met else 'NOT met'}"
     )
     if not args.no_write:
+        flag = f"--opponents --bot-tables {args.bot_tables}" if args.opponents else "--hint-flood"
         out = write_results(
-            "abuse_hint_flood",
+            "abuse_opponents" if args.opponents else "abuse_hint_flood",
             {
-                "command": "python benchmarks/abuse.py --hint-flood "
+                "command": f"python benchmarks/abuse.py {flag} "
                 f"--human-tables {args.human_tables} --duration {args.duration:g}",
                 "cpus": os.cpu_count(),
                 "goal_p99_ratio": GOAL,
@@ -294,9 +339,12 @@ def main() -> None:
     ap.add_argument("--no-in-process", action="store_true", help="skip the in-process case")
     ap.add_argument("--no-write", action="store_true", help="do not write results/abuse.json")
     ap.add_argument("--hint-flood", action="store_true", help="the hint flood case instead")
+    ap.add_argument(
+        "--opponents", action="store_true", help="people's hard bots beside --bot-tables instead"
+    )
     args = ap.parse_args()
     console = Console(width=170)  # the table is wide; do not fold it in a log file
-    if args.hint_flood:
+    if args.hint_flood or args.opponents:
         hint_flood(args, console)
         return
     cases: list[tuple[str, int, dict[str, Any]]] = [
