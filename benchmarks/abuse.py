@@ -21,13 +21,31 @@ Cases, in one run so that they can be compared:
 
     python benchmarks/abuse.py                        # 20 bot tables, 40 s a case
     python benchmarks/abuse.py --bot-tables 5 --duration 20 --no-in-process
+
+``--hint-flood`` measures instead whether a hint flood starves the people's bots
+(issue 27, finding 2): ``--human-tables`` people each play a ``medium`` bot, with and
+without a stranger (another loopback address, 127.0.0.2) whose three tabs on one seat
+ask for hints without pause: once with no hint limit (``hints_per_minute`` 0, so the
+pool's fairness alone is measured), once with the default limit.  Reported: the
+bots' answer time (from the state where the bot is to act to the state with its move,
+``bot_delay`` included) and the people's ping.  Goal: p99 at most doubles.
+
+    python benchmarks/abuse.py --hint-flood --human-tables 4 --duration 40
+
+``--opponents`` measures whether a stranger's tables of bots slow a person's ``hard``
+opponent (issue 27, finding 5): ``--human-tables`` people each play a ``hard`` bot,
+with and without ``--bot-tables`` six-seat tables of hard bots made by another address.
+
+    python benchmarks/abuse.py --opponents --bot-tables 30 --human-tables 2 --duration 60
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import random
 import tempfile
 import time
 from typing import Any
@@ -37,6 +55,9 @@ from results_file import write_results
 from rich.console import Console
 from rich.table import Table
 from webbench import UNLIMITED, Stats, cpu_seconds, create_tables, percentile_ms, player, server
+from websockets.asyncio.client import connect
+
+from rummykit.web.settings import Settings
 
 GOAL = 2.0
 """The people's move p99 with the bot tables, over the baseline, at most."""
@@ -94,6 +115,221 @@ async def measure(
     }
 
 
+FLOODER = "127.0.0.2"
+"""The hint flooder's address: another client than the people (127.0.0.1)."""
+
+
+async def person_vs_bot(
+    base: str, stop: float, answers: list[float], pings: list[float], difficulty: str = "medium"
+) -> None:
+    """A person against a bot: a random legal move after 0.5-2 s, a ping a second;
+    appends the bot's answer times and the pings' round trips."""
+    bot = {"kind": "bot", "difficulty": difficulty}
+    body = {"rules": "basic", "seats": [{"kind": "human"}, bot]}
+    table = (await create_tables(base, body, 1))[0]
+    url = base.replace("http", "ws") + f"/ws/{table['id']}"
+    rng = random.Random(table["id"])
+    async with connect(url, max_size=2**22, open_timeout=60, ping_interval=None) as ws:
+        await ws.send(
+            json.dumps({"type": "hello", "seat": 0, "secret": table["seats"][0]["secret"]})
+        )
+        thinking: set[asyncio.Task[None]] = set()
+
+        async def play(version: int, legal: list[dict[str, Any]]) -> None:
+            await asyncio.sleep(rng.uniform(0.5, 2.0))
+            move = {"kind": "text", "text": rng.choice(legal)["text"]}
+            await ws.send(json.dumps({"type": "move", "version": version, "move": move}))
+
+        bot_since: float | None = None
+        ping_at = time.perf_counter() + 1.0
+        sent_ping: float | None = None
+        while time.monotonic() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.2)
+            except TimeoutError:
+                raw = None
+            now = time.perf_counter()
+            if sent_ping is None and now >= ping_at:
+                await ws.send(json.dumps({"type": "ping"}))
+                sent_ping = now
+            if raw is None:
+                continue
+            msg = json.loads(raw)
+            if msg["type"] == "pong" and sent_ping is not None:
+                pings.append(now - sent_ping)
+                sent_ping, ping_at = None, now + 1.0
+            if msg["type"] != "state":
+                continue
+            if bot_since is not None:
+                answers.append(now - bot_since)
+                bot_since = None
+            g = msg["game"]
+            if g["phase"] == "over":
+                await ws.send(json.dumps({"type": "rematch", "version": msg["version"]}))
+            elif g["current"] == 1:
+                bot_since = now
+            elif g["legal"]:  # the person's pause runs beside the reading loop
+                task = asyncio.create_task(play(msg["version"], g["legal"]))
+                thinking.add(task)
+                task.add_done_callback(thinking.discard)
+
+
+async def flood_hints(base: str, stop: float, tabs: int = 3) -> int:
+    """A stranger's table of two people, ``tabs`` sockets on the seat to act asking for
+    hints without pause; returns the hints answered."""
+    async with httpx.AsyncClient(
+        base_url=base, timeout=60, transport=httpx.AsyncHTTPTransport(local_address=FLOODER)
+    ) as http:
+        r = await http.post("/api/tables", json={"rules": "basic", "seats": [{}, {}]})
+        r.raise_for_status()
+        table = r.json()
+    url = base.replace("http", "ws") + f"/ws/{table['id']}"
+    got = [0]
+    async with connect(url, local_addr=(FLOODER, 0)) as watch:
+        await watch.send(json.dumps({"type": "hello"}))
+        while (msg := json.loads(await watch.recv()))["type"] != "state":
+            pass
+    seat = msg["game"]["current"]  # nobody moves: the seat to act stays the same
+    hello = {"type": "hello", "seat": seat, "secret": table["seats"][seat]["secret"]}
+
+    async def tab() -> None:
+        async with connect(url, max_size=2**22, local_addr=(FLOODER, 0)) as ws:
+            await ws.send(json.dumps(hello))
+            version = 0
+            while time.monotonic() < stop:
+                msg = json.loads(await ws.recv())
+                if msg["type"] == "state":
+                    version = msg["version"]
+                elif msg["type"] == "hint":
+                    got[0] += 1
+                elif msg["type"] == "error":  # refused: ask again at the message limit's pace
+                    await asyncio.sleep(1 / Settings.rate)
+                else:
+                    continue
+                await ws.send(json.dumps({"type": "hint", "version": version}))
+
+    await asyncio.gather(*(tab() for _ in range(tabs)), return_exceptions=True)
+    return got[0]
+
+
+async def measure_flood(
+    base: str,
+    people: int,
+    seconds: float,
+    warmup: float,
+    flood: bool,
+    difficulty: str = "medium",
+    bot_tables: int = 0,
+) -> dict[str, Any]:
+    if bot_tables:  # a stranger's tables of six hard bots, on another address
+        hard = {"rules": "basic", "seats": [{"kind": "bot", "difficulty": "hard"}] * BOT_SEATS}
+        async with httpx.AsyncClient(
+            base_url=base, timeout=60, transport=httpx.AsyncHTTPTransport(local_address=FLOODER)
+        ) as http:
+            for _ in range(bot_tables):
+                (await http.post("/api/tables", json=hard)).raise_for_status()
+    stop = time.monotonic() + warmup + seconds
+    answers: list[float] = []
+    pings: list[float] = []
+    tasks = [
+        asyncio.create_task(person_vs_bot(base, stop, answers, pings, difficulty))
+        for _ in range(people)
+    ]
+    flooder = asyncio.create_task(flood_hints(base, stop)) if flood else None
+    await asyncio.sleep(warmup)
+    answers.clear()
+    pings.clear()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    hints = await flooder if flooder is not None else 0
+    answers.sort()
+    pings.sort()
+    return {
+        "people": people,
+        "bot_answers": len(answers),
+        "bot_p50_ms": round(percentile_ms(answers, 0.50), 1),
+        "bot_p99_ms": round(percentile_ms(answers, 0.99), 1),
+        "bot_max_ms": round(answers[-1] * 1000, 1) if answers else None,
+        "pings": len(pings),
+        "ping_p99_ms": round(percentile_ms(pings, 0.99), 2),
+        "hints": hints,
+    }
+
+
+def hint_flood(args: argparse.Namespace, console: Console) -> None:
+    """The ``--hint-flood`` and ``--opponents`` comparisons (the module's docstring)."""
+    rows = []
+    limited = {**UNLIMITED, "hints_per_minute": Settings.hints_per_minute}
+    difficulty = "hard" if args.opponents else "medium"
+    cases: tuple[tuple[str, bool, dict[str, Any], int], ...] = (
+        ("people only", False, UNLIMITED, 0),
+        ("+ hint flood, no hint limit", True, UNLIMITED, 0),
+        (f"+ hint flood, {Settings.hints_per_minute:g} hints/min", True, limited, 0),
+    )
+    if args.opponents:
+        cases = (
+            ("people only", False, UNLIMITED, 0),
+            (f"+ {args.bot_tables} tables of hard bots", False, UNLIMITED, args.bot_tables),
+        )
+    for name, flood, settings, bot_tables in cases:
+        tmp = tempfile.mkdtemp(prefix="rummy-abuse-")
+        with server(f"sqlite:///{tmp}/abuse.db", settings) as (base, _pid):
+            row = asyncio.run(
+                measure_flood(
+                    base,
+                    args.human_tables,
+                    args.duration,
+                    args.warmup,
+                    flood,
+                    difficulty,
+                    bot_tables,
+                )
+            )
+        row["case"] = name
+        rows.append(row)
+        console.print(row)
+    for r in rows:
+        r["bot_p99_ratio"] = round(r["bot_p99_ms"] / rows[0]["bot_p99_ms"], 2)
+        r["ping_p99_ratio"] = round(r["ping_p99_ms"] / rows[0]["ping_p99_ms"], 2)
+    beside = (
+        f"{args.bot_tables} six-seat tables of hard bots"
+        if args.opponents
+        else "a stranger's hint flood (3 tabs)"
+    )
+    table = Table(
+        title=f"People's {difficulty} bots beside {beside} ({os.cpu_count()} cores; "
+        f"{args.human_tables} people, {args.duration:g} s)"
+    )
+    cols = ("case", "bot answers", "bot p50 ms", "bot p99 ms", "× base", "bot max ms",
+            "ping p99 ms", "× base", "hints")  # fmt: skip
+    for col in cols:
+        table.add_column(col, justify="left" if col == "case" else "right")
+    for r in rows:
+        table.add_row(
+            r["case"], str(r["bot_answers"]), f"{r['bot_p50_ms']:.0f}", f"{r['bot_p99_ms']:.0f}",
+            f"{r['bot_p99_ratio']:.2f}", f"{r['bot_max_ms']}", f"{r['ping_p99_ms']:.1f}",
+            f"{r['ping_p99_ratio']:.2f}", str(r["hints"]),
+        )  # fmt: skip
+    console.print(table)
+    met = all(r["bot_p99_ratio"] <= GOAL and r["ping_p99_ratio"] <= GOAL for r in rows[1:])
+    console.print(
+        f"goal: bot and ping p99 at most {GOAL:g}× the baseline: {'met' if met else 'NOT met'}"
+    )
+    if not args.no_write:
+        flag = f"--opponents --bot-tables {args.bot_tables}" if args.opponents else "--hint-flood"
+        out = write_results(
+            "abuse_opponents" if args.opponents else "abuse_hint_flood",
+            {
+                "command": f"python benchmarks/abuse.py {flag} "
+                f"--human-tables {args.human_tables} --duration {args.duration:g}",
+                "cpus": os.cpu_count(),
+                "goal_p99_ratio": GOAL,
+                "met": met,
+                "runs": rows,
+            },
+        )
+        console.print(f"wrote {out}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--bot-tables", type=int, default=20, help="six-seat all-hard tables")
@@ -102,8 +338,15 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--no-in-process", action="store_true", help="skip the in-process case")
     ap.add_argument("--no-write", action="store_true", help="do not write results/abuse.json")
+    ap.add_argument("--hint-flood", action="store_true", help="the hint flood case instead")
+    ap.add_argument(
+        "--opponents", action="store_true", help="people's hard bots beside --bot-tables instead"
+    )
     args = ap.parse_args()
     console = Console(width=170)  # the table is wide; do not fold it in a log file
+    if args.hint_flood or args.opponents:
+        hint_flood(args, console)
+        return
     cases: list[tuple[str, int, dict[str, Any]]] = [
         ("people only", 0, {}),
         ("+ bots, pool", args.bot_tables, {}),

@@ -42,6 +42,9 @@ UNLIMITED: dict[str, Any] = {
     "tables_per_minute": 0,
     "sockets_per_minute": 0,
     "max_tables": 1_000_000,
+    "max_bot_tables": 1_000_000,
+    "bot_tables_per_address": 1_000_000,
+    "hints_per_minute": 0,
 }
 """Settings that take the per-client limits out of the way: every client of a
 benchmark comes from 127.0.0.1."""

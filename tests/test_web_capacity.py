@@ -337,7 +337,7 @@ def test_the_thinker_serves_people_first_then_tables_in_turn() -> None:
         gate = threading.Event()
         order: list[str] = []
         busy = asyncio.create_task(thinker.run(gate.wait, 30))
-        while not thinker.queue.empty():
+        while thinker.queue:
             await asyncio.sleep(0.01)
         a = asyncio.create_task(thinker.run(order.append, "table A"))
         b = asyncio.create_task(thinker.run(order.append, "table B"))

@@ -481,24 +481,74 @@ class DecisionPoint:
 
 
 def decision_points(
-    final: GameState, player: int, round_no: int
+    final: GameState, player: int, round_no: int, limit: int | None = None
 ) -> tuple[list[DecisionPoint], int]:
     """Every point of round ``round_no`` where ``player`` chose among several moves,
     and the history index of the round's last move (for a front end that grades the
-    points itself, with :func:`review_decision`, then calls :func:`summarise`)."""
+    points itself, with :func:`review_decision`, then calls :func:`summarise`).
+
+    With ``limit``, at most that many points, spread evenly over the round
+    (:func:`spread`): the round is replayed twice, once to count its decisions and
+    once to copy the states of those kept, so a long round costs time in proportion
+    to its length but memory only in proportion to ``limit``."""
+    if limit is not None:
+        indices = decision_indices(final, player, round_no)
+        keep = {indices[i] for i in spread(len(indices), limit)}
     s = match_start(final)
     actions = s.game.actions
     points: list[DecisionPoint] = []
     last = len(final.history) - 1
     for index, action in enumerate(final.history):
         move = actions.decode(action)
-        if s.round_no == round_no and s.current == player and len(s.legal_moves()) > 1:
+        if (
+            s.round_no == round_no
+            and s.current == player
+            and (index in keep if limit is not None else len(s.legal_moves()) > 1)
+        ):
             points.append(DecisionPoint(index, s.clone(), move))
         s.apply(move)
         if s.round_no > round_no or s.phase is Phase.OVER:
             last = index
             break
     return points, last
+
+
+def decision_indices(final: GameState, player: int, round_no: int) -> list[int]:
+    """The history indices of :func:`decision_points` (a replay that copies nothing)."""
+    s = match_start(final)
+    out: list[int] = []
+    for index, action in enumerate(final.history):
+        if s.round_no == round_no and s.current == player and len(s.legal_moves()) > 1:
+            out.append(index)
+        s.apply_action(action)
+        if s.round_no > round_no or s.phase is Phase.OVER:
+            break
+    return out
+
+
+def spread(total: int, limit: int) -> list[int]:
+    """``min(total, limit)`` positions of ``range(total)`` spread evenly, first and
+    last included: the decisions a capped review grades.
+
+    >>> spread(5, 10), spread(10, 4), spread(7, 1), spread(3, 0)
+    ([0, 1, 2, 3, 4], [0, 3, 6, 9], [0], [])
+    """
+    if limit >= total:
+        return list(range(total))
+    if limit <= 1:
+        return [0][:limit]
+    return [round(i * (total - 1) / (limit - 1)) for i in range(limit)]
+
+
+def round_only(state: GameState) -> GameState:
+    """A copy of ``state`` whose history holds its current round only: what a view of
+    it carries (:attr:`~rummykit.state.GameState.round_start`), so a decision sent
+    to be graded is the size of its round, not of the whole match."""
+    s = state.clone()
+    if s.round_start:
+        s.history = s.history[s.round_start :]
+        s.round_start = 0
+    return s
 
 
 def count_decisions(source: GameState | str | bytes, player: int, round_no: int) -> int:

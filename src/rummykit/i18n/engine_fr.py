@@ -393,6 +393,10 @@ PROTOCOL_PATTERNS: dict[str, Patterns] = {
             rf"too many reviews; try again in {_N} s",
             "trop de revues ; réessayez dans {n} s",
         ),
+        (
+            rf"too many hints; try again in {_N} s",
+            "trop de conseils ; réessayez dans {n} s",
+        ),
     ),
     "stale": (
         (rf"the game is at version {_N}", "la partie en est à la version {n}"),

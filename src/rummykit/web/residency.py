@@ -105,14 +105,20 @@ class Residency:
             and not live.lock.locked()
         )
 
-    async def make_room(self) -> None:
+    async def make_room(self, bots_only: bool = False) -> None:
         """Before one more table comes into memory: unload the idle table used least
-        recently if the cap is reached, or refuse (:class:`Unavailable`)."""
+        recently if the cap is reached, or refuse (:class:`Unavailable`).  Tables of
+        bots only and people's tables are counted apart (``max_bot_tables`` and
+        ``max_tables``), so strangers' bots cannot take the places of people's tables."""
         s = self.m.settings
-        while len(self.m.tables) >= s.max_tables:
-            idle = [t for t in self.m.tables.values() if self.idle(t)]
+        cap = s.max_bot_tables if bots_only else s.max_tables
+        while True:
+            kind = [t for t in self.m.tables.values() if t.bots_only == bots_only]
+            if len(kind) < cap:
+                return
+            idle = [t for t in kind if self.idle(t)]
             if not idle:
-                raise server_full(s.max_tables)
+                raise server_full(cap)
             await self.unload(min(idle, key=lambda t: t.last_active))
 
     async def unload(self, live: LiveTable) -> None:

@@ -19,6 +19,13 @@ hurting anyone else:
   (``review_budget``) are server settings (:class:`~rummykit.web.settings.Settings`:
   ``rummy serve --max-reviews 2``, ``RUMMYKIT_MAX_REVIEWS=2``); the search's seed
   is not (:data:`REVIEW_SEED`).
+* **Bounded work.**  A review grades at most ``review_max_decisions`` decisions: a
+  longer round is graded on that many, spread evenly over it, and the message says
+  so (``graded`` of ``total``).  A decision travels with its own round's moves only
+  (:func:`~rummykit.bots.review.round_only`), not the whole match's.  Identical
+  requests (same table, seat, round and budget) from several tabs or clients while
+  one is worked out share it; one client address runs at most
+  ``reviews_per_address`` reviews at once, so a second address still gets its own.
 * **Only what the player saw.**  The review is computed from the player's own view at
   each decision (the engine searches that view's determinizations and sends none of
   them), and the message is built field by field (:func:`review_payload`): no
@@ -29,20 +36,25 @@ hurting anyone else:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
 import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple
 
 from ..bots.review import (
     Decision,
     RoundReview,
+    decision_indices,
     decision_points,
     default_budget,
     match_start,
     review_decision,
+    round_only,
     summarise,
 )
 from ..cards import JOKER, UNICODE_JOKER, bits, face_of
@@ -69,24 +81,29 @@ class ReviewLeak(Exception):
 
 # -- in a worker ----------------------------------------------------------------------------
 class Plan(NamedTuple):
-    """A round's decisions to grade: ``(history index, state JSON, action)`` each,
-    the history index of the round's last move, and the faces the player saw."""
+    """A round's decisions to grade: ``(history index, state JSON, action)`` each
+    (the state with its round's moves only), the history index of the round's last
+    move, the faces the player saw, and how many decisions the round has (more than
+    the points when the review is capped)."""
 
     points: list[tuple[int, str, int]]
     last: int
     seen: frozenset[int]
+    total: int
 
 
-def plan_review(state_json: str, seat: int, round_no: int) -> Plan:
-    """Replay the match to round ``round_no``: the seat's decision points and what it
-    saw (runs in a worker)."""
+def plan_review(state_json: str, seat: int, round_no: int, limit: int | None = None) -> Plan:
+    """Replay the match to round ``round_no``: the seat's decision points (at most
+    ``limit``, spread over the round) and what it saw (runs in a worker)."""
     final = state_from_json(state_json)
-    points, last = decision_points(final, seat, round_no)
+    total = len(decision_indices(final, seat, round_no))
+    points, last = decision_points(final, seat, round_no, limit)
     encode = final.game.actions.encode
     return Plan(
-        [(p.index, state_to_json(p.state), encode(p.move)) for p in points],
+        [(p.index, state_to_json(round_only(p.state)), encode(p.move)) for p in points],
         last,
         frozenset(seen_faces(final, seat, round_no)),
+        total,
     )
 
 
@@ -125,15 +142,19 @@ def seen_faces(final: GameState, seat: int, round_no: int) -> set[int]:
 
 
 # -- the message ----------------------------------------------------------------------------
-def review_payload(review: RoundReview, seat: int) -> dict[str, Any]:
+def review_payload(review: RoundReview, seat: int, total: int | None = None) -> dict[str, Any]:
     """The ``review`` message, field by field from the engine's result: what the page
     shows and nothing more (no samples, candidates, names, rules or seed: the search's
-    seed is always :data:`REVIEW_SEED`)."""
+    seed is always :data:`REVIEW_SEED`).  ``graded`` of ``total`` says how many of
+    the round's decisions were graded (``total``: all of them unless capped)."""
+    graded = len(review.decisions)
     return {
         "type": "review",
         "round": review.round_no,
         "seat": seat,
         "budget": review.budget,
+        "graded": graded,
+        "total": graded if total is None else total,
         "accuracy": round(review.accuracy, 1),
         "counts": dict(review.counts),
         "result": None if review.result is None else round(review.result, 2),
@@ -209,6 +230,16 @@ def faces_named(payload: Any) -> set[int]:
 Progress = Callable[[int, int], Awaitable[None]]
 
 
+@dataclass(eq=False)
+class _Work:
+    """A review being worked out, and the requests waiting for it."""
+
+    listeners: list[Progress] = field(default_factory=list)
+    done: int = 0
+    total: int | None = None
+    task: asyncio.Task[dict[str, Any]] | None = None
+
+
 @dataclass
 class Reviewer:
     """The server's reviews: the limits, the cache, and the computation in the pool."""
@@ -221,13 +252,19 @@ class Reviewer:
     per_minute: float = Settings.review_per_minute
     max_running: int = Settings.max_reviews
     cache_size: int = Settings.review_cache
+    per_client: int = Settings.reviews_per_address
+    max_decisions: int = Settings.review_max_decisions
     running: int = 0
+    clients: Counter[str] = field(default_factory=Counter)
+    """Reviews being worked out per client address."""
+    work: dict[tuple[Any, ...], _Work] = field(default_factory=dict)
+    """The reviews being worked out, by what they review."""
     cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = field(default_factory=OrderedDict)
 
     @classmethod
     def from_settings(cls, thinker: Thinker, settings: Settings) -> Reviewer:
-        """The reviews of a server with ``settings`` (its ``review_*`` limits and
-        ``max_reviews``)."""
+        """The reviews of a server with ``settings`` (its ``review_*`` limits,
+        ``max_reviews`` and ``reviews_per_address``)."""
         return cls(
             thinker,
             budget=settings.review_budget if settings.review_budget > 0 else None,
@@ -235,6 +272,8 @@ class Reviewer:
             per_minute=settings.review_per_minute,
             max_running=settings.max_reviews,
             cache_size=settings.review_cache,
+            per_client=settings.reviews_per_address,
+            max_decisions=settings.review_max_decisions,
         )
 
     def bucket(self, now: float) -> TokenBucket:
@@ -245,13 +284,21 @@ class Reviewer:
         return TokenBucket(self.burst, self.per_minute / 60.0, last=now)
 
     async def review(
-        self, table_id: str, state: GameState, seat: int, round_no: int, progress: Progress
+        self,
+        table_id: str,
+        state: GameState,
+        seat: int,
+        round_no: int,
+        progress: Progress,
+        client: str = "",
     ) -> dict[str, Any]:
         """The ``review`` message for ``seat``'s round ``round_no`` of ``state`` (a
-        finished round), from the cache or computed one decision per pool request.
+        finished round), from the cache, from the same review being worked out for
+        another request, or computed one decision per pool request for ``client``.
 
-        Raises :class:`ReviewBusy` when the server computes as many as it allows, and
-        :class:`ReviewLeak` if the result would name a card the seat did not see.
+        Raises :class:`ReviewBusy` when the server, or ``client``, computes as many as
+        it allows, and :class:`ReviewLeak` if the result would name a card the seat
+        did not see.  Cancelling the last request waiting for a review stops it.
         """
         budget = self.budget or default_budget(state.rules, state.num_players)
         key = (table_id, state.seed, seat, round_no, budget)
@@ -259,24 +306,66 @@ class Reviewer:
         if cached is not None:
             self.cache.move_to_end(key)
             return cached
-        if self.running >= self.max_running:
-            raise ReviewBusy
-        self.running += 1
+        work = self.work.get(key)
+        if work is not None and work.task is not None and work.task.cancelling():
+            work = None  # stopping: its last request went away just now
+        if work is None:
+            if self.running >= self.max_running or self.clients[client] >= self.per_client:
+                raise ReviewBusy
+            work = self.work[key] = _Work()
+            work.task = asyncio.create_task(
+                self._compute(key, state, seat, round_no, budget, work, client)
+            )
+        assert work.task is not None
+        work.listeners.append(progress)
         try:
-            run = self.thinker.run
-            plan = await run(plan_review, state_to_json(state), seat, round_no)
-            total = len(plan.points)
-            await progress(0, total)
+            if work.total is not None:
+                await progress(work.done, work.total)
+            # shielded: one request going away does not stop the others' review
+            return await asyncio.shield(work.task)
+        finally:
+            work.listeners.remove(progress)
+            if not work.listeners:
+                work.task.cancel()  # nobody waits for it any more (no-op once done)
+
+    async def _compute(
+        self,
+        key: tuple[Any, ...],
+        state: GameState,
+        seat: int,
+        round_no: int,
+        budget: int,
+        work: _Work,
+        client: str,
+    ) -> dict[str, Any]:
+        async def tell(done: int, total: int) -> None:
+            work.done, work.total = done, total
+            for listener in list(work.listeners):
+                with contextlib.suppress(Exception):  # one closed tab stops nobody's review
+                    await listener(done, total)
+
+        self.running += 1
+        self.clients[client] += 1
+        try:
+            run = partial(self.thinker.run, client=client)
+            limit = self.max_decisions if self.max_decisions > 0 else None
+            plan = await run(plan_review, state_to_json(state), seat, round_no, limit)
+            await tell(0, len(plan.points))
             decisions: list[Decision] = []
             for index, state_json, action in plan.points:
                 decisions.append(
                     await run(grade_decision, state_json, action, index, REVIEW_SEED, budget)
                 )
-                await progress(len(decisions), total)
+                await tell(len(decisions), len(plan.points))
         finally:
             self.running -= 1
+            self.clients[client] -= 1
+            if self.clients[client] <= 0:
+                del self.clients[client]
+            if self.work.get(key) is work:
+                del self.work[key]
         review = summarise(state, seat, round_no, REVIEW_SEED, budget, decisions, plan.last)
-        payload = review_payload(review, seat)
+        payload = review_payload(review, seat, plan.total)
         unseen = faces_named(payload) - plan.seen
         if unseen:
             raise ReviewLeak(f"the review of seat {seat} names faces it never saw: {unseen}")

@@ -37,6 +37,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketState
 
 from ..bots import RandomBot, make_bot
+from ..bots.hints import Hint
 from ..errors import IllegalMoveError, NotationError, RummyError
 from ..i18n import error_text, hint_text, normalize, rules_error_text, rules_summary
 from ..i18n.rulebook_fr import SOURCES_FR
@@ -72,7 +73,14 @@ from .protocol import (
     rules_spec,
     view_payload,
 )
-from .residency import CLOSE_GONE, Residency, Unavailable, expired, monotonic_clock
+from .residency import (
+    CLOSE_GONE,
+    Residency,
+    Unavailable,
+    expired,
+    monotonic_clock,
+    server_full,
+)
 from .reviews import ReviewBusy, Reviewer
 from .settings import Settings
 from .store import (
@@ -85,7 +93,7 @@ from .store import (
     default_database_url,
     digest,
 )
-from .thinking import Thinker, choose_move, default_workers, server_bot, suggestion
+from .thinking import BOTS, PEOPLE, Thinker, choose_move, default_workers, server_bot, suggestion
 
 log = logging.getLogger("rummykit.web")
 STATIC = Path(__file__).parent / "static"
@@ -188,6 +196,8 @@ class Conn:
     """The client stopped reading; nothing more is sent to it (:meth:`Manager.send`)."""
     table: LiveTable | None = None
     """The table the connection said hello to."""
+    address: str = ""
+    """The client's address as the limits count it (:func:`~.limits.address_key`)."""
 
     @classmethod
     def new(cls, ws: WebSocket, s: Settings) -> Conn:
@@ -197,6 +207,7 @@ class Conn:
             messages=TokenBucket(s.burst, s.rate, last=now),
             peer=_peer(ws),
             opened=now,
+            address=address_key(_peer(ws)),
         )
 
     def allow(self) -> bool:
@@ -250,6 +261,20 @@ class LiveTable:
     chat_limit: AddressLimiter | None = None
     """Chat lines per seat, and per address for spectators (``Settings.chat_burst``,
     ``chat_rate``): a new socket brings no new lines.  Made on the first line."""
+    creator: str = ""
+    """The address that made the table, as the limits count it; empty for a table
+    loaded from the store (the address is not stored)."""
+
+    @property
+    def bots_only(self) -> bool:
+        """Every seat is a bot's: nobody plays at the table, people may only watch."""
+        return _bots_only(self.seats)
+
+    @property
+    def client(self) -> str:
+        """Who the table's bot moves are for in the thinkers' queue (web/thinking.py):
+        its creator's address, else the table itself."""
+        return self.creator or f"table:{self.id}"
 
     @property
     def over(self) -> bool:
@@ -301,6 +326,10 @@ class LiveTable:
         }
 
 
+def _bots_only(seats: list[dict[str, Any]]) -> bool:
+    return all(s["kind"] == "bot" for s in seats)
+
+
 def _joinable(seat: dict[str, Any]) -> bool:
     """A seat ``join`` may hand out: a human seat opened to the public at creation and
     not taken yet.  The creator's seat and invitations never are (issue 15, finding 2);
@@ -326,6 +355,12 @@ class Manager:
         workers = settings.bot_workers if settings.bot_workers >= 0 else default_workers()
         self.thinker = Thinker(workers, settings.bot_nice)
         self.reviewer = Reviewer.from_settings(self.thinker, settings)
+        self.hints: dict[tuple[str, int, int], asyncio.Future[Hint]] = {}
+        """The hint being worked out for each (table, version, seat): one at a time, and
+        every tab of the seat that asks for it meanwhile waits for the same one."""
+        self.hint_limit = AddressLimiter(
+            settings.hints_per_minute, max_addresses=settings.limit_addresses
+        )
         self.residency = Residency(self)
         self.closing: set[asyncio.Task[None]] = set()
         """Sockets being closed for reading too slowly (:meth:`send`)."""
@@ -448,7 +483,7 @@ class Manager:
                         return None
                     if stored.status == "expired":
                         raise expired()
-                    await self.residency.make_room()
+                    await self.residency.make_room(_bots_only(stored.seats))
                     if self.cluster is not None and lease is None and not stored.over:
                         lease = await self.cluster.acquire(table_id)
                     if lease is not None:
@@ -465,8 +500,9 @@ class Manager:
             self.loading.pop(table_id, None)
 
     # -- creating and joining ------------------------------------------------------------
-    async def create(self, req: CreateTable, lang: str = "en") -> dict[str, Any]:
-        """Make a table; a refusal (400) says why in ``lang`` where the catalog can."""
+    async def create(self, req: CreateTable, lang: str = "en", address: str = "") -> dict[str, Any]:
+        """Make a table for the client at ``address`` (as the limits count it); a
+        refusal (400) says why in ``lang`` where the catalog can."""
         try:
             rules = Rules.parse(req.rules)
             if req.deals is not None:
@@ -505,6 +541,9 @@ class Manager:
             state = new_game(rules, [s["name"] for s in seats], seed=secrets.randbits(63))
         except RummyError as exc:
             raise HTTPException(400, rules_error_text(str(exc), lang)) from None
+        bots_only = _bots_only(seats)
+        if bots_only:
+            self._room_for_bots(address)
         table_id = secrets.token_urlsafe(9)
         stored = StoredTable(
             table_id,
@@ -517,9 +556,10 @@ class Manager:
             False,
             options={"spectator_chat": req.spectator_chat},
         )
-        await self.residency.make_room()  # before the row: a refused table leaves none
+        await self.residency.make_room(bots_only)  # before the row: a refused table leaves none
         await self.db(self.store.create_table, stored)
         live = self._live(stored)
+        live.creator = address
         if self.cluster is not None:
             live.lease = await self.cluster.acquire(table_id)
         self._start_driver(live)
@@ -536,6 +576,22 @@ class Manager:
                 for i, s in enumerate(seats)
             ],
         }
+
+    def _room_for_bots(self, address: str) -> None:
+        """Refuse a table of bots only past ``bot_tables_per_address`` in play from
+        ``address`` (429) or ``max_bot_tables`` in play on the server (503): such a
+        table is never idle while it plays, so it would hold its place in memory and
+        its share of the pool for as long as its match lasts."""
+        s = self.settings
+        playing = [t for t in self.tables.values() if t.bots_only and not t.over and not t.failed]
+        if sum(1 for t in playing if t.creator == address) >= s.bot_tables_per_address:
+            raise HTTPException(
+                429,
+                f"your address already has {s.bot_tables_per_address} tables of bots only "
+                "in play; wait until one is over",
+            )
+        if len(playing) >= s.max_bot_tables:
+            raise server_full(s.max_bot_tables)
 
     async def join(self, live: LiveTable, name: str | None) -> dict[str, Any]:
         """Give the first seat opened to the public to whoever asks (the owner does,
@@ -770,7 +826,15 @@ class Manager:
         seed = f"{state.seed}:{version}"
         factory = self.settings.bot_factory or make_bot
         move = await self.thinker.run(
-            choose_move, factory, state_to_json(state), seat, bot_name, seed, urgent=human
+            choose_move,
+            factory,
+            state_to_json(state),
+            seat,
+            bot_name,
+            seed,
+            urgent=human,
+            client=live.client,
+            tier=BOTS if live.bots_only else PEOPLE,
         )
         try:
             await self.play(live, seat, move, version, auto=human)
@@ -1166,8 +1230,10 @@ class Manager:
         await asyncio.gather(*(self.send(c, data) for c in list(live.conns)))
 
     async def _hint(self, live: LiveTable, conn: Conn, msg: HintMsg) -> None:
-        """The hard bot's move and reason, worked out by the thinker ahead of the bots'
-        own moves (a person is waiting), off the event loop."""
+        """The hard bot's move and reason, worked out by the thinker off the event loop
+        in the asking address's turn (web/thinking.py).  One hint at a time per seat
+        and version: another tab's request meanwhile waits for the same answer, and
+        costs nothing; a new one takes one of the address's ``hints_per_minute``."""
         state = live.state
         mine = state.current == conn.seat and not live.over and live.failed is None
         if msg.version != live.version or not mine:
@@ -1176,23 +1242,45 @@ class Manager:
         if conn.hinting:
             await self.error(conn, "busy", "a hint is already being worked out")
             return
+        key = (live.id, msg.version, conn.seat)
+        pending = self.hints.get(key)
+        if pending is None:
+            if not self.hint_limit.allow(conn.address):
+                wait = max(1, math.ceil(self.hint_limit.retry_after(conn.address)))
+                await self.error(conn, "rate_limited", f"too many hints; try again in {wait} s")
+                return
+            pending = asyncio.ensure_future(
+                self.thinker.run(
+                    suggestion,
+                    state_to_json(state),
+                    conn.seat,
+                    self.settings.hint_budget,
+                    client=conn.address,
+                )
+            )
+            self.hints[key] = pending
+            pending.add_done_callback(partial(self._hint_done, key))
         conn.hinting = True
         try:
-            view = state.view(conn.seat)
-            hint = await self.thinker.run(
-                suggestion, state_to_json(state), conn.seat, self.settings.hint_budget, urgent=True
-            )
+            # shielded: one tab closing does not withdraw the hint the others wait for
+            hint = await asyncio.shield(pending)
             await self.send_json(
                 conn,
                 {
                     "type": "hint",
                     "version": msg.version,
-                    "move": legal_entry(view, hint.move),
+                    "move": legal_entry(state.view(conn.seat), hint.move),
                     "reason": hint_text(hint.reason, conn.lang),
                 },
             )
         finally:
             conn.hinting = False
+
+    def _hint_done(self, key: tuple[str, int, int], done: asyncio.Future[Hint]) -> None:
+        if self.hints.get(key) is done:
+            del self.hints[key]
+        if not done.cancelled():
+            done.exception()  # retrieved: its waiters, if any are left, raise it
 
     async def _review(self, live: LiveTable, conn: Conn, msg: ReviewMsg) -> None:
         """Start the review of a finished round of the connection's own seat (issue 16).
@@ -1235,7 +1323,9 @@ class Manager:
             await self.send_json(conn, msg)
 
         try:
-            payload = await self.reviewer.review(table_id, state, conn.seat, round_no, progress)
+            payload = await self.reviewer.review(
+                table_id, state, conn.seat, round_no, progress, conn.address
+            )
         except ReviewBusy:
             await self.error(
                 conn, "busy", "the server is reviewing other rounds; try again soon", round=round_no
@@ -1405,10 +1495,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
 
     @app.post("/api/tables")
-    async def create(req: CreateTable, lang: str | None = None) -> dict[str, Any]:
+    async def create(req: CreateTable, request: Request, lang: str | None = None) -> dict[str, Any]:
         """A new table; its address's allowance (``tables_per_minute``) was spent by
         the request, valid or not, before its body was read (web/gate.py)."""
-        return await mgr().create(req, normalize(lang) or "en")
+        return await mgr().create(req, normalize(lang) or "en", address_key(_peer(request)))
 
     @app.get("/api/tables")
     async def public_tables() -> list[dict[str, Any]]:

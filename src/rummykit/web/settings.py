@@ -97,7 +97,7 @@ class Settings:
     for the game (:func:`~rummykit.bots.review.default_budget`, as ``rummy review``),
     about 30 s for a round of 40 decisions on two cores.  The review's seed is fixed
     (web/reviews.py), so a review is reproducible from the record."""
-    # -- HTTP hygiene (issue 27; docs/protocol.md, "Limits"; docs/deploy.md) -------------
+    # -- HTTP hygiene (docs/protocol.md, "Limits"; docs/deploy.md) -------------
     max_body: int = 16384
     """Bytes a request body may hold; a longer one is refused with 413 before it is read
     any further (``Content-Length``, or counted as a chunked body comes)."""
@@ -108,3 +108,20 @@ class Settings:
     forwarded_allow_ips: tuple[str, ...] = ()
     """Proxies trusted to name the client in ``X-Forwarded-For`` (uvicorn's option:
     addresses or networks, ``*`` any peer); none: the client is the socket's peer."""
+    # -- a fair worker pool (web/thinking.py, docs/protocol.md, "Limits") -----
+    hints_per_minute: float = 20.0
+    """Hints one client address may ask for a minute (bursts as large); 0: no limit.
+    A request for a hint already being worked out (same table, seat and version, from
+    another tab) joins it and costs nothing."""
+    reviews_per_address: int = 1
+    """Reviews one client address may have worked out at once (of ``max_reviews``);
+    one more is refused with ``busy``."""
+    review_max_decisions: int = 60
+    """Decisions a review grades at most; a round with more is graded on that many,
+    evenly spread over the round, and the review says so (``graded`` of ``total``)."""
+    max_bot_tables: int = 50
+    """Tables of bots only in play at once on the server, counted apart from
+    ``max_tables`` (people's tables); one more is refused with 503 ``server_full``."""
+    bot_tables_per_address: int = 2
+    """Tables of bots only one client address may have in play at once; one more is
+    refused with 429."""

@@ -30,7 +30,8 @@ export function reviewPanel(raw) {
     el.replaceChildren(
       h("h3", { id: "review-title", tabindex: -1, text: t("review.title", { round: res.round }) }),
       h("p", { id: "review-accuracy" }, h("b", { text: t("review.accuracy", { n: res.accuracy.toFixed(1) }) }),
-        " " + t("review.over", { n: moves.length })),
+        " " + t("review.over", { n: moves.length }),
+        ...(res.total > res.graded ? [" " + t("review.sampled", { graded: res.graded, total: res.total })] : [])),
       reviewChart(res),
       h("h4", { text: t("review.key_moments") }),
       res.key_moments.length
