@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import COPIES, JOKER, bits, face_of, holds_face
 from ..errors import IllegalMoveError
-from ..melds import RUN, SET, HandCounts, MeldTable
+from ..melds import RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
 from ..phase import Phase
 from ..rules import Rules
@@ -73,8 +73,10 @@ class Contract(Variant):
         if not state.opened[p]:
             sets, runs = remaining(state)
             t = state.game.melds
+            laid = laid_runs(state) if runs else ()
             for i in t.shapes_in(HandCounts.of(hand)):
-                if sets if t.shapes[i].kind == SET else runs:
+                sh = t.shapes[i]
+                if sets if sh.kind == SET else (runs and not joins(sh, laid)):
                     yield Move(MELD, i)
             if state.melds_this_turn:
                 return  # going down is one turn's work: finish it before discarding
@@ -116,7 +118,8 @@ class Contract(Variant):
         sets, runs = remaining(state)
         two = state.round_no == state.game.no_discard_out  # must keep two to discard one
         end = (state.rules.final_discard, two, state.taken)
-        return _complete(state.game.melds, end, hand, sets, runs, memo)
+        laid = laid_runs(state) if runs else ()
+        return _complete(state.game.melds, end, hand, sets, runs, laid, memo)
 
     @staticmethod
     def contract_error(state: GameState, move: Move) -> IllegalMoveError | None:
@@ -136,11 +139,18 @@ class Contract(Variant):
                     "lay-offs (Contract Rummy)",
                 )
             sets, runs = remaining(state)
-            if not (sets if t.shapes[move.a].kind == SET else runs):
+            sh = t.shapes[move.a]
+            if not (sets if sh.kind == SET else runs):
                 return IllegalMoveError(
                     "contract",
                     f"this deal's contract is {describe(state.game.contracts, state.round_no)}: "
                     f"you may go down only with exactly those melds (Contract Rummy)",
+                )
+            if joins(sh, laid_runs(state)):
+                return IllegalMoveError(
+                    "contract_joined_runs",
+                    "two runs of one suit that join end to end, such as 6-7-8-9 and "
+                    "10-J-Q-K, may not both be part of going down (Contract Rummy)",
                 )
             return None
         if kind == LAYOFF:
@@ -252,6 +262,34 @@ def remaining(state: GameState) -> tuple[int, int]:
     return sets, runs
 
 
+def laid_runs(state: GameState) -> tuple[tuple[int, int, int], ...]:
+    """The runs the player to act laid this turn, as (suit, lowest position, highest
+    position): this turn's melds are the table's last while a contract is laid."""
+    laid = state.melds_this_turn
+    if not laid:
+        return ()
+    shapes = state.game.melds.shapes
+    out = []
+    for tm in state.table[len(state.table) - laid :]:
+        sh = shapes[tm.shape]
+        if sh.kind == RUN:
+            out.append((sh.key, sh.positions[0], sh.positions[-1]))
+    return tuple(out)
+
+
+def joins(sh: Shape, runs: tuple[tuple[int, int, int], ...]) -> bool:
+    """Whether ``sh`` is a run that continues one of ``runs`` (as :func:`laid_runs`
+    gives them) end to end in the same suit, so that the two together are one longer
+    run: such runs may not both be part of going down (Wikipedia, "Contract rummy":
+    "consecutive runs in the same suit (such as 6-7-8-9 and 10-J-Q-K) cannot be put
+    down by the same player in the initial meld").  Positions are run positions, the
+    high ace 13, so J-Q-K-A and 2-3-4-5 do not join (no run turns the corner)."""
+    if sh.kind != RUN:
+        return False
+    lo, hi = sh.positions[0], sh.positions[-1]
+    return any(suit == sh.key and (b + 1 == lo or hi + 1 == a) for suit, a, b in runs)
+
+
 def describe(contracts: tuple[tuple[int, int], ...], round_no: int) -> str:
     """A deal's contract in words: ``two sets and a run``."""
     sets, runs = contract_of(contracts, round_no)
@@ -307,12 +345,15 @@ def _complete(
     hand: int,
     sets: int,
     runs: int,
+    laid: tuple[tuple[int, int, int], ...],
     memo: dict[Any, bool],
 ) -> bool:
     """Whether ``sets`` sets and ``runs`` runs can still be laid from ``hand`` with the
     turn then able to end: a card left that is not the one taken from the pile, or no
-    card at all (going out with the contract).  A hand left holding only the taken card
-    counts as stuck (it could only be laid off, which this search does not try).
+    card at all (going out with the contract).  No run joins one of ``laid`` (the runs
+    laid this turn, see :func:`joins`) or another run of the search.  A hand left
+    holding only the taken card counts as stuck (it could only be laid off, which this
+    search does not try).
     ``end`` is (``final_discard``, whether a discard may not go out this deal, the card
     taken from the pile)."""
     final_discard, two, taken = end
@@ -322,21 +363,27 @@ def _complete(
         if two and hand.bit_count() < 2:
             return False  # a discard would go out, which this deal forbids
         return hand & ~(1 << taken if taken >= 0 else 0) != 0
-    key = ("contract", hand, sets, runs)
+    if not runs:
+        laid = ()  # no run left to join one
+    key = ("contract", hand, sets, runs, laid)
     hit = memo.get(key)
     if hit is not None:
         return hit
     ok = False
     for i in t.shapes_in(HandCounts.of(hand)):
-        kind = t.shapes[i].kind
-        if kind == SET and sets:
-            ok = _complete(t, end, _without(t, hand, i, taken), sets - 1, runs, memo)
-        elif kind == RUN and runs:
-            ok = _complete(t, end, _without(t, hand, i, taken), sets, runs - 1, memo)
+        sh = t.shapes[i]
+        if sh.kind == SET:
+            if sets:
+                ok = _complete(t, end, _without(t, hand, i, taken), sets - 1, runs, laid, memo)
+        elif runs and not joins(sh, laid):
+            more = (*laid, (sh.key, sh.positions[0], sh.positions[-1]))
+            ok = _complete(t, end, _without(t, hand, i, taken), sets, runs - 1, more, memo)
         if ok:
             break
     memo[key] = ok
     return ok
 
 
-__all__ = ["Contract", "contract_of", "describe", "next_buyer", "remaining"]
+__all__ = [
+    "Contract", "contract_of", "describe", "joins", "laid_runs", "next_buyer", "remaining",
+]  # fmt: skip
