@@ -329,8 +329,9 @@ class GameState:
         d["opened"] = list(self.opened)
         d["laid"] = list(self.laid)
         d["known"] = list(self.known)
-        if self.game.meld_scoring:  # melds score as they are laid
+        if self.game.meld_scoring:  # melds score as they are laid, with an event
             d["scores"] = list(self.scores)
+            d["events"] = []  # a search's; a turn copy never ends a round
         s._legal = None
         return s
 
@@ -842,7 +843,7 @@ class GameState:
         self.melded[p] = True
         self.laid[p] = True
         if self.game.meld_scoring:
-            self.scores[p] += self.game.variant.meld_points(index)
+            self._score_laid(p, self.game.variant.meld_points(index))
         if self.needs_opening(p):
             if self.game.contract:
                 self.melds_this_turn += 1
@@ -871,9 +872,15 @@ class GameState:
                 self.known[p] &= self.hands[p]
                 self.laid[p] = True
                 if self.game.meld_scoring:
-                    self.scores[p] += self.game.variant.cell_points(shape, at)
+                    self._score_laid(p, self.game.variant.cell_points(shape, at))
                 return
         raise AssertionError("layoff cell vanished")  # pragma: no cover
+
+    def _score_laid(self, p: int, points: int) -> None:
+        """``meld_scoring``: what ``p`` laid scores at once, and a ``("laid", p,
+        (points,))`` event that the round's result sums (its delta counts the melds)."""
+        self.scores[p] += points
+        self.events.append(("laid", p, (points,)))
 
     def _swap(self, p: int, m: Move) -> None:
         t = self.game.melds
@@ -926,8 +933,7 @@ class GameState:
     def _finish_round(self, winner: int | None, reason: str) -> None:
         n = len(self.names)
         result = self.game.variant.score(self, winner, reason)
-        for p in range(n):
-            self.scores[p] += result.players[p].delta
+        self.game.variant.add_round(self, result)
         self.results.append(result)
         self.events.append(("round", -1 if winner is None else winner, ()))
         over = self.round_no >= self.rules.max_deals or self.game.variant.match_over(self)

@@ -133,6 +133,10 @@ RULES: dict[str, str] = {
         "une fois descendu avec le contrat, on ne pose plus de combinaison, seulement des "
         "ajouts (Contract Rummy)"
     ),
+    "contract_joined_runs": (
+        "deux suites de la même couleur qui se prolongent bout à bout, comme 6-7-8-9 et "
+        "10-V-D-R, ne peuvent pas faire partie toutes deux de la descente (Contract Rummy)"
+    ),
     "contract_before_layoff": (
         "on n'ajoute qu'après être descendu avec le contrat de la donne (Contract Rummy)"
     ),
@@ -598,6 +602,10 @@ NOTES: Patterns = (
     (rf"gin: \+{_N}", "gin : +{n}"),
     (rf"undercut: \+{_N}", "contre : +{n}"),
     (rf"cards in hand -{_N}", "cartes en main -{n}"),
+    (rf"melds \+{_N}", "combinaisons posées +{n}"),
+    (rf"line bonus: {_N} x (?P<each>\d+)", "bonus de ligne : {n} × {each}"),
+    (rf"game bonus: \+{_N}", "bonus de partie : +{n}"),
+    (rf"shutout: doubled, \+{_N}", "blanchissage : doublé, +{n}"),
 )
 
 
