@@ -94,6 +94,11 @@ def rules_summary(rules: Rules) -> list[str]:
         extras.append("after opening, swap a table joker for the card it stands for")
         if rules.swapped_joker is SwappedJoker.MUST_MELD:
             extras.append("a joker you free must go into a new meld that turn")
+        if rules.set_joker_both_suits:
+            extras.append(
+                "a set's joker is freed only by both missing suits at once; "
+                "a set of four with a joker is closed"
+            )
     if rules.take_from_meld:
         extras.append("after opening, take a card from a meld of 4+ cards for a new meld")
     if rules.opening_minimum:

@@ -187,6 +187,10 @@ class Rules:
     joker_swap: bool = False
     """A player who has opened may take a table joker by giving the card it stands for."""
     swapped_joker: SwappedJoker = SwappedJoker.KEEP
+    set_joker_both_suits: bool = False
+    """A joker in a set of three is released only by both missing suits at once, and a
+    set of four that holds a joker is closed (Kalooki: equal-chance.co.uk; False: the
+    card it stands for releases it, as in Rami)."""
     take_from_meld: bool = False
     """Take a card from a table meld of more than three cards for a new meld (seed 003)."""
     opening_minimum: int = 0
@@ -323,6 +327,13 @@ class Rules:
             raise RulesError("set_suits=any needs two decks: one deck has no repeated faces")
         if (self.target_score is None) == (self.deals is None):
             raise RulesError("set exactly one of target_score and deals")
+        if self.set_joker_both_suits and not (
+            self.joker_swap and self.jokers and self.set_suits is SetSuits.DISTINCT
+        ):
+            raise RulesError(
+                "set_joker_both_suits needs joker_swap=true, jokers and set_suits=distinct "
+                "(the missing suits of a set)"
+            )
         if self.knock_card is not None:
             if self.max_players != 2 or self.decks != 1 or self.jokers:
                 raise RulesError("knock games are for two players with one deck, no jokers")
@@ -797,6 +808,7 @@ KALOOKI = Rules(
     discard_pickup=DiscardPickup.MUST_USE,
     joker_swap=True,
     swapped_joker=SwappedJoker.MUST_MELD,
+    set_joker_both_suits=True,
     opening_minimum=40,
     restock=Restock.SHUFFLE_KEEP_TOP,
     scoring=Scoring.PENALTY,

@@ -70,6 +70,7 @@ from .table import (
     cell_index,
     grown_shape,
     joker_cells,
+    joker_swaps,
     layoff_cells,
     layoff_options,
     shrunk_shape,
@@ -526,9 +527,10 @@ class GameState:
         if may_layoff:
             yield from self._layoffs(hand)
         if opened and rules.joker_swap:
+            both = rules.set_joker_both_suits
             for slot, tm in enumerate(self.table):
-                for _idx, face in joker_cells(t, tm):
-                    if holds_face(hand, face):
+                for _idx, face, second in joker_swaps(t, tm, both):
+                    if holds_face(hand, face) and (second < 0 or holds_face(hand, second)):
                         yield Move(SWAP, slot, face)
         if opened and may_meld and rules.take_from_meld:
             for slot, tm in enumerate(self.table):
@@ -885,15 +887,23 @@ class GameState:
     def _swap(self, p: int, m: Move) -> None:
         t = self.game.melds
         tm = self.table[m.a]
-        for idx, face in joker_cells(t, tm):
+        for idx, face, second in joker_swaps(t, tm, self.rules.set_joker_both_suits):
             if face == m.b:
                 card = self._pick(self.hands[p], face)
                 joker = tm.cards[idx]
                 cards = (*tm.cards[:idx], card, *tm.cards[idx + 1 :])
                 s = t.shapes[tm.shape]
-                shape = t.find(s.kind, s.key, s.cells, s.joker_cells & ~(1 << idx))
+                given = 1 << card
+                if second < 0:
+                    shape = t.find(s.kind, s.key, s.cells, s.joker_cells & ~(1 << idx))
+                else:  # the set's other missing suit too: a full set, no joker
+                    other = self._pick(self.hands[p], second, given)
+                    given |= 1 << other
+                    pairs = sorted((*zip(s.cells, cards, strict=True), (second, other)))
+                    cards = tuple(c for _f, c in pairs)
+                    shape = t.find(s.kind, s.key, tuple(f for f, _c in pairs), 0)
                 self.table[m.a] = TableMeld(tm.owner, shape, cards)
-                self.hands[p] = (self.hands[p] & ~(1 << card)) | (1 << joker)
+                self.hands[p] = (self.hands[p] & ~given) | (1 << joker)
                 self.known[p] = (self.known[p] & self.hands[p]) | (1 << joker)
                 if self.rules.swapped_joker is SwappedJoker.MUST_MELD:
                     self.pending = joker
@@ -1063,10 +1073,24 @@ class GameState:
                 return err("joker_swap", "these rules do not allow swapping jokers")
             if not self.opened[p]:
                 return err("swap_after_opening", "swap a joker only after you have opened")
-            if not any(f == move.b for _i, f in joker_cells(t, tm)):
+            swaps = joker_swaps(t, tm, r.set_joker_both_suits)
+            if joker_cells(t, tm) and not swaps:
+                return err(
+                    "closed_set",
+                    "a set of four that holds a joker is closed: its joker is never released "
+                    "(Kalooki)",
+                )
+            if not any(f == move.b for _i, f, _s in swaps):
                 return err("invalid_swap", "no joker in that meld stands for that card")
             if not holds_face(hand, move.b):
                 return err("card_not_in_hand", "you do not hold that card")
+            second = next(s for _i, f, s in swaps if f == move.b)
+            if second >= 0 and not holds_face(hand, second):
+                return err(
+                    "set_joker_both_suits",
+                    "a joker in a set of three is released only by both missing suits at "
+                    "once: give the cards of both (Kalooki)",
+                )
             return err(
                 "swapped_joker_must_meld",
                 "the freed joker must go into a new meld this turn, and it cannot",

@@ -49,6 +49,14 @@ RULES: dict[str, str] = {
     "invalid_layoff": "cette carte ne prolonge pas cette combinaison",
     "jokers_per_meld": "trop de jokers dans cette combinaison",
     "joker_swap": "ces règles ne permettent pas d'échanger les jokers",
+    "closed_set": (
+        "un brelan de quatre cartes qui contient un joker est fermé : son joker n'est "
+        "jamais libéré (Kalooki)"
+    ),
+    "set_joker_both_suits": (
+        "le joker d'un brelan de trois cartes n'est libéré qu'en donnant à la fois les deux "
+        "couleurs manquantes (Kalooki)"
+    ),
     "swap_after_opening": "vous ne pouvez échanger un joker qu'après avoir ouvert",
     "invalid_swap": "aucun joker de cette combinaison ne remplace cette carte",
     "swapped_joker_must_meld": (

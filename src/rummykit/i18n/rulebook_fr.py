@@ -128,6 +128,11 @@ def rules_summary_fr(rules: Rules) -> list[str]:
         )
         if rules.swapped_joker is SwappedJoker.MUST_MELD:
             extras.append("un joker libéré doit servir ce tour-ci dans une nouvelle combinaison")
+        if rules.set_joker_both_suits:
+            extras.append(
+                "le joker d'un brelan ne se libère qu'avec les deux couleurs manquantes à la "
+                "fois ; un brelan de quatre avec un joker est fermé"
+            )
     if rules.take_from_meld:
         extras.append(
             "après l'ouverture, on peut prendre une carte dans une combinaison de 4 cartes "

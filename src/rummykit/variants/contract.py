@@ -35,7 +35,7 @@ from ..melds import RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
 from ..phase import Phase
 from ..rules import Rules
-from ..table import joker_cells
+from ..table import joker_swaps
 from .base import MoveGenerator, Variant
 
 if TYPE_CHECKING:
@@ -86,9 +86,10 @@ class Contract(Variant):
                 yield from state._layoffs(hand)
             if rules.joker_swap:
                 t = state.game.melds
+                both = rules.set_joker_both_suits
                 for slot, tm in enumerate(state.table):
-                    for _idx, face in joker_cells(t, tm):
-                        if holds_face(hand, face):
+                    for _idx, face, second in joker_swaps(t, tm, both):
+                        if holds_face(hand, face) and (second < 0 or holds_face(hand, second)):
                             yield Move(SWAP, slot, face)
         taken = state.taken
         if state.round_no == state.game.no_discard_out and hand.bit_count() < 2:
