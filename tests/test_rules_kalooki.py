@@ -14,8 +14,8 @@ import pytest
 from helpers import build, conserved, discard_move, draw, meld_move, pile_faces, swap_move
 from rummykit import IllegalMoveError, Move, Rules, RulesError, new_game
 from rummykit.bots import make_bot, play_match
-from rummykit.cards import JOKER, face_of, parse_cards
-from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, MELD, SWAP
+from rummykit.cards import JOKER, face_of, mask_of, parse_cards
+from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP
 from rummykit.scoring import card_value
 from rummykit.state import GameState, Phase
 from rummykit.variants import variant_for
@@ -135,6 +135,32 @@ def test_set_joker_both_suits_needs_swaps_of_distinct_suits() -> None:
     with pytest.raises(RulesError, match="set_joker_both_suits"):
         Rules.parse("kalooki(set_suits=any)")
     assert not Rules.parse("kalooki(set_joker_both_suits=false)").set_joker_both_suits
+
+
+def test_the_ace_is_high_or_low_and_high_only_is_an_option() -> None:
+    """The references disagree on a low ace.  mybetinfo.com, "Kalooki 51, all the moves
+    explained": "the Ace has 1 or 11 points", as LUDO's meld values (an ace 1 in A-2-3)
+    and Pagat's Kaluki (Q-K-A and A-2-3, never K-A-2) have it: the preset's reading.
+    rummyon.com, "Kalooki Rules": "the aces in this particular card game are seen with
+    higher values": ``ace=high`` (Q-K-A only) is the other reading, an option."""
+    hands = ["AC 2C 3C QH KH AH 9S", "KS"]
+    g = build(K, hands=hands, discard="7D", **OPENED)
+    assert {"AC 2C 3C", "QH KH AH"} <= melds_in(g)
+    h = build(f"{K}(ace=high)", hands=hands, discard="7D", **OPENED)
+    assert "QH KH AH" in melds_in(h) and "AC 2C 3C" not in melds_in(h)
+    assert not any(s.positions[0] == 0 for s in h.game.melds.shapes if s.kind == 0)
+    # no lay-off of a low ace either, and the solver counts A-2-3 as deadwood
+    t = build(f"{K}(ace=high)", hands=["AS 9C", "KS"], discard="7D",
+              table=[(1, "2S 3S 4S")], **OPENED)  # fmt: skip
+    assert not [m for m in t.legal_moves() if m.kind == LAYOFF]
+    from rummykit.solver import solver_for
+
+    solver = solver_for(h.rules)
+    cards = mask_of(parse_cards("AC 2C 3C"))
+    assert solver.deadwood(cards) == 11 + 2 + 3
+    assert solver_for(g.rules).deadwood(cards) == 0
+    with pytest.raises(RulesError, match="ace=high"):
+        Rules.parse("gin(ace=high)")
 
 
 def test_two_jokers_in_one_meld() -> None:

@@ -61,11 +61,10 @@ def rules_summary(rules: Rules) -> list[str]:
     sets = "3-4 cards of one rank in different suits"
     if rules.set_suits is SetSuits.ANY:
         sets = "3+ cards of one rank (suits may repeat)"
-    ace = (
-        "ace low only (A-2-3, not Q-K-A)"
-        if rules.ace is Ace.LOW
-        else "ace high or low (A-2-3 or Q-K-A, never K-A-2)"
-    )
+    ace = {
+        Ace.LOW: "ace low only (A-2-3, not Q-K-A)",
+        Ace.HIGH: "ace high only (Q-K-A, not A-2-3)",
+    }.get(rules.ace, "ace high or low (A-2-3 or Q-K-A, never K-A-2)")
     out.append(f"Melds: sets of {sets}; runs of {rules.min_run}+ cards in one suit; {ace}.")
     if rules.jokers:
         out.append(f"Jokers stand for any card, at most {rules.jokers_per_meld} per meld.")

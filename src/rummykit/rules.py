@@ -37,6 +37,8 @@ class Ace(StrEnum):
     """Ace is low only: A-2-3 is a run, Q-K-A is not (seed 001, seed 002)."""
     HIGH_OR_LOW = "high_or_low"
     """A-2-3 and Q-K-A are runs, K-A-2 is not (seed 003; seed 001's house rule)."""
+    HIGH = "high"
+    """Ace is high only: Q-K-A is a run, A-2-3 is not (a reading of Kalooki; docs/rules.md)."""
 
 
 class Scoring(StrEnum):
@@ -327,6 +329,8 @@ class Rules:
             raise RulesError("set_suits=any needs two decks: one deck has no repeated faces")
         if (self.target_score is None) == (self.deals is None):
             raise RulesError("set exactly one of target_score and deals")
+        if self.ace is Ace.HIGH and (self.declare or self.knock_card is not None):
+            raise RulesError("ace=high is for draw-meld-discard games (not knock or declare)")
         if self.set_joker_both_suits and not (
             self.joker_swap and self.jokers and self.set_suits is SetSuits.DISTINCT
         ):
