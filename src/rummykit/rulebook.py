@@ -98,6 +98,11 @@ def rules_summary(rules: Rules) -> list[str]:
                 "a set's joker is freed only by both missing suits at once; "
                 "a set of four with a joker is closed"
             )
+    if rules.joker_to_end:
+        extras.append(
+            "once down, put the card a joker inside a run stands for in its place: the joker "
+            "moves to an end"
+        )
     if rules.take_from_meld:
         extras.append("after opening, take a card from a meld of 4+ cards for a new meld")
     if rules.opening_minimum:

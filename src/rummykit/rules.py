@@ -305,6 +305,10 @@ class Rules:
     """A player who went down this turn lays off only from the next turn on."""
     last_deal_no_discard: bool = False
     """In the last contract's deal nobody goes out by discarding (house rule)."""
+    joker_to_end: bool = False
+    """A player who has gone down (opened) may put the natural card a joker inside a run
+    stands for in its place, the joker moving to an end of the run (Parlett's Contract
+    Rummy); the swap move names that card.  Needs jokers and no ``joker_swap``."""
 
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -329,6 +333,11 @@ class Rules:
             raise RulesError("set_suits=any needs two decks: one deck has no repeated faces")
         if (self.target_score is None) == (self.deals is None):
             raise RulesError("set exactly one of target_score and deals")
+        if self.joker_to_end and (not self.jokers or self.joker_swap or not self.meld_in_play):
+            raise RulesError(
+                "joker_to_end needs jokers, melds laid in play and joker_swap=false (a swap "
+                "that moves the joker, not one that frees it)"
+            )
         if self.ace is Ace.HIGH and (self.declare or self.knock_card is not None):
             raise RulesError("ace=high is for draw-meld-discard games (not knock or declare)")
         if self.set_joker_both_suits and not (

@@ -71,6 +71,7 @@ from .table import (
     grown_shape,
     joker_cells,
     joker_swaps,
+    joker_to_end,
     layoff_cells,
     layoff_options,
     shrunk_shape,
@@ -526,6 +527,8 @@ class GameState:
                 yield Move(MELD, i)
         if may_layoff:
             yield from self._layoffs(hand)
+        if opened and rules.joker_to_end:
+            yield from self._joker_moves(hand)
         if opened and rules.joker_swap:
             both = rules.set_joker_both_suits
             for slot, tm in enumerate(self.table):
@@ -559,6 +562,14 @@ class GameState:
                     seen_faces |= 1 << f
                     yield DISCARD_MOVES[f]
 
+    def _joker_moves(self, hand: int) -> Iterable[Move]:
+        """``joker_to_end``: a held natural card for a joker inside a run (a SWAP move)."""
+        t = self.game.melds
+        for slot, tm in enumerate(self.table):
+            for _idx, face, _shape, _at in joker_to_end(t, tm):
+                if holds_face(hand, face):
+                    yield Move(SWAP, slot, face)
+
     def _layoffs(self, cards: int) -> Iterable[Move]:
         """Lay-offs of any card in the mask ``cards`` onto any table meld."""
         t = self.game.melds
@@ -588,7 +599,11 @@ class GameState:
         if self.pending == NO_CARD and not self.needs_opening(self.current):
             # Fast path for the common case: no obligation before or after the move.
             kind = m.kind
-            if kind == SWAP and self.rules.swapped_joker is SwappedJoker.KEEP:
+            if (
+                kind == SWAP
+                and self.rules.swapped_joker is SwappedJoker.KEEP
+                and not self.rules.joker_to_end  # (that swap leaves a card on the table)
+            ):
                 return True
             if kind in (MELD, LAYOFF):
                 used = len(self.game.melds.shapes[m.a].cells) if kind == MELD else 1
@@ -887,6 +902,17 @@ class GameState:
     def _swap(self, p: int, m: Move) -> None:
         t = self.game.melds
         tm = self.table[m.a]
+        if self.rules.joker_to_end:  # the card goes in, the joker to an end of the run
+            for idx, face, shape, at in joker_to_end(t, tm):
+                if face == m.b:
+                    card = self._pick(self.hands[p], face)
+                    placed = [*tm.cards[:idx], card, *tm.cards[idx + 1 :]]
+                    placed.insert(at, tm.cards[idx])
+                    self.table[m.a] = TableMeld(tm.owner, shape, tuple(placed))
+                    self.hands[p] &= ~(1 << card)
+                    self.known[p] &= self.hands[p]
+                    self.laid[p] = True
+                    return
         for idx, face, second in joker_swaps(t, tm, self.rules.set_joker_both_suits):
             if face == m.b:
                 card = self._pick(self.hands[p], face)
@@ -1067,6 +1093,18 @@ class GameState:
                         f"a meld may hold at most {r.jokers_per_meld} joker(s) (seed 003)",
                     )
                 return err("invalid_layoff", "the meld would not be valid")
+            return self._dead_end_error(1)
+        if kind == SWAP and r.joker_to_end:
+            if not self.opened[p]:
+                return err("swap_after_opening", "move a joker only after you have opened")
+            if not any(f == move.b for _i, f, _s, _a in joker_to_end(t, tm)):
+                return err(
+                    "joker_to_end",
+                    "only a joker inside a run moves to an end, for the card it stands for "
+                    "(Parlett)",
+                )
+            if not holds_face(hand, move.b):
+                return err("card_not_in_hand", "you do not hold that card")
             return self._dead_end_error(1)
         if kind == SWAP:
             if not r.joker_swap:

@@ -145,6 +145,32 @@ def joker_swaps(t: MeldTable, tm: TableMeld, both_suits: bool) -> list[tuple[int
     return [(i, f, -1) for i, f in cells]
 
 
+def joker_to_end(t: MeldTable, tm: TableMeld) -> list[tuple[int, int, int, int]]:
+    """``(cell index, face it stands for, grown shape, new joker index)`` for every joker
+    inside a run (not at an end) that the card it stands for may replace, the joker
+    moving to an end (Parlett's Contract Rummy, ``joker_to_end``): to the high end, or
+    the low end when the run cannot grow upward (it ends at the top, or the catalogue
+    has no such run)."""
+    s = t.shapes[tm.shape]
+    if s.kind != RUN:
+        return []
+    out = []
+    last = len(s.cells) - 1
+    for idx, face in joker_cells(t, tm):
+        if idx in (0, last):
+            continue
+        jm = s.joker_cells & ~(1 << idx)
+        for _code, end_face, at in layoff_cells(t, tm)[::-1]:  # the high end first
+            cells = list(s.cells)
+            cells.insert(at, end_face)
+            grown_jm = (jm << 1 if at == 0 else jm) | 1 << at
+            shape = t.find(RUN, s.key, tuple(cells), grown_jm)
+            if shape >= 0:
+                out.append((idx, face, shape, at))
+                break
+    return out
+
+
 def cell_index(t: MeldTable, tm: TableMeld, code: int) -> int:
     """The index of the cell with this code, or -1."""
     s = t.shapes[tm.shape]

@@ -49,6 +49,10 @@ RULES: dict[str, str] = {
     "invalid_layoff": "cette carte ne prolonge pas cette combinaison",
     "jokers_per_meld": "trop de jokers dans cette combinaison",
     "joker_swap": "ces règles ne permettent pas d'échanger les jokers",
+    "joker_to_end": (
+        "seul un joker au milieu d'une suite passe à un bout, contre la carte qu'il "
+        "remplace (Parlett)"
+    ),
     "closed_set": (
         "un brelan de quatre cartes qui contient un joker est fermé : son joker n'est "
         "jamais libéré (Kalooki)"

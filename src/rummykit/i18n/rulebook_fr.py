@@ -132,6 +132,11 @@ def rules_summary_fr(rules: Rules) -> list[str]:
                 "le joker d'un brelan ne se libère qu'avec les deux couleurs manquantes à la "
                 "fois ; un brelan de quatre avec un joker est fermé"
             )
+    if rules.joker_to_end:
+        extras.append(
+            "une fois descendu, on peut mettre à la place d'un joker au milieu d'une suite "
+            "la carte qu'il remplace : le joker passe à un bout"
+        )
     if rules.take_from_meld:
         extras.append(
             "après l'ouverture, on peut prendre une carte dans une combinaison de 4 cartes "

@@ -84,6 +84,8 @@ class Contract(Variant):
             rules = state.rules
             if not (rules.layoff_wait and state.melds_this_turn):
                 yield from state._layoffs(hand)
+            if rules.joker_to_end:
+                yield from state._joker_moves(hand)
             if rules.joker_swap:
                 t = state.game.melds
                 both = rules.set_joker_both_suits
