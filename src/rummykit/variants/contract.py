@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import COPIES, JOKER, bits, face_of, holds_face
 from ..errors import IllegalMoveError
-from ..melds import RUN, SET, HandCounts, MeldTable, Shape
+from ..melds import ACE_HIGH, RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
 from ..phase import Phase
 from ..rules import Rules
@@ -73,10 +73,10 @@ class Contract(Variant):
         if not state.opened[p]:
             sets, runs = remaining(state)
             t = state.game.melds
-            laid = laid_runs(state) if runs else ()
+            laid = laid_runs(state) if runs and state.melds_this_turn else ()
             for i in t.shapes_in(HandCounts.of(hand)):
                 sh = t.shapes[i]
-                if sets if sh.kind == SET else (runs and not joins(sh, laid)):
+                if sets if sh.kind == SET else (runs and not (laid and joins(sh, laid))):
                     yield Move(MELD, i)
             if state.melds_this_turn:
                 return  # going down is one turn's work: finish it before discarding
@@ -118,10 +118,9 @@ class Contract(Variant):
         hand = state.hands[p]
         if not state.melds_this_turn:
             return hand & ~(1 << state.taken if state.taken >= 0 else 0) != 0
-        sets, runs = remaining(state)
+        sets, runs, laid = _laid_this_turn(state)
         two = state.round_no == state.game.no_discard_out  # must keep two to discard one
         end = (state.rules.final_discard, two, state.taken)
-        laid = laid_runs(state) if runs else ()
         return _complete(state.game.melds, end, hand, sets, runs, laid, memo)
 
     @staticmethod
@@ -265,9 +264,28 @@ def remaining(state: GameState) -> tuple[int, int]:
     return sets, runs
 
 
+def _laid_this_turn(state: GameState) -> tuple[int, int, tuple[tuple[int, int, int], ...]]:
+    """:func:`remaining` and :func:`laid_runs` in one pass over this turn's melds (the
+    finish check asks both for every candidate meld)."""
+    sets, runs = contract_of(state.game.contracts, state.round_no)
+    laid = state.melds_this_turn
+    out = []
+    if laid:
+        shapes = state.game.melds.shapes
+        for tm in state.table[len(state.table) - laid :]:
+            sh = shapes[tm.shape]
+            if sh.kind == SET:
+                sets -= 1
+            else:
+                runs -= 1
+                out.append((sh.key, sh.positions[0], sh.positions[-1]))
+    return sets, runs, tuple(sorted(out)) if runs and out else ()
+
+
 def laid_runs(state: GameState) -> tuple[tuple[int, int, int], ...]:
     """The runs the player to act laid this turn, as (suit, lowest position, highest
-    position): this turn's melds are the table's last while a contract is laid."""
+    position), sorted (a memo key: the order they were laid in does not matter): this
+    turn's melds are the table's last while a contract is laid."""
     laid = state.melds_this_turn
     if not laid:
         return ()
@@ -277,7 +295,7 @@ def laid_runs(state: GameState) -> tuple[tuple[int, int, int], ...]:
         sh = shapes[tm.shape]
         if sh.kind == RUN:
             out.append((sh.key, sh.positions[0], sh.positions[-1]))
-    return tuple(out)
+    return tuple(sorted(out))
 
 
 def joins(sh: Shape, runs: tuple[tuple[int, int, int], ...]) -> bool:
@@ -342,6 +360,34 @@ def _without(t: MeldTable, hand: int, shape: int, taken: int) -> int:
     return hand
 
 
+def _joinable(
+    t: MeldTable, laid: tuple[tuple[int, int, int], ...], counts: HandCounts
+) -> tuple[tuple[int, int, int], ...]:
+    """The runs of ``laid`` a run from a hand of ``counts`` could still join (a memo key
+    holds only these, so searches that differ in runs nobody can join share answers).
+
+    A run joining one at its high end fills the ``min_run`` cells above it, at most
+    ``j`` of them with jokers (the hand's, within the meld limit ``t.k``): so the hand
+    holds at least ``min_run - j`` naturals of that suit there; the same below."""
+    span = t.rules.min_run
+    need = span - min(t.k, counts.jokers)
+    if need <= 0:
+        return laid
+    have = counts.have1
+    window = (1 << span) - 1
+    out = []
+    for r in laid:
+        suit, lo, hi = r
+        m = have >> 13 * suit & 0x1FFF
+        if m & 1 and t.high_ace:
+            m |= 1 << ACE_HIGH
+        if (m & window << hi + 1).bit_count() >= need or (
+            m & (window << lo >> span)
+        ).bit_count() >= need:
+            out.append(r)
+    return tuple(out)
+
+
 def _complete(
     t: MeldTable,
     end: tuple[bool, bool, int],
@@ -366,20 +412,26 @@ def _complete(
         if two and hand.bit_count() < 2:
             return False  # a discard would go out, which this deal forbids
         return hand & ~(1 << taken if taken >= 0 else 0) != 0
-    if not runs:
-        laid = ()  # no run left to join one
+    counts = None
+    if laid:  # only the runs the rest could join are part of the key
+        counts = HandCounts.of(hand)
+        laid = _joinable(t, laid, counts) if runs else ()
     key = ("contract", hand, sets, runs, laid)
     hit = memo.get(key)
     if hit is not None:
         return hit
     ok = False
-    for i in t.shapes_in(HandCounts.of(hand)):
+    for i in t.shapes_in(counts or HandCounts.of(hand)):
         sh = t.shapes[i]
         if sh.kind == SET:
             if sets:
                 ok = _complete(t, end, _without(t, hand, i, taken), sets - 1, runs, laid, memo)
-        elif runs and not joins(sh, laid):
-            more = (*laid, (sh.key, sh.positions[0], sh.positions[-1]))
+        elif runs and not (laid and joins(sh, laid)):
+            more = (
+                tuple(sorted((*laid, (sh.key, sh.positions[0], sh.positions[-1]))))
+                if runs > 1
+                else ()  # no run left to join it
+            )
             ok = _complete(t, end, _without(t, hand, i, taken), sets, runs - 1, more, memo)
         if ok:
             break
