@@ -412,16 +412,21 @@ def _complete(
         if two and hand.bit_count() < 2:
             return False  # a discard would go out, which this deal forbids
         return hand & ~(1 << taken if taken >= 0 else 0) != 0
-    counts = None
-    if laid:  # only the runs the rest could join are part of the key
-        counts = HandCounts.of(hand)
-        laid = _joinable(t, laid, counts) if runs else ()
     key = ("contract", hand, sets, runs, laid)
     hit = memo.get(key)
     if hit is not None:
         return hit
+    counts = HandCounts.of(hand)
+    raw = key
+    if laid:  # only the runs the rest could join are part of the key
+        laid = _joinable(t, laid, counts) if runs else ()
+        key = ("contract", hand, sets, runs, laid)
+        hit = memo.get(key)
+        if hit is not None:
+            memo[raw] = hit
+            return hit
     ok = False
-    for i in t.shapes_in(counts or HandCounts.of(hand)):
+    for i in t.shapes_in(counts):
         sh = t.shapes[i]
         if sh.kind == SET:
             if sets:
@@ -435,7 +440,7 @@ def _complete(
             ok = _complete(t, end, _without(t, hand, i, taken), sets, runs - 1, more, memo)
         if ok:
             break
-    memo[key] = ok
+    memo[key] = memo[raw] = ok
     return ok
 
 
