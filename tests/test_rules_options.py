@@ -74,6 +74,10 @@ def _alternatives(r: Rules, name: str) -> list[tuple[Any, dict[str, Any]]]:
     current = getattr(r, name)
     if name == "last_deal_no_discard":  # a contract game's house rule
         return [(True, {"contracts": "ss/sr", **_contract_companions(r)})]
+    if name == "joker_to_end":  # a swap that moves the joker: jokers, no freeing swap
+        return [(True, {"jokers": r.jokers or 2, "joker_swap": False})]
+    if name == "set_joker_both_suits" and not (r.joker_swap and r.jokers):
+        return [(True, {"joker_swap": True, "jokers": r.jokers or 2})]
     if isinstance(current, bool):
         return [(not current, {})]
     if isinstance(current, StrEnum):

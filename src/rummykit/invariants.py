@@ -474,6 +474,7 @@ def _check_score(ps: Any, deck_cards: int) -> None:
             raise _not_a_card(c, f".cards[{held.index(c)}]")
     _int(ps.hand_points, ".hand_points", -MAX_SCORE, MAX_SCORE)
     _int(ps.delta, ".delta", -MAX_SCORE, MAX_SCORE)
+    _int(ps.bonus, ".bonus", -MAX_SCORE, MAX_SCORE)
     for k, note in enumerate(_seq(ps.notes, tuple, ".notes")):
         _str(note, f".notes[{k}]", 1_000)
 

@@ -122,7 +122,10 @@ class MeldTable:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.k = rules.jokers_per_meld if rules.jokers else 0
-        self.high_ace = rules.ace is Ace.HIGH_OR_LOW
+        self.high_ace = rules.ace is not Ace.LOW
+        """An ace may be played above the king (position 13)."""
+        self.low_ace = rules.ace is not Ace.HIGH
+        """An ace may be played below the two (position 0)."""
         self.any_suits = rules.set_suits is SetSuits.ANY
         self.copies = rules.decks
         self.shapes: list[Shape] = []
@@ -131,7 +134,7 @@ class MeldTable:
         self._run_windows: list[tuple[int, int, list[tuple[int, int]]]] = []
         local_runs: list[tuple[int, int, int]] = []  # (lo, hi, joker position mask)
         top = ACE_HIGH if self.high_ace else 12
-        for lo in range(top + 1):
+        for lo in range(0 if self.low_ace else 1, top + 1):
             for hi in range(lo + rules.min_run - 1, top + 1):
                 if lo == 0 and hi == ACE_HIGH:
                     continue  # seed 003: an ace is never high and low in one meld

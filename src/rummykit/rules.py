@@ -37,6 +37,8 @@ class Ace(StrEnum):
     """Ace is low only: A-2-3 is a run, Q-K-A is not (seed 001, seed 002)."""
     HIGH_OR_LOW = "high_or_low"
     """A-2-3 and Q-K-A are runs, K-A-2 is not (seed 003; seed 001's house rule)."""
+    HIGH = "high"
+    """Ace is high only: Q-K-A is a run, A-2-3 is not (a reading of Kalooki; docs/rules.md)."""
 
 
 class Scoring(StrEnum):
@@ -187,6 +189,10 @@ class Rules:
     joker_swap: bool = False
     """A player who has opened may take a table joker by giving the card it stands for."""
     swapped_joker: SwappedJoker = SwappedJoker.KEEP
+    set_joker_both_suits: bool = False
+    """A joker in a set of three is released only by both missing suits at once, and a
+    set of four that holds a joker is closed (Kalooki: equal-chance.co.uk; False: the
+    card it stands for releases it, as in Rami)."""
     take_from_meld: bool = False
     """Take a card from a table meld of more than three cards for a new meld (seed 003)."""
     opening_minimum: int = 0
@@ -299,6 +305,10 @@ class Rules:
     """A player who went down this turn lays off only from the next turn on."""
     last_deal_no_discard: bool = False
     """In the last contract's deal nobody goes out by discarding (house rule)."""
+    joker_to_end: bool = False
+    """A player who has gone down (opened) may put the natural card a joker inside a run
+    stands for in its place, the joker moving to an end of the run (Parlett's Contract
+    Rummy); the swap move names that card.  Needs jokers and no ``joker_swap``."""
 
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -323,6 +333,20 @@ class Rules:
             raise RulesError("set_suits=any needs two decks: one deck has no repeated faces")
         if (self.target_score is None) == (self.deals is None):
             raise RulesError("set exactly one of target_score and deals")
+        if self.joker_to_end and (not self.jokers or self.joker_swap or not self.meld_in_play):
+            raise RulesError(
+                "joker_to_end needs jokers, melds laid in play and joker_swap=false (a swap "
+                "that moves the joker, not one that frees it)"
+            )
+        if self.ace is Ace.HIGH and (self.declare or self.knock_card is not None):
+            raise RulesError("ace=high is for draw-meld-discard games (not knock or declare)")
+        if self.set_joker_both_suits and not (
+            self.joker_swap and self.jokers and self.set_suits is SetSuits.DISTINCT
+        ):
+            raise RulesError(
+                "set_joker_both_suits needs joker_swap=true, jokers and set_suits=distinct "
+                "(the missing suits of a set)"
+            )
         if self.knock_card is not None:
             if self.max_players != 2 or self.decks != 1 or self.jokers:
                 raise RulesError("knock games are for two players with one deck, no jokers")
@@ -797,6 +821,7 @@ KALOOKI = Rules(
     discard_pickup=DiscardPickup.MUST_USE,
     joker_swap=True,
     swapped_joker=SwappedJoker.MUST_MELD,
+    set_joker_both_suits=True,
     opening_minimum=40,
     restock=Restock.SHUFFLE_KEEP_TOP,
     scoring=Scoring.PENALTY,

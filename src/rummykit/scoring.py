@@ -56,6 +56,10 @@ class PlayerScore:
     """What the round adds to this player's match score."""
     notes: tuple[str, ...] = ()
     """Bonuses and penalties, in words."""
+    bonus: int = 0
+    """The part of ``delta`` that is the match's end, not the round's play (Gin's game,
+    line and shutout bonuses, in the last round's result): a front end shows it as a
+    row of its own.  The rounds' deltas, bonuses included, add up to the scores."""
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ class Solver:
         runs_by_low: list[list[int]] = [[] for _ in range(13)]
         for lo in range(14 if high else 13):
             for hi in range(lo + 2, (ACE_HIGH if high else 12) + 1):
-                if lo == 0 and hi == ACE_HIGH:
+                if lo == 0 and (hi == ACE_HIGH or not self.melds.low_ace):
                     continue
                 m = 0
                 for p in range(lo, hi + 1):

@@ -387,6 +387,7 @@ FR: dict[str, str] = {
     "Ace": "As",
     "low only (A-2-3)": "bas seulement (A-2-3)",
     "high or low (Q-K-A too)": "haut ou bas (D-R-A aussi)",
+    "high only (Q-K-A, not A-2-3)": "haut seulement (D-R-A, pas A-2-3)",
     "Rummy bonus": "Prime de rami",
     "double": "double",
     "plus ten": "plus dix",
