@@ -135,6 +135,7 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "first_drop": (0, 1000),
     "middle_drop": (0, 1000),
     "max_hand_points": (1, 1000),
+    "wrong_show": (0, 1000),
     "min_run": (3, 13),
     "buys_per_round": (0, 20),
     "buy_penalty": (0, 5),
@@ -275,6 +276,10 @@ class Rules:
     (40; pool 201: 50)."""
     max_hand_points: int | None = None
     """Indian Rummy: a hand left at the end counts at most this (80, the "full count")."""
+    wrong_show: int = 0
+    """Indian Rummy: what a wrong show (a declaration whose cards are not all in melds
+    with two sequences, one pure) costs the declarer, who then leaves the deal as after
+    a drop (80); 0: a declaration is checked first and refused unless it is valid."""
     elimination: bool = False
     """Pool rummy: a player whose total reaches ``target_score`` is out of the match,
     which goes on until one player is left (Indian pool 101 and 201).  A match of a
@@ -343,10 +348,16 @@ class Rules:
                 )
         elif (
             self.wild_cut or self.first_drop or self.middle_drop
-            or self.max_hand_points is not None
+            or self.max_hand_points is not None or self.wrong_show
         ):  # fmt: skip
             raise RulesError(
-                "wild_cut, first_drop, middle_drop and max_hand_points are for declare games"
+                "wild_cut, first_drop, middle_drop, max_hand_points and wrong_show are for "
+                "declare games"
+            )
+        if self.wrong_show and self.wrong_show <= self.middle_drop:
+            raise RulesError(
+                "wrong_show must cost more than middle_drop: a wrong show would be a cheap "
+                "way out of a deal"
             )
         if (self.first_drop == 0) != (self.middle_drop == 0) or self.first_drop > self.middle_drop:
             raise RulesError(
@@ -834,6 +845,7 @@ INDIAN = Rules(
     first_drop=20,
     middle_drop=40,
     max_hand_points=80,
+    wrong_show=80,
     deals=1,
     target_score=None,
 )

@@ -10,8 +10,9 @@ cut, the discard pile, the drops and the scores.
 * **Hand value**: :meth:`HandSolver.soft`, the loose cards of the best grouping plus a
   charge for each missing sequence and for a missing pure one (jokers and wild cards
   are free).
-* **Declare** whenever the rules allow it; when declaring, put out any card that
-  leaves a valid show (the legal list holds only those).
+* **Declare** whenever the hand makes a valid show, never a wrong one (under
+  ``wrong_show`` declaring is always legal); when declaring, put out a card that
+  leaves a valid show.
 * **Draw**: take the top discard when the best hand after taking it (and discarding
   another card) is worth at least :data:`TAKE_MARGIN` less than the hand now.
 * **Discard** the card whose loss leaves the lowest hand value, the costliest on a tie;
@@ -61,7 +62,7 @@ def indian_move(
     (``lookahead`` too) bot."""
     legal = view.legal
     solver = solver_of(view)
-    if Move(KNOCK) in legal:
+    if Move(KNOCK) in legal and solver.declarable(view.hand, view.wild):
         return Move(KNOCK)
     if view.phase is Phase.KNOCK:
         return _cheapest_out(view, solver, legal)
@@ -80,9 +81,20 @@ def indian_move(
     return legal[rng.randrange(len(legal))]  # pragma: no cover - every phase is above
 
 
+def valid_outs(view: PlayerView, solver: HandSolver, legal: tuple[Move, ...]) -> list[Move]:
+    """Declaring: the cards whose putting out leaves a valid show (every legal one when
+    the rules refuse a wrong show)."""
+    hand = view.hand
+    if not view.rules.wrong_show:
+        return list(legal)
+    return [m for m in legal if solver.valid(hand & ~(1 << copy_of(hand, m.a)), view.wild)]
+
+
 def _cheapest_out(view: PlayerView, solver: HandSolver, legal: tuple[Move, ...]) -> Move:
-    """Declaring: any card out leaves a valid show; put out the one worth most."""
-    return max(legal, key=lambda m: solver.values[m.a] if m.a < 52 else -1)
+    """Declaring: of the cards leaving a valid show (any card if none does), put out
+    the one worth most."""
+    outs = valid_outs(view, solver, legal) or list(legal)
+    return max(outs, key=lambda m: solver.values[m.a] if m.a < 52 else -1)
 
 
 def best_discard(view: PlayerView, solver: HandSolver, discards: list[Move]) -> Move:
@@ -220,6 +232,11 @@ def explain(view: PlayerView, move: Move, unicode: bool = True) -> str:
     if move.kind == KNOCK:
         return "declare: your cards form two sequences, one of them pure, and every card is grouped"
     if move.kind == DISCARD and view.phase is Phase.KNOCK:
+        if move not in valid_outs(view, solver, view.legal):
+            return (
+                f"put out {fmt(move.a)}: no card out leaves a valid declaration, so this "
+                f"show is wrong and costs {view.rules.wrong_show}"
+            )
         return f"put out {fmt(move.a)}: the other 13 cards are a valid declaration"
     if move.kind == DISCARD:
         c = copy_of(hand, move.a)
