@@ -853,7 +853,8 @@ INDIAN = Rules(
 53-card decks (one printed joker each), two to six players, 13 cards each, a wild rank
 cut after the deal, a declaration of all 13 cards in melds with two sequences, one of
 them pure, the first drop 20 and the middle drop 40, a hand counted at most 80 (ace
-and pictures 10, jokers 0); one deal, the declarer collecting the others' points."""
+and pictures 10, jokers 0), a wrong show costing 80; one deal, the declarer collecting
+the others' points."""
 
 INDIAN_POOL101 = dataclasses.replace(
     INDIAN,
