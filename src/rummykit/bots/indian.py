@@ -32,7 +32,7 @@ from ..cards import COPIES, JOKER, bits, copy_of, display_face, face_of, format_
 from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK, Move
 from ..phase import Phase
 from ..player_view import unseen_faces
-from ..variants.indian import HandSolver, is_wild, wild_rank
+from ..variants.indian import HandSolver, is_wild, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
 TAKE_MARGIN = 2
@@ -81,20 +81,16 @@ def indian_move(
     return legal[rng.randrange(len(legal))]  # pragma: no cover - every phase is above
 
 
-def valid_outs(view: PlayerView, solver: HandSolver, legal: tuple[Move, ...]) -> list[Move]:
-    """Declaring: the cards whose putting out leaves a valid show (every legal one when
-    the rules refuse a wrong show)."""
-    hand = view.hand
-    if not view.rules.wrong_show:
-        return list(legal)
-    return [m for m in legal if solver.valid(hand & ~(1 << copy_of(hand, m.a)), view.wild)]
+def valid_outs(view: PlayerView, legal: tuple[Move, ...]) -> list[Move]:
+    """Declaring: the cards whose putting out leaves a valid show (every legal card
+    when none does, or when the rules refuse a wrong show)."""
+    variant = view.game.variant
+    return [m for m in legal if not makes_wrong_show(variant, view.hand, view.wild, view.phase, m)]
 
 
 def _cheapest_out(view: PlayerView, solver: HandSolver, legal: tuple[Move, ...]) -> Move:
-    """Declaring: of the cards leaving a valid show (any card if none does), put out
-    the one worth most."""
-    outs = valid_outs(view, solver, legal) or list(legal)
-    return max(outs, key=lambda m: solver.values[m.a] if m.a < 52 else -1)
+    """Declaring: of the cards leaving a valid show, put out the one worth most."""
+    return max(valid_outs(view, legal), key=lambda m: solver.values[m.a] if m.a < 52 else -1)
 
 
 def best_discard(view: PlayerView, solver: HandSolver, discards: list[Move]) -> Move:
@@ -232,10 +228,15 @@ def explain(view: PlayerView, move: Move, unicode: bool = True) -> str:
     if move.kind == KNOCK:
         return "declare: your cards form two sequences, one of them pure, and every card is grouped"
     if move.kind == DISCARD and view.phase is Phase.KNOCK:
-        if move not in valid_outs(view, solver, view.legal):
+        if not solver.declarable(hand, view.wild):
             return (
                 f"put out {fmt(move.a)}: no card out leaves a valid declaration, so this "
                 f"show is wrong and costs {view.rules.wrong_show}"
+            )
+        if makes_wrong_show(view.game.variant, hand, view.wild, view.phase, move):
+            return (
+                f"put out {fmt(move.a)}: the other 13 cards are not a valid declaration, a "
+                f"wrong show that costs {view.rules.wrong_show}"
             )
         return f"put out {fmt(move.a)}: the other 13 cards are a valid declaration"
     if move.kind == DISCARD:

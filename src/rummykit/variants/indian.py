@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ..cards import JOKER, bits, display_face, face_of, is_joker
+from ..cards import JOKER, bits, copy_of, display_face, face_of, is_joker
 from ..errors import IllegalMoveError
 from ..moves import DISCARD, DISCARD_MOVES, DROP, KNOCK, Move
 from ..phase import Phase
@@ -357,6 +357,22 @@ def declare_moves(state: GameState) -> list[Move]:
     assert isinstance(variant, Indian)
     valid = variant.solver.valid
     return [DISCARD_MOVES[face_of(c)] for c in cards if valid(hand & ~(1 << c), state.wild)]
+
+
+def makes_wrong_show(variant: Variant, hand: int, wild: int, phase: Phase, move: Move) -> bool:
+    """Whether ``move`` by the holder of ``hand`` is a wrong show the rules let happen:
+    a declaration no card out can make valid, or, once declared, a card out that
+    leaves an invalid show while another would not.  Read from the mover's own hand and
+    the public wild cut only, so a front end may warn its player before the move."""
+    if not isinstance(variant, Indian) or not variant.rules.wrong_show:
+        return False
+    solver = variant.solver
+    if move.kind == KNOCK and phase is _PLAY_PHASE:
+        return not solver.declarable(hand, wild)
+    if move.kind == DISCARD and phase is _KNOCK_PHASE and solver.declarable(hand, wild):
+        card = copy_of(hand, move.a)
+        return card >= 0 and not solver.valid(hand & ~(1 << card), wild)
+    return False
 
 
 def showed_wrong(rules: Rules, dropped: int) -> bool:
