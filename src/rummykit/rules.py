@@ -424,6 +424,81 @@ class Rules:
                 )
 
     # -- derived --------------------------------------------------------------------
+    def inert_options(self) -> dict[str, str]:
+        """The options that change nothing under these rules, each with the reason: the
+        one table of which options apply to which family of games (declaration, knock,
+        contract, the others) and when one option makes another moot.
+        :meth:`with_options` refuses a change to any of them, so an accepted option
+        always changes the game.
+
+        >>> Rules.preset("indian").inert_options()["joker_points"]
+        'jokers and wild cards count 0 in a declaration'
+        """
+        out: dict[str, str] = {}
+
+        def moot(names: str, why: str) -> None:
+            for name in names.split():
+                out.setdefault(name, why)
+
+        if self.declare:
+            moot("joker_points", "jokers and wild cards count 0 in a declaration")
+            moot(
+                "set_suits jokers_per_meld min_run",
+                "a declaration's melds have their own rule (sets of distinct suits, "
+                "sequences of three or more, any number of jokers)",
+            )
+            moot(
+                "multiple_melds layoff_after_own_meld final_discard joker_swap swapped_joker "
+                "take_from_meld opening_minimum opening_applies opening_pure_run max_meld_size",
+                "melds are shown only in the declaration",
+            )
+            if self.deals is not None:
+                moot("elimination", "a match of a number of deals has no score to be out at")
+        else:
+            moot("elimination", "only declaration games (Indian pool rummy) put players out")
+        if self.declare or self.knock_card is not None:
+            moot(
+                "rummy_bonus never_melded_penalty one_turn_out_bonus",
+                "the hand is scored by its count at the end, with no going out in play",
+            )
+        if self.knock_card is None:
+            moot(
+                "gin_bonus undercut_bonus game_bonus line_bonus shutout_double",
+                "only knock games (Gin) score these",
+            )
+        if self.contracts:
+            moot("layoff_after_own_meld", "lay-offs always wait for going down with the contract")
+            moot("opening_applies opening_pure_run", "the contract is every player's opening")
+        else:
+            moot("layoff_wait", "only contract games wait to lay off after going down")
+        if not self.jokers:
+            moot("joker_points joker_swap jokers_per_meld", "the deck has no jokers (jokers=0)")
+        if not self.joker_swap:
+            moot("swapped_joker", "no joker is swapped (joker_swap=false)")
+        if not self.opening_minimum:
+            moot("opening_applies opening_pure_run", "there is no opening (opening_minimum=0)")
+        if not self.buys_per_round:
+            moot("buy_penalty", "nobody buys (buys_per_round=0)")
+        if not self.discard_taken_card:
+            moot("repeat_void", "a taken card is never thrown back (discard_taken_card=false)")
+        if self.deal_sizes:
+            moot("hand_size", "deal_sizes gives every deal's size")
+        if self.max_restocks == 0:
+            moot("restock", "the round ends when the stock runs out (max_restocks=0)")
+        if self.deals is not None and self.max_deals >= self.deals:
+            moot("max_deals", f"the match lasts {self.deals} deal(s)")
+        return out
+
+    def _check_effect(self) -> None:
+        """Refuse an option changed from the preset that changes nothing (see
+        :meth:`inert_options`), naming the option and the game."""
+        if self.name not in PRESETS:
+            return
+        inert = self.inert_options()
+        for name in self.changed_options():
+            if name in inert:
+                raise RulesError(f"{name} changes nothing in {self.name}: {inert[name]}")
+
     def contract_list(self) -> tuple[tuple[int, int], ...]:
         """Per deal, the contract as (sets, runs); empty without contracts."""
         if not self.contracts:
@@ -475,8 +550,17 @@ class Rules:
         """A copy with ``options`` changed; values may be strings as in the spec language.
 
         Setting ``ace=high_or_low`` on a game with ace worth 1 also makes the ace worth
-        15, as seed 001's house rule says, unless ``ace_points`` is given too.
+        15, as seed 001's house rule says, unless ``ace_points`` is given too.  An
+        option changed from the preset that would change nothing is refused (see
+        :meth:`inert_options`).
         """
+        rules = self.replaced(options)
+        rules._check_effect()
+        return rules
+
+    def replaced(self, options: Mapping[str, Any]) -> Rules:
+        """:meth:`with_options` without refusing options that change nothing: the rules
+        as given, to ask :meth:`inert_options` about them."""
         known = {f.name: f for f in fields(self) if not f.name.startswith("_")}
         changes: dict[str, Any] = {}
         for key, raw in options.items():
