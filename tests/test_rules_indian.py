@@ -22,6 +22,7 @@ from helpers import build, conserved, discard_move
 from rummykit import IllegalMoveError, Move, Rules, RulesError, new_game
 from rummykit.bots import RandomBot, play_match
 from rummykit.cards import mask_of, parse_card, parse_cards
+from rummykit.i18n import note_text, round_text
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK
 from rummykit.position import position_from_text, position_to_text
 from rummykit.state import GameState, Phase
@@ -193,6 +194,10 @@ def test_a_wrong_show_costs_80_and_the_other_player_wins() -> None:
     assert res.reason == "wrong_show" and res.winner == 1 and g.is_over()
     assert res.players[0].hand_points == 80 and res.players[0].notes == ("wrong show: 80",)
     assert res.deltas == (0, 80) and g.result().winners == (1,)
+    names = ["Ann", "Bob"]
+    assert round_text(res, names, "en") == "a wrong show: Bob wins the deal"
+    assert round_text(res, names, "fr") == "déclaration fausse : Bob gagne la donne"
+    assert note_text("wrong show: 80", "fr") == "déclaration fausse : 80"
 
 
 @pytest.mark.parametrize("spec", ["indian_pool101", "indian_pool201", "indian_deals"])

@@ -598,6 +598,7 @@ NOTES: Patterns = (
     (rf"gin: \+{_N}", "gin : +{n}"),
     (rf"undercut: \+{_N}", "contre : +{n}"),
     (rf"cards in hand -{_N}", "cartes en main -{n}"),
+    (rf"wrong show: {_N}", "déclaration fausse : {n}"),
 )
 
 
