@@ -485,9 +485,7 @@ class Rules:
             moot("hand_size", "deal_sizes gives every deal's size")
         if self.max_restocks == 0:
             moot("restock", "the round ends when the stock runs out (max_restocks=0)")
-        if self.deals is not None and self.max_deals >= self.deals:
-            moot("max_deals", f"the match lasts {self.deals} deal(s)")
-        return out
+        return out  # the guards (max_turns, max_deals) stay settable: they only cap
 
     def _check_effect(self) -> None:
         """Refuse an option changed from the preset that changes nothing (see
