@@ -134,3 +134,11 @@ def test_the_reported_options_are_refused() -> None:
     assert Rules.parse("rami51(joker_points=25)").joker_points == 25
     assert Rules.parse("basic(layoff_after_own_meld=true)").layoff_after_own_meld
     assert Rules.parse("basic(jokers=2, joker_points=5)").joker_points == 5
+
+
+def test_a_knock_game_refuses_a_longer_run() -> None:
+    """``gin(min_run=4)`` let a player knock on 3-card runs and then left the knock
+    with no legal move (a stuck state, seed 0 of the walk's play): a knock game
+    counts runs of three or more, so the option is refused there."""
+    with pytest.raises(RulesError, match="min_run"):
+        Rules.parse("gin(min_run=4)")

@@ -368,6 +368,8 @@ class Rules:
             raise RulesError("elimination needs scoring=penalty (totals are penalty points)")
         if self.knock_card is not None and (self.meld_scoring or self.deep_discard):
             raise RulesError("meld_scoring and deep_discard are for games that meld in play")
+        if self.knock_card is not None and self.min_run != 3:
+            raise RulesError("min_run is for games that meld in play: a knock counts runs of 3+")
         self._check_contracts()
         if self.oklahoma and self.knock_card is None:
             raise RulesError("oklahoma sets the knock limit: it needs a knock_card")
