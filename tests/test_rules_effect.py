@@ -137,8 +137,8 @@ def test_the_reported_options_are_refused() -> None:
 
 
 def test_a_knock_game_refuses_a_longer_run() -> None:
-    """``gin(min_run=4)`` let a player knock on 3-card runs and then left the knock
-    with no legal move (a stuck state, seed 0 of the walk's play): a knock game
-    counts runs of three or more, so the option is refused there."""
+    """A knock counts runs of three or more, so under ``min_run=4`` a player could
+    knock and then find no legal move in the knock phase: the option is refused in
+    knock games."""
     with pytest.raises(RulesError, match="min_run"):
         Rules.parse("gin(min_run=4)")
