@@ -663,6 +663,8 @@ def export_record(
                 how = f"{tok[r.winner]} declares"
             elif r.reason == "drop" and r.winner is not None:
                 how = f"the others dropped: {tok[r.winner]} wins the deal"
+            elif r.reason == "wrong_show" and r.winner is not None:
+                how = f"a wrong show: {tok[r.winner]} wins the deal"
             elif r.reason in ("knock", "gin"):
                 how = "gin" if r.reason == "gin" else "knock"
                 how += f": {tok[r.winner]} wins the hand" if r.winner is not None else ": no score"

@@ -208,6 +208,13 @@ def _declare_summary(rules: Rules) -> list[str]:
             f"Drop (x), before drawing: leave the deal for {rules.first_drop} points on your "
             f"first turn, {rules.middle_drop} later."
         )
+    if rules.wrong_show:
+        out.append(
+            f"Wrong show: declaring cards that are not a valid show costs {rules.wrong_show} "
+            "points and takes you out of the deal; the game warns you first."
+        )
+    else:
+        out.append("A declaration that is not a valid show is refused.")
     cap = f", at most {rules.max_hand_points}" if rules.max_hand_points is not None else ""
     out.append(
         "At a declaration the others count their ungrouped cards (aces and pictures 10, "

@@ -238,6 +238,8 @@ def describe_round(result: RoundResult, names: Sequence[str]) -> str:
         return f"{names[w]} declared"
     if result.reason == "drop" and w is not None:
         return f"the others dropped: {names[w]} wins the deal"
+    if result.reason == "wrong_show" and w is not None:
+        return f"a wrong show: {names[w]} wins the deal"
     if result.reason == "wall":
         return "two cards left in the stock: the hand is void"
     if result.went_out and w is not None:

@@ -622,6 +622,7 @@ NOTES: Patterns = (
     (rf"line bonus: {_N} x (?P<each>\d+)", "bonus de ligne : {n} × {each}"),
     (rf"game bonus: \+{_N}", "bonus de partie : +{n}"),
     (rf"shutout: doubled, \+{_N}", "blanchissage : doublé, +{n}"),
+    (rf"wrong show: {_N}", "déclaration fausse : {n}"),
 )
 
 

@@ -298,6 +298,14 @@ def _declare_summary_fr(rules: Rules) -> list[str]:
             f"Abandon (x), avant de piocher : quitter la donne pour {rules.first_drop} "
             f"points au premier tour, {rules.middle_drop} ensuite."
         )
+    if rules.wrong_show:
+        out.append(
+            f"Déclaration fausse : déclarer des cartes qui ne forment pas une déclaration "
+            f"valable coûte {rules.wrong_show} points et fait quitter la donne ; le jeu vous "
+            "prévient d'abord."
+        )
+    else:
+        out.append("Une déclaration qui n'est pas valable est refusée.")
     cap = f", {rules.max_hand_points} au plus" if rules.max_hand_points is not None else ""
     out.append(
         "À la déclaration, les autres comptent leurs cartes hors combinaison (as et "

@@ -486,6 +486,20 @@ FR: dict[str, str] = {
     "queens": "dames",
     "kings": "rois",
     " · dropped ({n})": " · abandon ({n})",
+    "Wrong show! Your cards are not all in melds with two sequences, one of them pure: "
+    "declaring now costs {n} points.": (
+        "Déclaration fausse ! Vos cartes ne sont pas toutes en combinaisons avec deux "
+        "suites dont une pure : déclarer maintenant coûte {n} points."
+    ),
+    "Declare anyway ({n} points)": "Déclarer quand même ({n} points)",
+    "Keep playing": "Continuer à jouer",
+    "Wrong show! Without {card} the other 13 cards are not a valid declaration: it costs "
+    "{n} points.": (
+        "Déclaration fausse ! Sans {card}, les 13 autres cartes ne forment pas une "
+        "déclaration valable : elle coûte {n} points."
+    ),
+    "Put out {card} anyway ({n} points)": "Écarter {card} quand même ({n} points)",
+    "Choose another card": "Choisir une autre carte",
     " · out": " · éliminé",
     # -- Contract Rummy: going down with the contract, buying out of turn
     "the discard": "la défausse",

@@ -52,7 +52,7 @@ from ..solver import Solver
 from ..state import GameState, Phase
 from ..table import layoff_cells
 from ..variants.contract import describe
-from ..variants.indian import HandSolver, wild_rank
+from ..variants.indian import HandSolver, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 8192
@@ -245,6 +245,8 @@ def legal_entry(v: PlayerView, m: Move) -> dict[str, Any]:
         e["meld"] = m.a
     elif m.kind == DRAW_DEEP:
         e["count"] = m.a
+    if m.kind in (KNOCK, DISCARD) and makes_wrong_show(v.game.variant, v.hand, v.wild, v.phase, m):
+        e["wrong_show"] = v.rules.wrong_show  # Indian Rummy: the page warns before it
     return e
 
 
