@@ -142,3 +142,19 @@ def test_a_knock_game_refuses_a_longer_run() -> None:
     knock games."""
     with pytest.raises(RulesError, match="min_run"):
         Rules.parse("gin(min_run=4)")
+
+
+def test_a_saved_game_with_an_option_that_changes_nothing_still_loads() -> None:
+    """Tables, saves and records written before such options were refused keep loading:
+    the loaders read a saved spec as it is (``Rules.parse(saved=True)``), and it plays
+    exactly as the preset does; only a new game refuses the option."""
+    from rummykit.notation import export_record, import_record
+    from rummykit.serialize import state_from_json, state_to_json
+
+    with pytest.raises(RulesError, match="joker_points"):
+        Rules.parse("basic(joker_points=5)")
+    old = Rules.parse("basic(joker_points=5)", saved=True)
+    g = new_game(old, players=2, seed=3)
+    g.apply(g.legal_moves()[0])
+    assert state_from_json(state_to_json(g)).rules == old
+    assert import_record(export_record(g)).history == g.history

@@ -563,13 +563,13 @@ def _rules_text(rules: Rules) -> str:
     ``name`` aside, when it is not a preset)."""
     spec = rules.spec()
     try:
-        if Rules.parse(spec) == rules:
+        if Rules.parse(spec, saved=True) == rules:
             return spec
     except RummyError:
         pass
     base = rules.name if rules.name in PRESETS else "basic"
     try:
-        alt = Rules.preset(base).with_options(**rules.options())
+        alt = Rules.preset(base).replaced(rules.options())
     except RummyError as exc:  # pragma: no cover - options() always re-parse
         raise NotationError(f"these rules cannot be written as a spec: {exc}") from None
     if dataclasses.replace(alt, name=rules.name) != rules:  # pragma: no cover
@@ -835,7 +835,7 @@ class _Importer:
         players_tag = self.tag("players", where)
         seed_tag = self.tag("seed", where)
         try:
-            rules = Rules.parse(rules_tag.value)
+            rules = Rules.parse(rules_tag.value, saved=True)
         except Exception as exc:  # any failure of a rules spec is a bad record
             msg = str(exc) if isinstance(exc, RummyError) else type(exc).__name__
             raise NotationError(f"bad rules: {msg}", rules_tag.line, rules_tag.col) from None

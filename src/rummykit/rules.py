@@ -622,12 +622,17 @@ class Rules:
             raise RulesError(str(exc)) from exc
 
     @staticmethod
-    def parse(spec: str) -> Rules:
-        """Parse ``preset`` or ``preset(key=value, ...)``; JSON objects are accepted too."""
+    def parse(spec: str, *, saved: bool = False) -> Rules:
+        """Parse ``preset`` or ``preset(key=value, ...)``; JSON objects are accepted too.
+
+        ``saved``: the spec comes from a saved game, record or position, where an
+        option that changes nothing (:meth:`inert_options`) is accepted as it is, so
+        a game saved before such options were refused still loads and plays the same.
+        """
         _check_length(spec, "rules spec")
         text = spec.strip()
         if text.startswith("{"):
-            return Rules.from_json(text)
+            return Rules.from_json(text, saved=saved)
         m = _SPEC_RE.fullmatch(text)
         if not m:
             raise RulesError(f"malformed rules spec {spec!r}: expected preset(key=value, ...)")
@@ -643,19 +648,21 @@ class Rules:
                 if key in options:
                     raise RulesError(f"option {key!r} given twice")
                 options[key] = value.strip()
-        return rules.with_options(**options)
+        return rules.replaced(options) if saved else rules.with_options(**options)
 
     @staticmethod
-    def from_mapping(data: Mapping[str, Any]) -> Rules:
-        """Build from a mapping: an optional ``preset`` key plus options."""
+    def from_mapping(data: Mapping[str, Any], *, saved: bool = False) -> Rules:
+        """Build from a mapping: an optional ``preset`` key plus options (``saved``: as
+        in :meth:`parse`)."""
         opts = dict(data)
         name = opts.pop("preset", opts.pop("name", "basic"))
         if not isinstance(name, str):
             raise RulesError("preset must be a string")
-        return Rules.preset(name).with_options(**opts)
+        base = Rules.preset(name)
+        return base.replaced(opts) if saved else base.with_options(**opts)
 
     @staticmethod
-    def from_json(text: str) -> Rules:
+    def from_json(text: str, *, saved: bool = False) -> Rules:
         _check_length(text, "rules JSON")
         try:
             data = json.loads(text, parse_constant=_no_constant)
@@ -663,7 +670,7 @@ class Rules:
             raise RulesError(f"bad rules JSON: {exc}") from exc
         if not isinstance(data, dict):
             raise RulesError("rules JSON must be an object")
-        return Rules.from_mapping(data)
+        return Rules.from_mapping(data, saved=saved)
 
     @staticmethod
     def from_toml(text: str) -> Rules:

@@ -181,10 +181,13 @@ def rules_from_text(text: Any, error: type[StateFormatError]) -> Rules:
         raise error(why, "rules") from None
 
 
-_parse_rules = lru_cache(maxsize=64)(Rules.parse)
-"""Rules.parse, memoised: a server loads the states of a few rule sets over and over,
+@lru_cache(maxsize=64)
+def _parse_rules(text: str) -> Rules:
+    """Rules.parse of a saved spec (options that change nothing accepted), memoised: a
+    server loads the states of a few rule sets over and over,
 and parsing is a pure function of the text into a frozen object (half the cost of
 loading a fresh state)."""
+    return Rules.parse(text, saved=True)
 
 
 def _list(value: Any, field: str) -> list[Any]:

@@ -492,7 +492,6 @@ FR: dict[str, str] = {
         "suites dont une pure : déclarer maintenant coûte {n} points."
     ),
     "Declare anyway ({n} points)": "Déclarer quand même ({n} points)",
-    "Keep playing": "Continuer à jouer",
     "Wrong show! Without {card} the other 13 cards are not a valid declaration: it costs "
     "{n} points.": (
         "Déclaration fausse ! Sans {card}, les 13 autres cartes ne forment pas une "
