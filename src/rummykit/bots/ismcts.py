@@ -53,7 +53,7 @@ from ..knock import deadwood_shown
 from ..moves import DISCARD, KNOCK, PASS, Move
 from ..rules import Scoring
 from ..scoring import hand_value, margins
-from ..solver import Solver
+from ..solver import LARGE_HAND, Solver
 from ..state import GameState, Phase
 from ..view import CardWeights, PlayerView, determinize
 from .base import Bot
@@ -210,6 +210,10 @@ class ISMCTSBot(Bot):
             return legal[0]
         if view.rules.declare:  # Indian Rummy: one draw of lookahead (see bots/indian.py)
             return indian_move(view, rng, careful=True, lookahead=True)
+        if view.hand.bit_count() > LARGE_HAND:
+            # Every step of a playout from such a hand (deep draws) costs the solver
+            # hundreds of bounded searches: the expert's move keeps to the budget.
+            return self.expert.choose(view, rng)
         cands = self.candidates(view, rng)
         if len(cands) == 1:
             return cands[0]
@@ -279,7 +283,9 @@ class ISMCTSBot(Bot):
             for m in cands:
                 s = sample.clone()
                 s.apply(m)
-                r = self._playout(s, solver, random.Random(playout_seed), sample.round_no)
+                r = self._playout(
+                    s, solver, random.Random(playout_seed), sample.round_no, deadline, now
+                )
                 sums[m] += r[view.player]
                 row.append(r[view.player])
             rows.append(row)
@@ -289,12 +295,23 @@ class ISMCTSBot(Bot):
         return sums
 
     def _playout(
-        self, s: GameState, solver: Solver, rng: random.Random, round_no: int
+        self,
+        s: GameState,
+        solver: Solver,
+        rng: random.Random,
+        round_no: int,
+        deadline: float | None = None,
+        now: Callable[[], float] = time.perf_counter,
     ) -> list[float]:
+        """One playout's rewards; past ``deadline`` it stops where it is and scores the
+        round as if it ended there, so that a time budget holds when each step is slow
+        (hands of fifty cards and more, which 500 Rum's deep draws can make)."""
         steps = 0
         while s.phase is not Phase.OVER and s.round_no == round_no and steps < self.horizon:
             s.apply_unchecked(playout_policy(s, solver, rng))
             steps += 1
+            if deadline is not None and now() >= deadline:
+                break
         n = s.num_players
         if s.round_no != round_no or s.phase is Phase.OVER:
             deltas = list(s.results[-1].deltas) if s.results else [0] * n

@@ -359,18 +359,27 @@ def _result_payload(v: PlayerView, r: Any) -> dict[str, Any]:
     return {**d, "text": describe_round(r, v.names), "fr": fr}
 
 
+ARRANGE_BUDGET = 100_000
+"""Units of the solver's work (:data:`rummykit.solver.BUDGET`) the page's arrangement
+may spend: tens of milliseconds of the event loop at most, and every hand of a
+preset's deal size is arranged exactly (the largest measured needed about 60,000)."""
+
+
 @lru_cache(maxsize=64)
 def _solver(rules: Rules) -> Solver:
-    """One solver per rules object: its tables take a while to build, its memo is a
-    pure cache (``solver_for`` builds a new one on every call)."""
-    return Solver(rules, meld_table(rules))
+    """One solver per rules object, with :data:`ARRANGE_BUDGET`: its memo is a pure
+    cache, and its tables are :func:`~rummykit.melds.meld_table`'s."""
+    return Solver(rules, meld_table(rules), budget=ARRANGE_BUDGET)
 
 
 def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
     """The seat's own hand as the solver would meld it (least deadwood), for the page's
     Arrange button: the melds (faces in order, which cells are jokers), the deadwood
     faces and their value, and the melds' points toward an opening minimum.  It reads
-    the player's own hand only, so it tells them nothing they could not work out."""
+    the player's own hand only, so it tells them nothing they could not work out.
+
+    The search is bounded (:data:`ARRANGE_BUDGET`): past it the arrangement is
+    completed greedily and ``partial`` is true, which the page says."""
     if not v.hand:
         return None
     solver = _solver(v.rules)
@@ -389,6 +398,7 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
         "deadwood_points": best.deadwood,
         "meld_points": sum(sh.points for sh in melds),
         "opening": v.rules.opening_minimum or 0,
+        "partial": not best.exact,
     }
 
 

@@ -50,6 +50,7 @@ from .commits import GroupCommit
 from .config import from_env
 from .limits import AddressLimiter, TokenBucket
 from .origin import origin_allowed
+from .policy import PolicyError, check_rules
 from .protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -468,6 +469,10 @@ class Manager:
                 rules = rules.with_options(target_score=req.target)
         except RummyError as exc:
             raise HTTPException(400, rules_error_text(str(exc), lang)) from None
+        try:
+            check_rules(rules, len(req.seats), self.settings)
+        except PolicyError as exc:
+            raise HTTPException(400, str(exc)) from None
         seats: list[dict[str, Any]] = []
         links: list[str | None] = []
         creator: int | None = None
