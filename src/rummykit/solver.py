@@ -87,9 +87,7 @@ class OutOfBudget(Exception):
 class Solver:
     """An exact minimum-deadwood solver for one rules object."""
 
-    def __init__(
-        self, rules: Rules, melds: MeldTable | None = None, budget: int = BUDGET
-    ) -> None:
+    def __init__(self, rules: Rules, melds: MeldTable | None = None, budget: int = BUDGET) -> None:
         self.rules = rules
         self.budget = budget
         """Units of work each :attr:`deadwood` or :meth:`arrange` call may spend ..."""
@@ -275,9 +273,13 @@ class Solver:
         total = 0
         tail = True
         while have1:
-            if tail and have1.bit_count() + (more & _FACE_BITS).bit_count() + (
-                more >> THIRD
-            ).bit_count() <= TAIL_CARDS:
+            if (
+                tail
+                and have1.bit_count()
+                + (more & _FACE_BITS).bit_count()
+                + (more >> THIRD).bit_count()
+                <= TAIL_CARDS
+            ):
                 tail = False
                 try:
                     self._bounded(have1, more, jokers, budget)
@@ -432,7 +434,7 @@ def _remove(have1: int, more: int, once: int, extra: int = 0, twice: int = 0) ->
     return have1 & ~once | more & ~extra, more & ~once
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def solver_for(rules: Rules) -> Solver:
     """The shared solver for a rules object (its tables and memo are pure caches)."""
     return Solver(rules, meld_table(rules))

@@ -187,6 +187,8 @@ class ISMCTSBot(Bot):
         """Samples the latest search took (for tests and benchmarks)."""
         self.expert = ExpertBot()
         self._pool: ProcessPoolExecutor | None = None
+        self._deadline: float | None = None
+        """When the running search stops (None: no time budget)."""
 
     def candidates(self, view: PlayerView, rng: random.Random) -> list[Move]:
         """The expert's choice first, then the other moves worth comparing."""
@@ -262,6 +264,7 @@ class ISMCTSBot(Bot):
         sums = dict.fromkeys(cands, 0.0)
         now = CLOCKS[self.clock]
         deadline = now() + self.seconds if self.seconds is not None else None
+        self._deadline = deadline
         limit = self.iterations
         rows: list[list[float]] = []
         done = 0
@@ -283,30 +286,24 @@ class ISMCTSBot(Bot):
             for m in cands:
                 s = sample.clone()
                 s.apply(m)
-                r = self._playout(
-                    s, solver, random.Random(playout_seed), sample.round_no, deadline, now
-                )
+                r = self._playout(s, solver, random.Random(playout_seed), sample.round_no)
                 sums[m] += r[view.player]
                 row.append(r[view.player])
             rows.append(row)
             done += 1
         self.last_iterations = done
         self._rows = rows
+        self._deadline = None
         return sums
 
     def _playout(
-        self,
-        s: GameState,
-        solver: Solver,
-        rng: random.Random,
-        round_no: int,
-        deadline: float | None = None,
-        now: Callable[[], float] = time.perf_counter,
+        self, s: GameState, solver: Solver, rng: random.Random, round_no: int
     ) -> list[float]:
-        """One playout's rewards; past ``deadline`` it stops where it is and scores the
-        round as if it ended there, so that a time budget holds when each step is slow
-        (hands of fifty cards and more, which 500 Rum's deep draws can make)."""
+        """One playout's rewards; past the search's deadline it stops where it is and
+        scores the round as if it ended there, so that a time budget holds when each
+        step is slow (hands of fifty cards, which 500 Rum's deep draws can make)."""
         steps = 0
+        deadline, now = self._deadline, CLOCKS[self.clock]
         while s.phase is not Phase.OVER and s.round_no == round_no and steps < self.horizon:
             s.apply_unchecked(playout_policy(s, solver, rng))
             steps += 1

@@ -26,8 +26,7 @@ def check_rules(rules: Rules, seats: int, s: Settings) -> None:
     if s.policy_max_hand and largest > s.policy_max_hand:
         option = "deal_sizes" if rules.deal_sizes else "hand_size"
         raise PolicyError(
-            f"{option}: this server deals at most {s.policy_max_hand} cards a hand, "
-            f"not {largest}"
+            f"{option}: this server deals at most {s.policy_max_hand} cards a hand, not {largest}"
         )
     if s.policy_cards_per_seat and rules.deck_size > s.policy_cards_per_seat * seats:
         raise PolicyError(

@@ -365,7 +365,7 @@ may spend: tens of milliseconds of the event loop at most, and every hand of a
 preset's deal size is arranged exactly (the largest measured needed about 60,000)."""
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def _solver(rules: Rules) -> Solver:
     """One solver per rules object, with :data:`ARRANGE_BUDGET`: its memo is a pure
     cache, and its tables are :func:`~rummykit.melds.meld_table`'s."""

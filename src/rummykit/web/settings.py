@@ -97,7 +97,7 @@ class Settings:
     for the game (:func:`~rummykit.bots.review.default_budget`, as ``rummy review``),
     about 30 s for a round of 40 decisions on two cores.  The review's seed is fixed
     (web/reviews.py), so a review is reproducible from the record."""
-    # -- the rules policy and the event loop's work (issue 27; web/policy.py, docs/protocol.md, "Limits")
+    # -- the rules policy, rule sets, records (issue 27; web/policy.py; protocol.md "Limits")
     policy_max_hand: int = 15
     """Cards a deal may give each player (``hand_size``, ``deal_sizes``) at tables made
     here; the presets deal at most 13.  0: no limit (every rule set the library plays)."""
