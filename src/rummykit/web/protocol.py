@@ -14,6 +14,7 @@ the server sends, each built from one seat's :class:`~rummykit.view.PlayerView`.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Annotated, Any, Literal, cast
 
@@ -272,7 +273,7 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
     scores = list(v.scores)
     return {
         "seat": -1 if spectator else v.player,
-        "rules": rules_spec(v.rules),
+        "rules": v.game.spec,
         "low_wins": v.rules.scoring.value != "winner_collects",
         "options": {
             "joker_swap": v.rules.joker_swap,
@@ -372,6 +373,12 @@ def _solver(rules: Rules) -> Solver:
     return Solver(rules, meld_table(rules), budget=ARRANGE_BUDGET)
 
 
+ARRANGEMENTS_KEPT = 4096
+"""Arrangements remembered by rules and hand (:func:`arrangement_payload`)."""
+
+_arranged: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+
+
 def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
     """The seat's own hand as the solver would meld it (least deadwood), for the page's
     Arrange button: the melds (faces in order, which cells are jokers), the deadwood
@@ -382,11 +389,18 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
     completed greedily and ``partial`` is true, which the page says."""
     if not v.hand:
         return None
+    # A move changes one hand: every other seat's arrangement is remembered (the
+    # payload is only ever serialized, never changed).
+    key = (v.game.spec, v.hand)
+    known = _arranged.get(key)
+    if known is not None:
+        _arranged.move_to_end(key)
+        return known
     solver = _solver(v.rules)
     shapes = solver.melds.shapes
     best = solver.arrange(v.hand)
     melds = [shapes[i] for i in best.shapes]
-    return {
+    payload = {
         "melds": [
             {
                 "faces": list(sh.cells),
@@ -400,6 +414,10 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
         "opening": v.rules.opening_minimum or 0,
         "partial": not best.exact,
     }
+    _arranged[key] = payload
+    if len(_arranged) > ARRANGEMENTS_KEPT:
+        _arranged.popitem(last=False)
+    return payload
 
 
 def _knock_payload(v: PlayerView, spectator: bool) -> dict[str, Any] | None:
