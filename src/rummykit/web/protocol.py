@@ -347,9 +347,25 @@ def _declare_payload(v: PlayerView, spectator: bool) -> dict[str, Any]:
     }
 
 
+_results: OrderedDict[tuple[str, tuple[str, ...], Any], dict[str, Any]] = OrderedDict()
+
+
 def _result_payload(v: PlayerView, r: Any) -> dict[str, Any]:
     """A round's scoring as :func:`result_to_dict` gives it, with how it ended in words
-    and what each card left in a hand counted (the round-end screen shows it)."""
+    and what each card left in a hand counted (the round-end screen shows it).
+
+    Remembered by rules, names and result (results are frozen, and every payload of a
+    match repeats each of its rounds'), :data:`ARRANGEMENTS_KEPT` at most."""
+    key = (v.game.spec, tuple(v.names), r)
+    known = _results.get(key)
+    if known is None:
+        known = _results[key] = _make_result_payload(v, r)
+        if len(_results) > ARRANGEMENTS_KEPT:
+            _results.popitem(last=False)
+    return known
+
+
+def _make_result_payload(v: PlayerView, r: Any) -> dict[str, Any]:
     d = result_to_dict(r)  # "fr": the same words in French (the page picks its language)
     for p in d["players"]:
         p["points"] = [card_value(v.rules, c) for c in p["cards"]]
