@@ -318,6 +318,9 @@ class Manager:
         self.db_pool = ThreadPoolExecutor(
             max_workers=1 if self.store.is_sqlite else 4, thread_name_prefix="rummy-db"
         )
+        self.builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummy-melds")
+        """Builds new rule sets' meld tables, one at a time: the event loop's thread
+        then shares the interpreter with one such thread, not with several."""
         self.commits = GroupCommit(self.store, self.db)
         self.tables: dict[str, LiveTable] = {}
         self.loading: dict[str, asyncio.Lock] = {}
@@ -367,6 +370,7 @@ class Manager:
         if self.cluster is not None:
             await self.cluster.stop()
         self.db_pool.shutdown(wait=True)
+        self.builder.shutdown(wait=True)
         self.store.close()
 
     def _live(self, stored: StoredTable) -> LiveTable:
@@ -395,7 +399,8 @@ class Manager:
         counts as away from now on (their turns are played after the grace period).
         """
         try:
-            await asyncio.to_thread(meld_table, Rules.parse(stored.spec))
+            rules = Rules.parse(stored.spec)
+            await asyncio.get_running_loop().run_in_executor(self.builder, meld_table, rules)
             live = self._live(stored)
         except Exception as exc:
             raise await self._unreadable(stored, exc) from exc
@@ -479,8 +484,8 @@ class Manager:
         except PolicyError as exc:
             raise HTTPException(400, str(exc)) from None
         # A new rule set's meld tables take up to half a second to build: in a thread,
-        # so that the event loop goes on answering meanwhile.
-        await asyncio.to_thread(meld_table, rules)
+        # so that the event loop goes on answering meanwhile (:attr:`builder`).
+        await asyncio.get_running_loop().run_in_executor(self.builder, meld_table, rules)
         seats: list[dict[str, Any]] = []
         links: list[str | None] = []
         creator: int | None = None
