@@ -184,9 +184,9 @@ def rules_from_text(text: Any, error: type[StateFormatError]) -> Rules:
 @lru_cache(maxsize=64)
 def _parse_rules(text: str) -> Rules:
     """Rules.parse of a saved spec (options that change nothing accepted), memoised: a
-    server loads the states of a few rule sets over and over,
-and parsing is a pure function of the text into a frozen object (half the cost of
-loading a fresh state)."""
+        server loads the states of a few rule sets over and over,
+    and parsing is a pure function of the text into a frozen object (half the cost of
+    loading a fresh state)."""
     return Rules.parse(text, saved=True)
 
 
