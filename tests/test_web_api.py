@@ -759,7 +759,7 @@ def test_a_reviews_reasons_follow_the_connections_language() -> None:
     fr = _reasons_in(review, "fr")
     assert fr["key_moments"][0]["reason"] == "piochez : la défausse est vide"
     assert fr["decisions"][0] == {
-        "reason": "défaussez le 7H : elle ne complète rien",
+        "reason": "défaussez le 7H : il ne complète rien",
         "played": "discard 7H",
     }
     assert review["key_moments"][0]["reason"].startswith("draw")  # the original is kept

@@ -143,7 +143,8 @@ def test_every_preset_is_allowed_at_each_of_its_table_sizes(tmp_path: Path) -> N
     with make_client(tmp_path / "w.db") as c:
         for name, rules in PRESETS.items():
             for n in {rules.min_players, rules.max_players}:
-                seats = [{"kind": "bot", "difficulty": "easy"}] * n
+                # a person's table (tables of bots only have caps of their own)
+                seats = [{"kind": "human"}] + [{"kind": "bot", "difficulty": "easy"}] * (n - 1)
                 r = c.post("/api/tables", json={"rules": name, "seats": seats})
                 assert r.status_code == 200, (name, n, r.text)
 
@@ -187,7 +188,7 @@ def test_usual_house_rules_are_allowed(tmp_path: Path) -> None:
             ("basic(max_restocks=2, max_turns=500)", 2),
             ("contract(buys_per_round=4)", 4),
         ]:
-            seats = [{"kind": "bot", "difficulty": "easy"}] * n
+            seats = [{"kind": "human"}] + [{"kind": "bot", "difficulty": "easy"}] * (n - 1)
             r = c.post("/api/tables", json={"rules": rules, "seats": seats})
             assert r.status_code == 200, (rules, r.text)
 

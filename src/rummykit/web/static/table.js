@@ -1,6 +1,6 @@
 // The card table: sends intents, draws the state the server sends for this seat.
 import { moveRoute, fly } from "./anim.js";
-import { backEl, cardEl, cardLabel, cardsFor, faceOf, faceText, JOKER, moveNodes, richText } from "./cards.js";
+import { backEl, cardEl, cardsFor, faceOf, faceText, JOKER, moveNodes, richText } from "./cards.js";
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
