@@ -24,7 +24,9 @@ class Settings:
     """Seconds a bot waits before each action, so people can follow the play."""
     disconnect_grace: float = 60.0
     """A seated player away this long has their turns played for them."""
-    hint_budget: int = 40
+    hint_budget: int = 0
+    """Paired samples of a hint; 0: the review's budget (``review_budget``, else the
+    engine's for the game), so the move hinted is the one the review grades best."""
     rate: float = 20.0
     """Client messages per second allowed (token bucket) ..."""
     burst: float = 40.0
