@@ -65,31 +65,75 @@ from .inference import card_weights
 from .ismcts import CHECK_EVERY, MIN_ITERATIONS, REWARD_SCALE, ISMCTSBot, settled
 
 DEFAULT_BUDGET = 256
-"""Paired samples per decision at most, for two players and one deck without jokers
-(see :func:`default_budget`).  The search stops early once the choice is clear
-(:data:`INDIFFERENCE`)."""
+"""Paired samples per decision at most, for two players of a one-deck game of melds
+laid in play (basic, Gin), and of a game whose family :data:`FAMILY_BUDGETS` does not
+name when it has one deck and no joker.  The search stops early once the choice is
+clear (:data:`INDIFFERENCE`)."""
 
 HEAVY_BUDGET = 48
-"""Samples per decision at most for four players of a game with two decks or jokers
-(Rami 51): each sample plays four hands of fourteen cards with a long legal list,
-about fifteen times the cost of a basic sample (``benchmarks/review.py``)."""
+"""...and for two players of a game with two decks or jokers whose family is not
+named."""
+
+FAMILY_BUDGETS: dict[str, int] = {
+    "basic": 256,
+    "classic": 256,
+    "cg101": 256,
+    "gin": 256,
+    "rum500": 64,
+    "rami51": 48,
+    "kalooki": 80,
+    "contract": 96,
+    "indian": 48,
+}
+"""Each preset family's budget for two players, from its measured cost
+(``python benchmarks/review.py``, docs/bots.md "Game review"): a 40-decision round
+reviewed within 15 CPU-seconds in every family.  A 500 Rum sample plays long hands
+with deep draws and a Rami 51 one fourteen cards a hand with jokers, several times a
+basic sample; Indian Rummy's playouts are cut after :data:`INDIAN_TURNS` turns."""
+
+INDIAN_TURNS = 4
+"""Turns of each player a review playout of Indian Rummy plays before it scores the
+hands as the round's scoring counts them (:func:`~rummykit.bots.indian.cutoff_deltas`):
+the finish search that checks a declaration made a playout to the round's end cost
+about 30 ms, eight times one to this depth."""
+
+
+def family(rules: Rules) -> str:
+    """The preset family of ``rules`` (``indian_pool101`` is ``indian``, ``gin_match``
+    is ``gin``), or its name for rules of no known family.
+
+    >>> from rummykit.rules import Rules
+    >>> family(Rules.parse("indian_pool101")), family(Rules.parse("rum500(deals=1)"))
+    ('indian', 'rum500')
+    """
+    return rules.name.split("_")[0]
 
 
 def default_budget(rules: Rules, players: int) -> int:
-    """The sample budget that reviews a 40-decision round within 30 s on two idle
-    cores (``benchmarks/review.py`` measures it): :data:`DEFAULT_BUDGET` for two
-    players of a one-deck game, :data:`HEAVY_BUDGET` for four of Rami 51, inversely
-    proportional to the players otherwise, never under 16.
+    """The sample budget that reviews a 40-decision round within 15 CPU-seconds
+    (``benchmarks/review.py`` measures it): the family's two-player budget
+    (:data:`FAMILY_BUDGETS`; otherwise :data:`HEAVY_BUDGET` with two decks or jokers,
+    :data:`DEFAULT_BUDGET` without), inversely proportional to the players, never
+    under 16: a sample plays every hand.
 
     >>> from rummykit.rules import Rules
     >>> default_budget(Rules.preset("gin"), 2), default_budget(Rules.preset("rami51"), 4)
-    (256, 48)
-    >>> default_budget(Rules.preset("basic"), 4), default_budget(Rules.preset("rami51"), 2)
-    (128, 96)
+    (256, 24)
+    >>> default_budget(Rules.preset("basic"), 4), default_budget(Rules.preset("indian_pool101"), 6)
+    (128, 16)
     """
     heavy = rules.decks > 1 or rules.jokers > 0
-    per_player = HEAVY_BUDGET * 4 if heavy else DEFAULT_BUDGET * 2
-    return max(16, per_player // max(2, players))
+    two = FAMILY_BUDGETS.get(family(rules), HEAVY_BUDGET if heavy else DEFAULT_BUDGET)
+    return max(16, two * 2 // max(2, players))
+
+
+def horizon(rules: Rules, players: int) -> int:
+    """Actions a review playout plays before it scores the round as it stands: the
+    hard bot's own horizon, or :data:`INDIAN_TURNS` turns of each player (a draw and
+    a discard each) in Indian Rummy."""
+    if rules.declare:
+        return INDIAN_TURNS * 2 * players
+    return ISMCTSBot().horizon
 
 
 INDIFFERENCE = 0.5
@@ -440,8 +484,8 @@ def grade(lost: float, error: float) -> tuple[str, float]:
     ('best', 0.0)
     >>> grade(12.0, 1.0)[0], round(grade(12.0, 1.0)[1], 2)
     ('blunder', 10.36)
-    >>> grade(0.0, 0.0), grade(3.0, 0.5)
-    (('best', 0.0), ('good', 2.1775))
+    >>> grade(0.0, 0.0), grade(1.5, 0.5)[0], grade(3.0, 0.5)[0]
+    (('best', 0.0), 'good', 'inaccuracy')
     """
     low = lost - CONFIDENCE_Z * error
     shown = low if low >= LABELS[0][1] else 0.0
@@ -684,6 +728,7 @@ def evaluate(view: PlayerView, budget: int, seed: int, played: Move | None = Non
     """
     rng = random.Random(seed)
     search = PointsSearch(budget)
+    search.horizon = horizon(view.rules, len(view.hand_sizes))
     cands = search.candidates(view, rng)
     if played is not None and played not in cands:
         cands.append(played)
