@@ -16,10 +16,14 @@ dropped so the budget goes to the others; the move played never is
 
 * **Points lost** = best candidate's estimate - the played move's estimate (never
   below 0: the played move is a candidate, so the best is at least as good).
-* **Label** by points lost (:data:`LABELS`): best, good, inaccuracy, mistake, blunder.
-* **Accuracy** of the round = the mean over decisions of ``100 * exp(-lost /
+* **Label** and the loss shown, both from the loss and its error (:func:`grade`,
+  :data:`LABELS`): best (no loss shown), good, inaccuracy, mistake, blunder.
+* **Accuracy** of the round = the mean over decisions of ``100 * exp(-shown /
   ACCURACY_SCALE)``: 100 for a round of best moves, about 37 for a round that loses
   :data:`ACCURACY_SCALE` points at every decision.
+* **Hints** are the same evaluation (:func:`evaluate`): the move
+  :func:`rummykit.bots.hints.suggest` gives at a review's budget and
+  :func:`decision_seed` is the one the review grades best.
 * **Key moments**: the three decisions that lost the most among those not labelled
   best, each with the better move and the reason for it in words
   (:func:`rummykit.bots.hints.explain`).
@@ -81,9 +85,9 @@ FAMILY_BUDGETS: dict[str, int] = {
     "gin": 256,
     "rum500": 64,
     "rami51": 48,
-    "kalooki": 80,
+    "kalooki": 64,
     "contract": 96,
-    "indian": 48,
+    "indian": 40,
 }
 """Each preset family's budget for two players, from its measured cost
 (``python benchmarks/review.py``, docs/bots.md "Game review"): a 40-decision round
@@ -419,7 +423,8 @@ class RoundReview:
     budget: int
     decisions: tuple[Decision, ...]
     accuracy: float
-    """Mean decision accuracy in percent (:func:`decision_accuracy`); 100 with no decision."""
+    """Mean decision accuracy in percent (:func:`decision_accuracy` of each loss
+    shown); 100 with no decision, or with every decision best."""
     key_moments: tuple[KeyMoment, ...]
     series: tuple[tuple[int, float], ...]
     """``(move index, expected points)``: the played move's estimate after each
@@ -829,7 +834,7 @@ def review_round(
     ``source`` is a match state (e.g. the one a game holds, or
     :func:`~rummykit.notation.import_record`'s result) or the text of a game record.
     ``budget`` caps the paired samples per decision (None: :func:`default_budget`,
-    about 30 s for 40 decisions on two cores); ``workers > 1`` grades decisions
+    at most 15 CPU-seconds for 40 decisions); ``workers > 1`` grades decisions
     in that many processes, with the same result.  ``progress(done, total)`` is
     called as decisions are graded; an exception it raises stops the review (and
     propagates), which is how a front end cancels one.

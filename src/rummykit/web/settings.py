@@ -97,7 +97,7 @@ class Settings:
     review_budget: int = 0
     """Paired samples per decision a review may take at most; 0: the engine's budget
     for the game (:func:`~rummykit.bots.review.default_budget`, as ``rummy review``),
-    about 30 s for a round of 40 decisions on two cores.  The review's seed is fixed
+    at most 15 CPU-seconds for a round of 40 decisions.  The review's seed is fixed
     (web/reviews.py), so a review is reproducible from the record."""
     # -- HTTP hygiene (docs/protocol.md, "Limits"; docs/deploy.md) -------------
     max_body: int = 16384
