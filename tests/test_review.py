@@ -19,7 +19,8 @@ from helpers import build
 from rummykit import new_game
 from rummykit.bots import make_bot, play_match
 from rummykit.bots.hints import suggest
-from rummykit.bots.ismcts import REWARD_SCALE, rewards
+from rummykit.bots.indian import playout_move
+from rummykit.bots.ismcts import REWARD_SCALE, indian_solver, rewards
 from rummykit.bots.review import (
     CONFIDENCE_Z,
     LABEL_NAMES,
@@ -42,10 +43,10 @@ from rummykit.bots.review import (
 from rummykit.cards import parse_face
 from rummykit.cli import main
 from rummykit.errors import NotationError
-from rummykit.moves import DISCARD, Move
+from rummykit.moves import DISCARD, DROP, KNOCK, Move
 from rummykit.notation import export_record
 from rummykit.rules import Rules
-from rummykit.state import GameState
+from rummykit.state import GameState, Phase
 from rummykit.tui.review_screen import review_body
 from rummykit.tui.session import Match
 
@@ -429,3 +430,27 @@ def _render(table: Any) -> str:
     console = Console(width=120, record=True, file=io.StringIO())
     console.print(table)
     return console.export_text()
+
+
+@pytest.mark.parametrize(("preset", "players"), [("indian", 2), ("indian_pool101", 4)])
+def test_indian_review_playouts_play_legal_moves(preset: str, players: int) -> None:
+    """The review's Indian Rummy playouts (issue 28: 139 s for 10 decisions) play a
+    cheap link-counting player with unchecked moves: every move it makes must be legal,
+    and a declaration valid, from random positions to the round's end."""
+    for seed in range(6):
+        g = new_game(preset, players=players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 30)):  # a random position of the round
+            if g.phase is Phase.OVER or g.round_no > 1:
+                break
+            moves = [m for m in g.legal_moves() if m.kind != DROP]
+            g.apply(rng.choice(moves or g.legal_moves()))
+        steps = 0
+        while g.round_no == 1 and g.phase is not Phase.OVER and steps < 400:
+            move = playout_move(g, indian_solver(g))
+            assert move in g.legal_moves(), (seed, steps, move)
+            if move.kind == KNOCK:
+                assert indian_solver(g).declarable(g.hands[g.current], g.wild)
+            g.apply(move)
+            steps += 1
+        assert g.round_no > 1 or g.phase is Phase.OVER
