@@ -17,7 +17,13 @@ Cases, in one run so that they can be compared:
 * ``+ bots, pool``: the bot tables, thinking in the server's pool of lower-priority
   processes (the default);
 * ``+ bots, in process`` (unless ``--no-in-process``): the same tables with the bots
-  thinking in a thread of the server process (``bot_workers=0``), as before issue 15.
+  thinking in a thread of the server process (``bot_workers=0``), as before issue 15;
+* ``huge arrangement`` (issue 27, finding 1): no bot tables; one client creates
+  tables of 52-card three-deck hands (a server with its rules policy off) and says
+  hello as their creator, one after another, each hello asking for the arrangement;
+* ``many distinct specs`` (finding 4): no bot tables; one client creates tables of
+  three-deck rule sets, each new (points, shortest run, longest meld), one after
+  another, each asking for new meld tables.
 
     python benchmarks/abuse.py                        # 20 bot tables, 40 s a case
     python benchmarks/abuse.py --bot-tables 5 --duration 20 --no-in-process
@@ -64,6 +70,50 @@ GOAL = 2.0
 PAUSE = (0.5, 2.0)
 """Seconds a scripted person takes for a move."""
 BOT_SEATS = 6
+CRAFTED = (
+    "kalooki(decks=3, jokers=2, jokers_per_meld=2, hand_size=52, max_players=2, "
+    "multiple_melds=true)"
+)
+"""Issue 27's rules: one hello of their creator held the event loop for 54 s."""
+NO_POLICY = {
+    "policy_max_hand": 0, "policy_cards_per_seat": 0, "policy_max_turns": 0,
+    "policy_max_restocks": 0, "policy_max_buys": 0, "policy_max_deals": 0,
+}  # fmt: skip
+
+
+async def huge_arrangements(base: str, stop: float) -> int:
+    """Crafted tables and their creator's hello, one after another, until ``stop``."""
+    done = 0
+    seats = [{"name": "A"}, {"name": "B"}]
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+        while time.monotonic() < stop:
+            t = (await http.post("/api/tables", json={"rules": CRAFTED, "seats": seats})).json()
+            url = base.replace("http://", "ws://") + f"/ws/{t['id']}"
+            async with connect(url, max_size=2**22, open_timeout=120) as ws:
+                secret = t["seats"][0]["secret"]
+                await ws.send(json.dumps({"type": "hello", "seat": 0, "secret": secret}))
+                while json.loads(await ws.recv())["type"] != "state":
+                    pass
+            done += 1
+    return done
+
+
+async def distinct_specs(base: str, stop: float) -> int:
+    """Tables of a new three-deck rule set each, one after another, until ``stop``."""
+    done = 0
+    seats = [{"name": f"P{i}"} for i in range(5)]
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+        while time.monotonic() < stop:
+            spec = f"contract_big(ace_points={done % 100}, min_run={3 + done % 4}, " + (
+                f"max_meld_size={8 + done // 4 % 40})"
+            )
+            r = await http.post("/api/tables", json={"rules": spec, "seats": seats})
+            r.raise_for_status()
+            done += 1
+    return done
+
+
+ATTACKS = {"huge": huge_arrangements, "specs": distinct_specs}
 
 
 async def bot_versions(base: str, tables: list[dict[str, Any]]) -> int:
@@ -74,7 +124,13 @@ async def bot_versions(base: str, tables: list[dict[str, Any]]) -> int:
 
 
 async def measure(
-    base: str, pid: int, bot_tables: int, human_tables: int, seconds: float, warmup: float
+    base: str,
+    pid: int,
+    bot_tables: int,
+    human_tables: int,
+    seconds: float,
+    warmup: float,
+    attack: str | None = None,
 ) -> dict[str, Any]:
     hard = {"rules": "basic", "seats": [{"kind": "bot", "difficulty": "hard"}] * BOT_SEATS}
     bots = await create_tables(base, hard, bot_tables)
@@ -87,12 +143,14 @@ async def measure(
         for t in humans
         for seat in (0, 1)
     ]
+    if attack is not None:
+        tasks.append(asyncio.create_task(ATTACKS[attack](base, stop)))
     await asyncio.sleep(warmup)
     stats.measuring = True
     t0 = time.monotonic()
     cpu0 = cpu_seconds(pid)
     played0 = await bot_versions(base, bots)
-    await asyncio.gather(*tasks, return_exceptions=True)
+    done = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.monotonic() - t0
     cpu1 = cpu_seconds(pid)
     played = await bot_versions(base, bots) - played0
@@ -112,6 +170,7 @@ async def measure(
         "server_cpu_s": round(cpu1[0] - cpu0[0], 2),
         "bot_workers_cpu_s": round(cpu1[1] - cpu0[1], 2),
         "errors": stats.errors,
+        "attacks": done[-1] if attack is not None else None,
     }
 
 
@@ -337,6 +396,7 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=40.0, help="measured seconds a case")
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--no-in-process", action="store_true", help="skip the in-process case")
+    ap.add_argument("--no-loop-cases", action="store_true", help="skip the issue 27 cases")
     ap.add_argument("--no-write", action="store_true", help="do not write results/abuse.json")
     ap.add_argument("--hint-flood", action="store_true", help="the hint flood case instead")
     ap.add_argument(
@@ -347,18 +407,21 @@ def main() -> None:
     if args.hint_flood or args.opponents:
         hint_flood(args, console)
         return
-    cases: list[tuple[str, int, dict[str, Any]]] = [
-        ("people only", 0, {}),
-        ("+ bots, pool", args.bot_tables, {}),
+    cases: list[tuple[str, int, dict[str, Any], str | None]] = [
+        ("people only", 0, {}, None),
+        ("+ bots, pool", args.bot_tables, {}, None),
     ]
     if not args.no_in_process:
-        cases.append(("+ bots, in process", args.bot_tables, {"bot_workers": 0}))
+        cases.append(("+ bots, in process", args.bot_tables, {"bot_workers": 0}, None))
+    if not args.no_loop_cases:
+        cases.append(("huge arrangement", 0, NO_POLICY, "huge"))
+        cases.append(("many distinct specs", 0, {}, "specs"))
     rows = []
-    for name, count, extra in cases:
+    for name, count, extra, attack in cases:
         tmp = tempfile.mkdtemp(prefix="rummy-abuse-")
         with server(f"sqlite:///{tmp}/abuse.db", {**UNLIMITED, **extra}) as (base, pid):
             row = asyncio.run(
-                measure(base, pid, count, args.human_tables, args.duration, args.warmup)
+                measure(base, pid, count, args.human_tables, args.duration, args.warmup, attack)
             )
         row["case"] = name
         rows.append(row)
@@ -373,14 +436,15 @@ def main() -> None:
         f"({os.cpu_count()} cores; {args.human_tables} tables of 2 people, a move every "
         f"{PAUSE[0]:g}-{PAUSE[1]:g} s, a ping a second)"
     )
-    cols = ("case", "bot tables", "moves", "move p50 ms", "move p99 ms", "× base",
+    cols = ("case", "bot tables", "attacks", "moves", "move p50 ms", "move p99 ms", "× base",
             "ping p50 ms", "ping p99 ms", "× base", "bot moves/s", "server CPU s",
             "bot CPU s", "errors")  # fmt: skip
     for col in cols:
         table.add_column(col, justify="left" if col == "case" else "right")
     for r in rows:
         table.add_row(
-            r["case"], str(r["bot_tables"]), str(r["moves"]), f"{r['move_p50_ms']:.1f}",
+            r["case"], str(r["bot_tables"]), str(r["attacks"] or "-"), str(r["moves"]),
+            f"{r['move_p50_ms']:.1f}",
             f"{r['move_p99_ms']:.1f}", f"{r['move_p99_ratio']:.2f}", f"{r['ping_p50_ms']:.1f}",
             f"{r['ping_p99_ms']:.1f}", f"{r['ping_p99_ratio']:.2f}", f"{r['bot_moves_per_s']:.1f}",
             f"{r['server_cpu_s']:.1f}", f"{r['bot_workers_cpu_s']:.1f}", str(r["errors"]),
@@ -391,6 +455,9 @@ def main() -> None:
     console.print(
         f"goal: move p99 at most {GOAL:g}× the baseline with bots: {pool:.2f}× ({verdict})"
     )
+    for r in rows[2:]:
+        ok = "met" if r["move_p99_ratio"] <= GOAL else "NOT met"
+        console.print(f"{r['case']}: move p99 {r['move_p99_ratio']:.2f}× the baseline ({ok})")
     if not args.no_write:
         out = write_results(
             "abuse",
@@ -398,7 +465,8 @@ def main() -> None:
                 "command": "python benchmarks/abuse.py "
                 f"--bot-tables {args.bot_tables} --human-tables {args.human_tables} "
                 f"--duration {args.duration:g}"
-                + (" --no-in-process" if args.no_in_process else ""),
+                + (" --no-in-process" if args.no_in_process else "")
+                + (" --no-loop-cases" if args.no_loop_cases else ""),
                 "cpus": os.cpu_count(),
                 "goal_move_p99_ratio": GOAL,
                 "met": pool <= GOAL,

@@ -67,7 +67,7 @@ def test_jokers_fill_gaps_but_never_a_whole_meld() -> None:
 
 def _exact(h: int, sets: int, runs: int) -> bool:
     game = new_game(C, 3).game
-    return _complete(game.melds, (False, False, -1), h, sets, runs, {})
+    return _complete(game.melds, (False, False, -1), h, sets, runs, (), {})
 
 
 CONTRACTS = sorted(set(RULES.contract_list()))

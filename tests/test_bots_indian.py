@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from helpers import build
-from rummykit.bots import make_bot
+from rummykit import Move
+from rummykit.bots import make_bot, play_match
+from rummykit.bots.hints import suggest
 from rummykit.bots.indian import best_discard, lookahead_discard, solver_of
 from rummykit.cards import parse_card
-from rummykit.moves import DISCARD
+from rummykit.moves import DISCARD, KNOCK
 from rummykit.position import position_from_text, position_to_text
+from rummykit.state import GameState
 
 
 def test_hard_drops_the_second_copy_of_a_card_among_equal_counts() -> None:
@@ -47,3 +52,54 @@ def test_hard_drops_the_second_copy_of_a_card_among_equal_counts() -> None:
     assert best_discard(view, solver, discards).a in {parse_card(f) for f in left}
     assert lookahead_discard(view, solver, discards).a == parse_card("QS")
     assert make_bot("ismcts:0.1").choose(view, random.Random(0)).a == parse_card("QS")
+
+
+def wrong_shows(state: GameState) -> int:
+    """Wrong shows in a played match (the score note of each wrong declarer)."""
+    return sum(
+        1 for res in state.results for p in res.players if any("wrong show" in n for n in p.notes)
+    )
+
+
+@pytest.mark.parametrize(
+    ("bot", "preset"),
+    [
+        ("easy", "indian"),
+        ("medium", "indian"),
+        ("easy", "indian_pool101(deals=1)"),
+        ("medium", "indian_pool101(deals=1)"),
+        ("ismcts:2i", "indian"),
+    ],
+)
+def test_bots_never_make_a_wrong_show(bot: str, preset: str) -> None:
+    """A wrong show costs 80 (Rummyera, "Points Rummy": "Wrong Show | Loss of 80
+    Points") and declaring is legal on every turn under the presets' ``wrong_show``:
+    the bots declare only a valid hand, and put out a card that keeps it valid, over
+    a soak of deals (and hands that reach a valid show do occur in it)."""
+    declared = 0
+    for seed in range(4 if bot.startswith("ismcts") else 16):
+        players = 2 + seed % 3
+        state, _stats = play_match(preset, players, [make_bot(bot) for _ in range(players)], seed)
+        assert wrong_shows(state) == 0, (bot, preset, seed)
+        declared += sum(1 for res in state.results if res.reason == "declare")
+    assert declared > 0
+
+
+def test_the_hint_never_suggests_a_wrong_show() -> None:
+    """The hint (the hard bot's move) never declares a hand that is not a valid show,
+    though the move is legal; once declared, it names the card out that keeps the show
+    valid, and says when none does."""
+    g = build("indian", hands=["AH 2H 3H 5S 6S 8S 9C 9D 9H KC KD 4D 2S TH", "KS"])
+    g = position_from_text(f"{position_to_text(g)} wild=JC")
+    assert Move(KNOCK) in g.legal_moves()
+    hint = suggest(g.view(0), budget=4)
+    assert hint.move.kind == DISCARD
+    g.apply(Move(KNOCK))
+    hint = suggest(g.view(0), budget=4)
+    assert "wrong" in hint.reason and "80" in hint.reason
+    g = build("indian", hands=["AH 2H 3H 5S 6S 7S 8S 9C 9D 9H KC KD JK 4D", "KS"])
+    g = position_from_text(f"{position_to_text(g)} wild=JC")
+    assert suggest(g.view(0), budget=4).move == Move(KNOCK)
+    g.apply(Move(KNOCK))
+    hint = suggest(g.view(0), budget=4)
+    assert hint.move == Move(DISCARD, parse_card("4D")) and "valid declaration" in hint.reason

@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from helpers import build, layoff_move, meld_move
+from helpers import build, conserved, layoff_move, meld_move, swap_move
 from rummykit import IllegalMoveError, Rules, RulesError, new_game
 from rummykit.bots import make_bot, play_match
-from rummykit.moves import BUY, DISCARD, DRAW_DISCARD, DRAW_STOCK, PASS, Move
+from rummykit.moves import BUY, DISCARD, DRAW_DISCARD, DRAW_STOCK, PASS, SWAP, Move
 from rummykit.notation import export_record, import_record
 from rummykit.position import position_from_text, position_to_text
 from rummykit.serialize import state_from_json, state_to_json
@@ -99,6 +99,51 @@ def test_a_first_meld_that_cannot_complete_the_contract_is_illegal() -> None:
     assert e.value.rule == "contract"
 
 
+def test_runs_that_join_end_to_end_are_not_both_part_of_going_down() -> None:
+    """WP (as mirrored on suzywong.biz, "May I" card game): "When putting down runs,
+    consecutive runs in the same suit (such as 6-7-8-9 and 10-J-Q-K) cannot be put
+    down by the same player in the initial meld."  Deal 3, two runs.  Legal-move
+    generation, the finish check and move validation agree; runs of one suit that do
+    not join, and the same run twice (two decks), stay allowed; J-Q-K-A and 2-3-4-5
+    do not join (no run turns the corner)."""
+    spec = f"{C}(contracts=ss/sr/rr)"
+    others = ["2S 3S 4S", "5S 6S 8D"]
+    # the eight hearts make two runs only as 6-9 and 10-K: no going down at all
+    g = build(spec, round_no=3, hands=["6H 7H 8H 9H TH JH QH KH 2C 5D", *others])
+    assert not any(m.kind == 3 for m in g.legal_moves())
+    with pytest.raises(IllegalMoveError) as e:
+        g.apply(meld_move(g, "6H 7H 8H 9H"))
+    assert e.value.rule != "contract_joined_runs"  # the first run: it cannot be completed
+    # with another run at hand, the joined one is refused by name
+    g = build(spec, round_no=3, hands=["6H 7H 8H 9H TH JH QH KH 6S 7S 8S 9S 5D", *others])
+    g.apply(meld_move(g, "6H 7H 8H 9H"))
+    legal = g.legal_moves()
+    assert meld_move(g, "TH JH QH KH") not in legal
+    assert meld_move(g, "6S 7S 8S 9S") in legal
+    with pytest.raises(IllegalMoveError) as e:
+        g.apply(meld_move(g, "TH JH QH KH"))
+    assert e.value.rule == "contract_joined_runs"
+    assert len(g.table) == 1 and not g.opened[0]  # unchanged by the refusal
+    # the same the other way round: a run below the first one
+    g = build(spec, round_no=3, hands=["6H 7H 8H 9H TH JH QH KH 6S 7S 8S 9S 5D", *others])
+    g.apply(meld_move(g, "TH JH QH KH"))
+    assert meld_move(g, "6H 7H 8H 9H") not in g.legal_moves()
+    # not joined: a gap, the same run twice, and an ace high then low
+    for hand, first, second in (
+        ("2H 3H 4H 5H 7H 8H 9H TH KC 5D", "2H 3H 4H 5H", "7H 8H 9H TH"),
+        ("6H 7H 8H 9H 6H 7H 8H 9H KC 5D", "6H 7H 8H 9H", "6H 7H 8H 9H"),
+        ("JH QH KH AH 2H 3H 4H 5H KC 5D", "JH QH KH AH", "2H 3H 4H 5H"),
+    ):
+        g = build(spec, round_no=3, hands=[hand, *others])
+        g.apply(meld_move(g, first))
+        assert meld_move(g, second) in g.legal_moves(), hand
+        g.apply(meld_move(g, second))
+        assert g.opened[0]
+    # A-2-3-4 and 5-6-7-8 join (the ace low)
+    g = build(spec, round_no=3, hands=["AH 2H 3H 4H 5H 6H 7H 8H KC 5D", *others])
+    assert not any(m.kind == 3 for m in g.legal_moves())
+
+
 def test_lay_offs_only_after_going_down() -> None:
     """WP mirror of the going-down rule: "Once a player has gone down ... he may not
     create any new sets or runs"; cards may be added to one's own and other players'
@@ -115,6 +160,38 @@ def test_lay_offs_only_after_going_down() -> None:
         C, hands=["8C 4D 5D", "2H 3H 4S", "5S 6S 9D"], table=table, opened=[True, True, False]
     )
     assert layoff_move(h, 0, "8C") in h.legal_moves()
+
+
+def test_joker_to_end_option() -> None:
+    """Parlett (*The Penguin Book of Card Games*, Contract Rummy): a player who has gone
+    down may replace a joker inside a run with the natural card it stands for, the
+    joker moving to an end of the run.  ``joker_to_end`` (off in ``contract``: BC and WP
+    do not have it); the move is written as a swap naming the card.  The joker goes to
+    the high end, or to the low end when the run reaches the top."""
+    spec = f"{C}(jokers=2, joker_to_end=true)"  # three jokers on the table below
+    table = [(1, "5H 6H JK=7H 8H"), (1, "JS QS JK=KS AS"), (1, "5D 6D 7D JK=8D")]
+    down = {"opened": [True, True, False]}
+    g = build(spec, hands=["7H KS 8D 2C", "2H 3H 4S", "5S 6S 9D"], table=table, **down)
+    swaps = {m for m in g.legal_moves() if m.kind == SWAP}
+    assert swaps == {swap_move(0, "7H"), swap_move(1, "KS")}  # 8D: that joker is at an end
+    g.apply(swap_move(0, "7H"))
+    assert g.game.melds.describe(g.table[0].shape) == "5H 6H 7H 8H JK=9H"
+    assert conserved(g)
+    g.apply(swap_move(1, "KS"))
+    assert g.game.melds.describe(g.table[1].shape) == "JK=TS JS QS KS AS"
+    with pytest.raises(IllegalMoveError) as e:
+        g.apply(swap_move(2, "8D"))
+    assert e.value.rule == "joker_to_end"
+    # not down yet: no such move; and without the option (the preset) none at all
+    up = build(spec, hands=["7H KS 8D 2C", "2H 3H 4S", "5S 6S 9D"], table=table,
+               opened=[False, True, False])  # fmt: skip
+    assert not any(m.kind == SWAP for m in up.legal_moves())
+    plain = build(
+        f"{C}(jokers=2)", hands=["7H KS 8D 2C", "2H 3H 4S", "5S 6S 9D"], table=table, **down
+    )
+    assert not any(m.kind == SWAP for m in plain.legal_moves())
+    with pytest.raises(RulesError, match="joker_to_end"):
+        Rules.parse("basic(joker_to_end=true)")  # no jokers: it would change nothing
 
 
 def test_layoff_wait_house_rule() -> None:

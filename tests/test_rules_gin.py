@@ -309,7 +309,8 @@ def test_melds_laid_at_most_five_long_but_grow_by_layoffs() -> None:
 
 def test_gin_match_bonuses() -> None:
     """gin_match: game bonus 100, line bonus 25 per hand won, shutout doubles
-    (Pagat, Gin Rummy: 'Game bonus', 'Line bonus', 'Shutout')."""
+    (Pagat, Gin Rummy: 'Game bonus', 'Line bonus', 'Shutout').  The bonuses are the
+    last result's typed part (``bonus``), so the rows add up to the scores."""
     from rummykit.bots import make_bot, play_match
 
     state, _ = play_match("gin_match", 2, [make_bot("greedy"), make_bot("random")], seed=1)
@@ -318,8 +319,8 @@ def test_gin_match_bonuses() -> None:
     raw = [0, 0]
     for r in state.results:
         for p in range(2):
-            raw[p] += r.players[p].delta
-        if r.winner is not None and r.players[r.winner].delta > 0:
+            raw[p] += r.players[p].delta - r.players[p].bonus
+        if r.winner is not None and r.players[r.winner].delta - r.players[r.winner].bonus > 0:
             won[r.winner] += 1
     w = res.winners[0]
     expected = [raw[p] + 25 * won[p] for p in range(2)]
@@ -328,6 +329,10 @@ def test_gin_match_bonuses() -> None:
         expected[w] *= 2
     assert list(res.scores) == expected
     assert max(raw) >= 100
+    last = state.results[-1].players
+    assert [sum(r.players[p].delta for r in state.results) for p in range(2)] == expected
+    assert [ps.bonus for ps in last] == [expected[p] - raw[p] for p in range(2)]
+    assert any(n.startswith("game bonus: +100") for n in last[w].notes)
 
 
 def test_gin_records_round_trip() -> None:

@@ -22,6 +22,7 @@ from helpers import build, conserved, discard_move
 from rummykit import IllegalMoveError, Move, Rules, RulesError, new_game
 from rummykit.bots import RandomBot, play_match
 from rummykit.cards import mask_of, parse_card, parse_cards
+from rummykit.i18n import note_text, round_text
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK
 from rummykit.position import position_from_text, position_to_text
 from rummykit.state import GameState, Phase
@@ -139,44 +140,111 @@ def test_a_set_has_distinct_suits() -> None:
     assert valid("AH 2H 3H 5S 6S 7S 8S 9C 9S 9H KC KD JK")
 
 
-def declarer() -> GameState:
+def declarer(spec: str = IND) -> GameState:
     """Seat 1 to play with a valid declaration plus 4D; seat 2 holds a poor hand."""
     g = build(
-        IND,
+        spec,
         hands=[DECLARATION + " 4D", "2C 4C 6C 8C TC 2D 4D 6D 8D TD QS 3S 4S"],
         discard="7D",
     )
     return with_wild(g, "JC")  # jacks wild: nobody holds one
 
 
+def wrong_declarer(spec: str = IND, players: int = 2) -> GameState:
+    """Seat 1 to play with no valid declaration (only one sequence, A-2-3 of hearts,
+    survives any card out); the others hold poor hands."""
+    others = ["2C 4C 6C 8C TC 2D 4D 6D 8D TD QS 3S 4S", "3C 5C 7C 9C 3D 5D 7D 9D QC QD 5S 7S 9S"]
+    g = build(
+        spec,
+        hands=["AH 2H 3H 5S 6S 8S 9C 9D 9H KC KD 4D 2S TH", *others[: players - 1]],
+        discard="7H",
+    )
+    return with_wild(g, "JC")
+
+
 def test_declare_then_put_out_the_extra_card() -> None:
     """PI: "The objective of the game is to divide the 13 cards into 4 melds"; TK:
     "Finish : ... the card can be dropped into the finish slot ... Declare". Here the
-    declaration is a knock (``k``) after the draw, then the 14th card goes out."""
+    declaration is a knock (``k``) after the draw, then the 14th card goes out: any
+    card, as at an online table, the show being judged once it is made."""
     g = declarer()
     assert Move(KNOCK) in g.legal_moves()
     g.apply(Move(KNOCK))
     assert g.phase is Phase.KNOCK
     outs = g.legal_moves()
     assert {m.kind for m in outs} == {DISCARD} and discard_move("4D") in outs
-    assert discard_move("2H") not in outs  # without it A-2-3 breaks
-    with pytest.raises(IllegalMoveError) as e:
-        g.apply(discard_move("2H"))
-    assert e.value.rule == "invalid_declaration"
+    assert discard_move("2H") in outs  # legal, but a wrong show (A-2-3 breaks)
     g.apply(discard_move("4D"))
     res = g.results[-1]
     assert res.reason == "declare" and res.winner == 0 and g.is_over()
 
 
-def test_no_declaration_without_a_valid_hand() -> None:
-    """NG: "Point Rummy Rules Required for Declaration" (above): the engine checks the
-    show, so an invalid one is refused with the rule named (no wrong show happens; see
-    docs/rules.md for the 80-point wrong-show penalty this replaces)."""
-    g = build(IND, hands=["AH 2H 3H 5S 6S 7S 8S 9C 9D 9H KC KD 4D 2S", "KS"], discard="7D")
-    g = with_wild(g, "JC")
+def test_a_wrong_show_costs_80_and_the_other_player_wins() -> None:
+    """RummyCulture, "Invalid Declaration": a player who declares with cards "not
+    arranged in logical sequences ... ends up losing completely and his opponent wins";
+    Rummytoday, "How Much Points Will You Lose on a Wrong Declaration?": "the player ...
+    ends up losing 80 points which is also the maximum score a person can lose".  Points
+    format: the winner collects the 80."""
+    g = wrong_declarer()
+    assert Rules.preset(IND).wrong_show == 80
+    assert Move(KNOCK) in g.legal_moves()  # a wrong show is a legal act
+    g.apply(Move(KNOCK))
+    g.apply(discard_move("TH"))
+    res = g.results[-1]
+    assert res.reason == "wrong_show" and res.winner == 1 and g.is_over()
+    assert res.players[0].hand_points == 80 and res.players[0].notes == ("wrong show: 80",)
+    assert res.deltas == (0, 80) and g.result().winners == (1,)
+    names = ["Ann", "Bob"]
+    assert round_text(res, names, "en") == "a wrong show: Bob wins the deal"
+    assert round_text(res, names, "fr") == "déclaration fausse : Bob gagne la donne"
+    assert note_text("wrong show: 80", "fr") == "déclaration fausse : 80"
+
+
+@pytest.mark.parametrize("spec", ["indian_pool101", "indian_pool201", "indian_deals"])
+def test_a_wrong_show_costs_80_in_pool_and_deals(spec: str) -> None:
+    """Rummytoday (above): 80 points "irrelevant of the value of cards that he holds";
+    Rummyera, "Points Rummy": "Wrong Show | Loss of 80 Points".  Pool and deals rummy
+    add it to the declarer's total as they add a drop; the other player, who did not
+    have to show, scores 0 for the deal."""
+    g = wrong_declarer(spec)
+    g.apply(Move(KNOCK))
+    g.apply(discard_move("TH"))
+    res = g.results[-1]
+    assert res.reason == "wrong_show" and res.deltas == (80, 0)
+    assert g.scores[0] == 80
+
+
+def test_after_a_wrong_show_the_others_play_on() -> None:
+    """Rummytoday (above): "the game will still continue with the remaining players
+    until a winner is ascertained".  The wrong declarer leaves the deal like a dropped
+    player (skipped in turn, 80 at the end); the card put out stays on the pile."""
+    g = wrong_declarer(IND, players=3)
+    g.apply(Move(KNOCK))
+    g.apply(discard_move("TH"))
+    assert not g.results and g.dropped == [80, 0, 0]
+    assert g.current == 1 and g.phase is Phase.DRAW and g.discard[-1] % 54 == parse_card("TH")
+    g.apply(Move(DROP))  # seat 2 drops: seat 3 is left, and wins
+    res = g.results[-1]
+    assert res.reason == "drop" and res.winner == 2
+    assert [p.hand_points for p in res.players] == [80, 40, 0]
+    assert res.players[0].notes == ("wrong show: 80",)
+    assert res.deltas == (0, 0, 120)
+
+
+def test_beginners_may_have_a_wrong_show_refused() -> None:
+    """``wrong_show=0``: the engine checks the show before it is made, as a practice
+    table does, so an invalid declaration is refused with the rule named."""
+    g = wrong_declarer("indian(wrong_show=0)")
     assert Move(KNOCK) not in g.legal_moves()
     with pytest.raises(IllegalMoveError) as e:
         g.apply(Move(KNOCK))
+    assert e.value.rule == "invalid_declaration"
+    g = declarer("indian(wrong_show=0)")
+    g.apply(Move(KNOCK))
+    outs = g.legal_moves()
+    assert discard_move("4D") in outs and discard_move("2H") not in outs
+    with pytest.raises(IllegalMoveError) as e:
+        g.apply(discard_move("2H"))
     assert e.value.rule == "invalid_declaration"
 
 

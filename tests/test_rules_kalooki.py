@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 
 from helpers import build, conserved, discard_move, draw, meld_move, pile_faces, swap_move
-from rummykit import IllegalMoveError, Move, Rules, new_game
+from rummykit import IllegalMoveError, Move, Rules, RulesError, new_game
 from rummykit.bots import make_bot, play_match
-from rummykit.cards import JOKER, face_of, parse_cards
-from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, MELD
+from rummykit.cards import JOKER, face_of, mask_of, parse_cards
+from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP
 from rummykit.scoring import card_value
 from rummykit.state import GameState, Phase
 from rummykit.variants import variant_for
@@ -85,6 +85,82 @@ def test_joker_exchange() -> None:
     assert pile_faces(g.table[0].cards) == ["9D", "TD", "JD"]
     assert face_of(g.pending) == JOKER
     assert not [m for m in g.legal_moves() if m.kind != MELD]
+
+
+def test_a_set_joker_is_released_only_by_both_missing_suits() -> None:
+    """EQUAL: "in a 3 card set that contains a Joker, the Joker may be released for equal
+    ranking cards of both missing [suits] only.  By adding just one card of one missing
+    suit, a closed 4 card set is formed, from which the Joker may never be released";
+    cardgamesplanet.com, "Kalooki 51/40": "if the joker is in a set, both missing cards
+    must be added to take the joker".  The swap names the card the joker stands for and
+    gives the set's other missing suit with it; legal moves and validation agree, and
+    the state is unchanged by a refusal.  (Rami 51 keeps seed 003's single card:
+    tests/test_rules_rami51.py.)"""
+    table = [(1, "4H 4S JK=4C")]
+    one = build(K, hands=["4C 9C 9D 9H", "KS"], discard="7D", table=table, **OPENED)
+    assert not [m for m in one.legal_moves() if m.kind == SWAP]
+    before = one.clone()
+    with pytest.raises(IllegalMoveError) as e:
+        one.apply(swap_move(0, "4C"))
+    assert e.value.rule == "set_joker_both_suits"
+    assert one.table == before.table and one.hands == before.hands
+    both = build(K, hands=["4C 4D 9C 9D 9H", "KS"], discard="7D", table=table, **OPENED)
+    assert swap_move(0, "4C") in both.legal_moves()
+    both.apply(swap_move(0, "4C"))
+    assert sorted(pile_faces(both.table[0].cards)) == ["4C", "4D", "4H", "4S"]
+    assert not both.game.melds.shapes[both.table[0].shape].njokers
+    assert face_of(both.pending) == JOKER  # used in a new meld at once (9C 9D 9H JK)
+    assert conserved(both)
+    # a set of four holding a joker is closed: no swap, whatever the hand holds
+    closed = build(K, hands=["4C 4D 9C 9D 9H", "KS"], discard="7D",
+                   table=[(1, "4H 4S 4D JK=4C")], **OPENED)  # fmt: skip
+    assert not [m for m in closed.legal_moves() if m.kind == SWAP]
+    with pytest.raises(IllegalMoveError) as e:
+        closed.apply(swap_move(0, "4C"))
+    assert e.value.rule == "closed_set"
+    # EQUAL: "In case a 3 card set contains two Jokers, players can add either one of
+    # the missing suits, releasing one of the Jokers"
+    two = build(K, hands=["4C 9C 9D 9H", "KS"], discard="7D",
+                table=[(1, "4H JK=4C JK=4S")], **OPENED)  # fmt: skip
+    assert swap_move(0, "4C") in two.legal_moves()
+    # a run's joker is still released by the card it stands for (test_joker_exchange)
+    assert Rules.preset(K).set_joker_both_suits and not Rules.preset("rami51").set_joker_both_suits
+
+
+def test_set_joker_both_suits_needs_swaps_of_distinct_suits() -> None:
+    """The option speaks of a set's missing suits and of releasing jokers: it needs
+    joker swaps, jokers and sets of distinct suits."""
+    with pytest.raises(RulesError, match="set_joker_both_suits"):
+        Rules.parse("basic(set_joker_both_suits=true)")
+    with pytest.raises(RulesError, match="set_joker_both_suits"):
+        Rules.parse("kalooki(set_suits=any)")
+    assert not Rules.parse("kalooki(set_joker_both_suits=false)").set_joker_both_suits
+
+
+def test_the_ace_is_high_or_low_and_high_only_is_an_option() -> None:
+    """The references disagree on a low ace.  mybetinfo.com, "Kalooki 51, all the moves
+    explained": "the Ace has 1 or 11 points", as LUDO's meld values (an ace 1 in A-2-3)
+    and Pagat's Kaluki (Q-K-A and A-2-3, never K-A-2) have it: the preset's reading.
+    rummyon.com, "Kalooki Rules": "the aces in this particular card game are seen with
+    higher values": ``ace=high`` (Q-K-A only) is the other reading, an option."""
+    hands = ["AC 2C 3C QH KH AH 9S", "KS"]
+    g = build(K, hands=hands, discard="7D", **OPENED)
+    assert {"AC 2C 3C", "QH KH AH"} <= melds_in(g)
+    h = build(f"{K}(ace=high)", hands=hands, discard="7D", **OPENED)
+    assert "QH KH AH" in melds_in(h) and "AC 2C 3C" not in melds_in(h)
+    assert not any(s.positions[0] == 0 for s in h.game.melds.shapes if s.kind == 0)
+    # no lay-off of a low ace either, and the solver counts A-2-3 as deadwood
+    t = build(f"{K}(ace=high)", hands=["AS 9C", "KS"], discard="7D",
+              table=[(1, "2S 3S 4S")], **OPENED)  # fmt: skip
+    assert not [m for m in t.legal_moves() if m.kind == LAYOFF]
+    from rummykit.solver import solver_for
+
+    solver = solver_for(h.rules)
+    cards = mask_of(parse_cards("AC 2C 3C"))
+    assert solver.deadwood(cards) == 11 + 2 + 3
+    assert solver_for(g.rules).deadwood(cards) == 0
+    with pytest.raises(RulesError, match="ace=high"):
+        Rules.parse("gin(ace=high)")
 
 
 def test_two_jokers_in_one_meld() -> None:

@@ -40,6 +40,7 @@ KNOCK_OPTIONS = {
 two players and ``meld_in_play=false``, so they are tested with the knock games."""
 DECLARE_OPTIONS = {
     "declare", "wild_cut", "first_drop", "middle_drop", "max_hand_points", "elimination",
+    "wrong_show",
 }  # fmt: skip
 """Options of declaration games (Indian Rummy): they need ``meld_in_play=false`` and
 each other, so tests/test_rules_indian.py combines them with the Indian presets."""
@@ -74,6 +75,10 @@ def _alternatives(r: Rules, name: str) -> list[tuple[Any, dict[str, Any]]]:
     current = getattr(r, name)
     if name == "last_deal_no_discard":  # a contract game's house rule
         return [(True, {"contracts": "ss/sr", **_contract_companions(r)})]
+    if name == "joker_to_end":  # a swap that moves the joker: jokers, no freeing swap
+        return [(True, {"jokers": r.jokers or 2, "joker_swap": False})]
+    if name == "set_joker_both_suits" and not (r.joker_swap and r.jokers):
+        return [(True, {"joker_swap": True, "jokers": r.jokers or 2})]
     if isinstance(current, bool):
         return [(not current, {})]
     if isinstance(current, StrEnum):
@@ -155,6 +160,11 @@ def test_every_option_settable_with_every_preset(
 ) -> None:
     opts = {name: _render(value), **{k: _render(v) for k, v in companions.items()}}
     spec = f"{preset}({', '.join(f'{k}={v}' for k, v in opts.items())})"
+    moot = PRESETS[preset].replaced({name: value, **companions}).inert_options()
+    if name in moot:  # an option that would change nothing is refused (test_rules_effect.py)
+        with pytest.raises(RulesError, match=f"{name} changes nothing in {preset}"):
+            Rules.parse(spec)
+        return
     r = Rules.parse(spec)
     assert getattr(r, name) == value
     assert r.name == preset

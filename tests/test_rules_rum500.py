@@ -119,12 +119,14 @@ def test_layoff_scores_for_the_player_laying_off() -> None:
 def test_hand_counts_against_and_round_result() -> None:
     """HSW: melds and lay-offs score for their player and the cards left in hand count
     against ("Object: To score points for melds and to meld and lay off all your
-    cards"); a player may go out by melding every card."""
+    cards"); a player may go out by melding every card.  The round's result counts the
+    melds too (scored when laid, noted "melds +21"), so the rounds add up to the scores."""
     g = build(RUM, hands=["7C 7D 7H", "AC KD 2H 3S"], scores=[100, 50], turn=9)
     g.apply(meld_move(g, "7C 7D 7H"))
     res = g.results[-1]
     assert res.reason == "out" and res.winner == 0
-    assert res.deltas == (0, -(15 + 10 + 2 + 3))  # the 21 were scored when laid
+    assert res.deltas == (21, -(15 + 10 + 2 + 3))
+    assert res.players[0].notes == ("melds +21", "cards in hand -0")
     assert g.scores == [121, 20]
 
 

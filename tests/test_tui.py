@@ -1082,15 +1082,21 @@ def test_cards_left_are_laid_out_with_their_points() -> None:
 
 def test_score_history_shows_match_bonuses() -> None:
     """Gin match bonuses come after the last hand: the history shows them as a row of
-    their own, so its totals are the match's."""
+    their own (the last result's typed ``bonus``), so its totals are the match's."""
     final, _ = play_match("gin_match(target_score=30)", 2, [GreedyBot(), GreedyBot()], seed=2)
     sums = [s[-1] for s in running_totals(final.results, 2)]
-    assert sums != final.scores  # the game and line bonuses
-    text = rendered(score_history(final.results, final.names, final.scores))
-    bonus = next(line for line in text.splitlines() if "bonus" in line)
-    for p in range(2):
-        assert f"{final.scores[p] - sums[p]:+d} → {final.scores[p]}" in bonus
-    assert "bonus" not in rendered(score_history(final.results, final.names))
+    assert sums == final.scores  # the rounds add up, the bonuses included
+    bonuses = [ps.bonus for ps in final.results[-1].players]
+    assert any(bonuses)  # the game and line bonuses
+    for text in (
+        rendered(score_history(final.results, final.names, final.scores)),
+        rendered(score_history(final.results, final.names)),
+    ):
+        bonus = next(line for line in text.splitlines() if "bonus" in line)
+        for p in range(2):
+            assert f"{bonuses[p]:+d} → {final.scores[p]}" in bonus
+    plain = rendered(score_history(final.results[:-1], final.names))
+    assert "bonus" not in plain  # no bonus before the match's end
 
 
 @sync

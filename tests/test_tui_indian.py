@@ -109,14 +109,60 @@ async def test_declare_by_keys_then_put_out_the_extra_card() -> None:
         await pilot.press("k")
         assert g.phase is Phase.KNOCK
         assert "put out" in str(screen.query_one("#status").render())
-        # 2H cannot go out (A-2-3 would break): refused, nothing changes.
+        # 2H out would break A-2-3, a wrong show: the game warns, and Esc keeps playing.
         two = next(c for c in screen.order if c % 54 == 27)
         await pilot.press(CARD_KEYS[screen.order.index(two)], "d")
-        assert "Not allowed" in screen.message and g.phase is Phase.KNOCK
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        assert "Wrong show" in str(app.screen.query_one("#dialog-title").render())
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: my_turn(app))
+        assert g.phase is Phase.KNOCK and g.hands[0] >> two & 1
         four = next(c for c in screen.order if c % 54 == 16)
         await pilot.press("c", CARD_KEYS[screen.order.index(four)], "d")
         await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
         assert g.results[-1].reason == "declare" and g.results[-1].winner == 0
+
+
+def wrong_show_position() -> Any:
+    """Seat 1 to play, holding one sequence only (A-2-3 of hearts) and no way to a
+    valid show this turn."""
+    g = build(
+        "indian",
+        hands=["AH 2H 3H 5S 6S 8S 9C 9D 9H KC KD 4D 2S", "2C 4C 6C 8C TC 2D 4D 6D 8D TD QS 3S 4S"],
+        discard="TH",
+        phase=Phase.DRAW,
+    )
+    return position_from_text(f"{position_to_text(g)} wild=JC")
+
+
+@sync
+async def test_a_wrong_show_is_warned_before_it_is_made() -> None:
+    """Declaring a hand that is not a valid show costs 80 (Rummyera, "Points Rummy":
+    "Wrong Show | Loss of 80 Points"), so the game asks first, as the rummy apps do:
+    Keep playing changes nothing; Declare anyway makes the wrong show."""
+    g = wrong_show_position()
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        await pilot.press("s")
+        assert "declare (k):" not in str(screen.query_one("#status").render())
+        await pilot.press("k")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        dialog = app.screen
+        title = str(dialog.query_one("#dialog-title").render())
+        assert "Wrong show" in title and "80 points" in title
+        await pilot.press("2")  # Keep playing
+        await wait_until(pilot, lambda: my_turn(app))
+        assert g.phase is Phase.PLAY and not g.results
+        await pilot.press("k")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("1")  # Declare anyway
+        await wait_until(pilot, lambda: g.phase is Phase.KNOCK and my_turn(app))
+        await pilot.press(CARD_KEYS[0], "d")  # any card out: no second warning
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        res = g.results[-1]
+        assert res.reason == "wrong_show" and res.players[0].hand_points == 80
 
 
 @sync

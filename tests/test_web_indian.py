@@ -55,7 +55,7 @@ def play_turn(page: Any, drop: bool = False) -> str:
             return "drop"
         page.click("#stock")
         played = "draw_stock"
-    elif "knock" in kinds:
+    elif any(m["kind"] == "knock" and "wrong_show" not in m for m in g["legal"]):
         assert page.inner_text("#btn-knock") == "Declare"
         page.click("#btn-knock")
         played = "knock"
@@ -69,7 +69,8 @@ def play_turn(page: Any, drop: bool = False) -> str:
 
 
 def _any_out(g: dict[str, Any]) -> int:
-    faces = {m["faces"][0] for m in g["legal"] if m["kind"] == "discard"}
+    """A card whose putting out leaves a valid show."""
+    faces = {m["faces"][0] for m in g["legal"] if m["kind"] == "discard" and "wrong_show" not in m}
     return next(c for c in g["hand"] if (52 if c % 54 >= 52 else c % 54) in faces)
 
 
@@ -152,4 +153,74 @@ def test_drop_by_click_marks_the_seat(server: ServerThread, browser: Any) -> Non
     assert "drop" in played
     assert g["declare"]["dropped"][0] in (20, 40)
     assert g["results"][0]["players"][0]["hand_points"] in (20, 40)
+    page.close()
+
+
+def test_a_wrong_show_is_confirmed_first(server: ServerThread, browser: Any) -> None:
+    """A wrong show costs 80 (Rummyera, "Points Rummy": "Wrong Show | Loss of 80
+    Points"), so the page asks before one, as the rummy apps do: the server marks the
+    legal declaration with its cost (from the player's own hand), Cancel sends nothing,
+    OK makes the wrong show, and with one bot the bot wins the deal."""
+    t = create(
+        server,
+        {
+            "rules": "indian(first_drop=0, middle_drop=0)",
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
+        },
+    )
+    page = new_page(browser)
+    page.goto(server.base + t["seats"][0]["link"])
+    page.wait_for_function("window.rummy.state !== null")
+    page.wait_for_function(
+        "window.rummy.state.game.current === window.rummy.state.game.seat"
+        " && window.rummy.state.game.phase === 'draw'"
+    )
+    v = state(page)["version"]
+    page.click("#stock")
+    wait_version(page, v)
+    g = state(page)["game"]
+    declare = next(m for m in g["legal"] if m["kind"] == "knock")
+    assert declare["wrong_show"] == 80  # 14 random cards are no valid show
+    assert all("wrong_show" not in m for m in g["legal"] if m["kind"] == "discard")
+    assert "declare:" not in page.inner_text("#status")
+    seen: list[str] = []
+
+    def answer(accept: bool) -> Any:
+        def on_dialog(d: Any) -> None:
+            seen.append(d.message)
+            d.accept() if accept else d.dismiss()
+
+        return on_dialog
+
+    page.once("dialog", answer(False))
+    page.click("#btn-knock")
+    assert seen and "Wrong show" in seen[0] and "80 points" in seen[0]
+    # Nothing was sent: the next move made is the discard, in the play phase.
+    v = state(page)["version"]
+    page.click(f'#hand [data-card="{best_discard(g)}"]')
+    page.click("#btn-discard")
+    wait_version(page, v)
+    assert state(page)["game"]["results"] == []
+    page.wait_for_function(
+        "window.rummy.state.game.current === window.rummy.state.game.seat"
+        " && window.rummy.state.game.phase === 'draw'"
+    )
+    v = state(page)["version"]
+    page.click("#stock")
+    wait_version(page, v)
+    if not any("wrong_show" in m for m in state(page)["game"]["legal"]):  # pragma: no cover
+        pytest.skip("the hand became a valid show")
+    page.once("dialog", answer(True))
+    v = state(page)["version"]
+    page.click("#btn-knock")
+    wait_version(page, v)
+    assert len(seen) == 2 and state(page)["game"]["phase"] == "knock"
+    g = state(page)["game"]
+    v = state(page)["version"]
+    page.click(f'#hand [data-card="{g["hand"][0]}"]')
+    page.click("#btn-discard")  # no valid card out exists: no second warning
+    page.wait_for_function("window.rummy.state.game.phase === 'over'")
+    res = state(page)["game"]["results"][0]
+    assert len(seen) == 2 and res["reason"] == "wrong_show" and res["winner"] == 1
+    assert res["players"][0]["hand_points"] == 80
     page.close()

@@ -84,7 +84,7 @@ class Game:
         """The buys of a game without buying, shared by its views."""
 
     @staticmethod
-    @lru_cache(maxsize=64)
+    @lru_cache(maxsize=16)
     def shared(rules: Rules, num_players: int) -> Game:
         """The one :class:`Game` for these rules and players.  Sharing it lets every
         match reuse its tables and caches (building one costs more than dealing a hand

@@ -375,14 +375,15 @@ def _check_declare(s: GameState, n: int) -> None:
     if wild >= 0 and (not rules.wild_cut or not _deck_mask(rules.decks, rules.jokers) >> wild & 1):
         raise StateFormatError("these rules cut no wild card from this deck", "wild")
     dropped = _seq(s.dropped, list, "dropped", n)
-    allowed = {0, rules.first_drop, rules.middle_drop}
+    allowed = {0, rules.first_drop, rules.middle_drop, rules.wrong_show}
     if rules.elimination and rules.target_score is not None:
         allowed.add(-1)
     for p, d in enumerate(dropped):
         _int(d, f"dropped[{p}]", -1, 1000)
         if d not in allowed:
             raise StateFormatError(
-                f"{d} is neither 0, a drop penalty of these rules nor -1 (out)", f"dropped[{p}]"
+                f"{d} is neither 0, a drop or wrong show's penalty of these rules nor -1 (out)",
+                f"dropped[{p}]",
             )
         if d == -1 and (s.scores[p] < (rules.target_score or 0) or s.hands[p]):
             raise StateFormatError(
@@ -474,6 +475,7 @@ def _check_score(ps: Any, deck_cards: int) -> None:
             raise _not_a_card(c, f".cards[{held.index(c)}]")
     _int(ps.hand_points, ".hand_points", -MAX_SCORE, MAX_SCORE)
     _int(ps.delta, ".delta", -MAX_SCORE, MAX_SCORE)
+    _int(ps.bonus, ".bonus", -MAX_SCORE, MAX_SCORE)
     for k, note in enumerate(_seq(ps.notes, tuple, ".notes")):
         _str(note, f".notes[{k}]", 1_000)
 

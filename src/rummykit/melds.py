@@ -25,7 +25,8 @@ Positions in a run are 0..12 for ace..king and 13 for an ace played high.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import threading
+from collections import OrderedDict
 from itertools import combinations, product
 from typing import Any, NamedTuple
 
@@ -121,8 +122,13 @@ class MeldTable:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        """The rules it was built for; only the fields of :func:`shape_key` shape it."""
+        self.longest = rules.max_meld_size or 14
         self.k = rules.jokers_per_meld if rules.jokers else 0
-        self.high_ace = rules.ace is Ace.HIGH_OR_LOW
+        self.high_ace = rules.ace is not Ace.LOW
+        """An ace may be played above the king (position 13)."""
+        self.low_ace = rules.ace is not Ace.HIGH
+        """An ace may be played below the two (position 0)."""
         self.any_suits = rules.set_suits is SetSuits.ANY
         self.copies = rules.decks
         self.shapes: list[Shape] = []
@@ -131,7 +137,7 @@ class MeldTable:
         self._run_windows: list[tuple[int, int, list[tuple[int, int]]]] = []
         local_runs: list[tuple[int, int, int]] = []  # (lo, hi, joker position mask)
         top = ACE_HIGH if self.high_ace else 12
-        for lo in range(top + 1):
+        for lo in range(0 if self.low_ace else 1, top + 1):
             for hi in range(lo + rules.min_run - 1, top + 1):
                 if lo == 0 and hi == ACE_HIGH:
                     continue  # seed 003: an ace is never high and low in one meld
@@ -212,7 +218,7 @@ class MeldTable:
         """(local run index, jokers needed) for every run a 14-bit suit mask allows."""
         out: list[tuple[int, int]] = []
         k = self.k
-        longest = self.rules.max_meld_size or 14
+        longest = self.longest
         for wmask, _lo, entries in self._run_windows:
             if wmask.bit_count() > longest:
                 continue  # may grow that long by lay-offs, but not be laid at once
@@ -294,12 +300,57 @@ class MeldTable:
         )
 
 
-@lru_cache(maxsize=64)
+def shape_key(rules: Rules) -> tuple[int, bool, bool, int, int, int]:
+    """The options a :class:`MeldTable` depends on: jokers a meld may hold, a high
+    ace, sets of any suits, decks, the shortest run and the longest meld laid at once.
+    Rule sets that differ only elsewhere (points, scoring, turns) share one table."""
+    return (
+        rules.jokers_per_meld if rules.jokers else 0,
+        rules.ace is Ace.HIGH_OR_LOW,
+        rules.set_suits is SetSuits.ANY,
+        rules.decks,
+        rules.min_run,
+        rules.max_meld_size or 14,
+    )
+
+
+MELD_TABLES = 16
+"""Catalogues :func:`meld_table` keeps by default (:func:`keep_meld_tables`)."""
+
+_tables: OrderedDict[tuple[int, bool, bool, int, int, int], MeldTable] = OrderedDict()
+_tables_cap = [MELD_TABLES]
+_tables_lock = threading.Lock()
+
+
+def keep_meld_tables(count: int) -> None:
+    """Keep at most ``count`` catalogues (least recently used forgotten first): one
+    of three decks and two jokers a meld holds about 20 MB.  A match holds on to its
+    own through its :class:`~rummykit.game.Game` as long as it lives."""
+    with _tables_lock:
+        _tables_cap[0] = max(1, count)
+        while len(_tables) > _tables_cap[0]:
+            _tables.popitem(last=False)
+
+
 def meld_table(rules: Rules) -> MeldTable:
     """The shared catalogue for a rules object.
 
-    A catalogue is a pure function of the rules; its memos only ever add entries
-    that any other caller would compute the same way, so sharing it between matches
-    changes no result and saves rebuilding it (10 ms for Rami) for every new match.
+    A catalogue is a pure function of :func:`shape_key`; its memos only ever add
+    entries that any other caller would compute the same way, so sharing it between
+    matches changes no result and saves rebuilding it (10 ms for Rami, half a second
+    for three decks) for every new match.  Safe to call from several threads: two
+    first calls may both build it, and one is kept.
     """
-    return MeldTable(rules)
+    key = shape_key(rules)
+    with _tables_lock:
+        table = _tables.get(key)
+        if table is not None:
+            _tables.move_to_end(key)
+            return table
+    table = MeldTable(rules)
+    with _tables_lock:
+        table = _tables.setdefault(key, table)
+        _tables.move_to_end(key)
+        while len(_tables) > _tables_cap[0]:
+            _tables.popitem(last=False)
+    return table

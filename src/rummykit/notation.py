@@ -563,13 +563,13 @@ def _rules_text(rules: Rules) -> str:
     ``name`` aside, when it is not a preset)."""
     spec = rules.spec()
     try:
-        if Rules.parse(spec) == rules:
+        if Rules.parse(spec, saved=True) == rules:
             return spec
     except RummyError:
         pass
     base = rules.name if rules.name in PRESETS else "basic"
     try:
-        alt = Rules.preset(base).with_options(**rules.options())
+        alt = Rules.preset(base).replaced(rules.options())
     except RummyError as exc:  # pragma: no cover - options() always re-parse
         raise NotationError(f"these rules cannot be written as a spec: {exc}") from None
     if dataclasses.replace(alt, name=rules.name) != rules:  # pragma: no cover
@@ -663,6 +663,8 @@ def export_record(
                 how = f"{tok[r.winner]} declares"
             elif r.reason == "drop" and r.winner is not None:
                 how = f"the others dropped: {tok[r.winner]} wins the deal"
+            elif r.reason == "wrong_show" and r.winner is not None:
+                how = f"a wrong show: {tok[r.winner]} wins the deal"
             elif r.reason in ("knock", "gin"):
                 how = "gin" if r.reason == "gin" else "knock"
                 how += f": {tok[r.winner]} wins the hand" if r.winner is not None else ": no score"
@@ -833,7 +835,7 @@ class _Importer:
         players_tag = self.tag("players", where)
         seed_tag = self.tag("seed", where)
         try:
-            rules = Rules.parse(rules_tag.value)
+            rules = Rules.parse(rules_tag.value, saved=True)
         except Exception as exc:  # any failure of a rules spec is a bad record
             msg = str(exc) if isinstance(exc, RummyError) else type(exc).__name__
             raise NotationError(f"bad rules: {msg}", rules_tag.line, rules_tag.col) from None

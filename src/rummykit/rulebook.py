@@ -61,11 +61,10 @@ def rules_summary(rules: Rules) -> list[str]:
     sets = "3-4 cards of one rank in different suits"
     if rules.set_suits is SetSuits.ANY:
         sets = "3+ cards of one rank (suits may repeat)"
-    ace = (
-        "ace low only (A-2-3, not Q-K-A)"
-        if rules.ace is Ace.LOW
-        else "ace high or low (A-2-3 or Q-K-A, never K-A-2)"
-    )
+    ace = {
+        Ace.LOW: "ace low only (A-2-3, not Q-K-A)",
+        Ace.HIGH: "ace high only (Q-K-A, not A-2-3)",
+    }.get(rules.ace, "ace high or low (A-2-3 or Q-K-A, never K-A-2)")
     out.append(f"Melds: sets of {sets}; runs of {rules.min_run}+ cards in one suit; {ace}.")
     if rules.jokers:
         out.append(f"Jokers stand for any card, at most {rules.jokers_per_meld} per meld.")
@@ -94,6 +93,16 @@ def rules_summary(rules: Rules) -> list[str]:
         extras.append("after opening, swap a table joker for the card it stands for")
         if rules.swapped_joker is SwappedJoker.MUST_MELD:
             extras.append("a joker you free must go into a new meld that turn")
+        if rules.set_joker_both_suits:
+            extras.append(
+                "a set's joker is freed only by both missing suits at once; "
+                "a set of four with a joker is closed"
+            )
+    if rules.joker_to_end:
+        extras.append(
+            "once down, put the card a joker inside a run stands for in its place: the joker "
+            "moves to an end"
+        )
     if rules.take_from_meld:
         extras.append("after opening, take a card from a meld of 4+ cards for a new meld")
     if rules.opening_minimum:
@@ -199,6 +208,13 @@ def _declare_summary(rules: Rules) -> list[str]:
             f"Drop (x), before drawing: leave the deal for {rules.first_drop} points on your "
             f"first turn, {rules.middle_drop} later."
         )
+    if rules.wrong_show:
+        out.append(
+            f"Wrong show: declaring cards that are not a valid show costs {rules.wrong_show} "
+            "points and takes you out of the deal; the game warns you first."
+        )
+    else:
+        out.append("A declaration that is not a valid show is refused.")
     cap = f", at most {rules.max_hand_points}" if rules.max_hand_points is not None else ""
     out.append(
         "At a declaration the others count their ungrouped cards (aces and pictures 10, "

@@ -37,6 +37,8 @@ class Ace(StrEnum):
     """Ace is low only: A-2-3 is a run, Q-K-A is not (seed 001, seed 002)."""
     HIGH_OR_LOW = "high_or_low"
     """A-2-3 and Q-K-A are runs, K-A-2 is not (seed 003; seed 001's house rule)."""
+    HIGH = "high"
+    """Ace is high only: Q-K-A is a run, A-2-3 is not (a reading of Kalooki; docs/rules.md)."""
 
 
 class Scoring(StrEnum):
@@ -135,6 +137,7 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "first_drop": (0, 1000),
     "middle_drop": (0, 1000),
     "max_hand_points": (1, 1000),
+    "wrong_show": (0, 1000),
     "min_run": (3, 13),
     "buys_per_round": (0, 20),
     "buy_penalty": (0, 5),
@@ -187,6 +190,10 @@ class Rules:
     joker_swap: bool = False
     """A player who has opened may take a table joker by giving the card it stands for."""
     swapped_joker: SwappedJoker = SwappedJoker.KEEP
+    set_joker_both_suits: bool = False
+    """A joker in a set of three is released only by both missing suits at once, and a
+    set of four that holds a joker is closed (Kalooki: equal-chance.co.uk; False: the
+    card it stands for releases it, as in Rami)."""
     take_from_meld: bool = False
     """Take a card from a table meld of more than three cards for a new meld (seed 003)."""
     opening_minimum: int = 0
@@ -275,6 +282,10 @@ class Rules:
     (40; pool 201: 50)."""
     max_hand_points: int | None = None
     """Indian Rummy: a hand left at the end counts at most this (80, the "full count")."""
+    wrong_show: int = 0
+    """Indian Rummy: what a wrong show (a declaration whose cards are not all in melds
+    with two sequences, one pure) costs the declarer, who then leaves the deal as after
+    a drop (80); 0: a declaration is checked first and refused unless it is valid."""
     elimination: bool = False
     """Pool rummy: a player whose total reaches ``target_score`` is out of the match,
     which goes on until one player is left (Indian pool 101 and 201).  A match of a
@@ -299,6 +310,10 @@ class Rules:
     """A player who went down this turn lays off only from the next turn on."""
     last_deal_no_discard: bool = False
     """In the last contract's deal nobody goes out by discarding (house rule)."""
+    joker_to_end: bool = False
+    """A player who has gone down (opened) may put the natural card a joker inside a run
+    stands for in its place, the joker moving to an end of the run (Parlett's Contract
+    Rummy); the swap move names that card.  Needs jokers and no ``joker_swap``."""
 
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -323,6 +338,20 @@ class Rules:
             raise RulesError("set_suits=any needs two decks: one deck has no repeated faces")
         if (self.target_score is None) == (self.deals is None):
             raise RulesError("set exactly one of target_score and deals")
+        if self.joker_to_end and (not self.jokers or self.joker_swap or not self.meld_in_play):
+            raise RulesError(
+                "joker_to_end needs jokers, melds laid in play and joker_swap=false (a swap "
+                "that moves the joker, not one that frees it)"
+            )
+        if self.ace is Ace.HIGH and (self.declare or self.knock_card is not None):
+            raise RulesError("ace=high is for draw-meld-discard games (not knock or declare)")
+        if self.set_joker_both_suits and not (
+            self.joker_swap and self.jokers and self.set_suits is SetSuits.DISTINCT
+        ):
+            raise RulesError(
+                "set_joker_both_suits needs joker_swap=true, jokers and set_suits=distinct "
+                "(the missing suits of a set)"
+            )
         if self.knock_card is not None:
             if self.max_players != 2 or self.decks != 1 or self.jokers:
                 raise RulesError("knock games are for two players with one deck, no jokers")
@@ -343,10 +372,16 @@ class Rules:
                 )
         elif (
             self.wild_cut or self.first_drop or self.middle_drop
-            or self.max_hand_points is not None
+            or self.max_hand_points is not None or self.wrong_show
         ):  # fmt: skip
             raise RulesError(
-                "wild_cut, first_drop, middle_drop and max_hand_points are for declare games"
+                "wild_cut, first_drop, middle_drop, max_hand_points and wrong_show are for "
+                "declare games"
+            )
+        if self.wrong_show and self.wrong_show <= self.middle_drop:
+            raise RulesError(
+                "wrong_show must cost more than middle_drop: a wrong show would be a cheap "
+                "way out of a deal"
             )
         if (self.first_drop == 0) != (self.middle_drop == 0) or self.first_drop > self.middle_drop:
             raise RulesError(
@@ -357,6 +392,8 @@ class Rules:
             raise RulesError("elimination needs scoring=penalty (totals are penalty points)")
         if self.knock_card is not None and (self.meld_scoring or self.deep_discard):
             raise RulesError("meld_scoring and deep_discard are for games that meld in play")
+        if self.knock_card is not None and self.min_run != 3:
+            raise RulesError("min_run is for games that meld in play: a knock counts runs of 3+")
         self._check_contracts()
         if self.oklahoma and self.knock_card is None:
             raise RulesError("oklahoma sets the knock limit: it needs a knock_card")
@@ -413,6 +450,79 @@ class Rules:
                 )
 
     # -- derived --------------------------------------------------------------------
+    def inert_options(self) -> dict[str, str]:
+        """The options that change nothing under these rules, each with the reason: the
+        one table of which options apply to which family of games (declaration, knock,
+        contract, the others) and when one option makes another moot.
+        :meth:`with_options` refuses a change to any of them, so an accepted option
+        always changes the game.
+
+        >>> Rules.preset("indian").inert_options()["joker_points"]
+        'jokers and wild cards count 0 in a declaration'
+        """
+        out: dict[str, str] = {}
+
+        def moot(names: str, why: str) -> None:
+            for name in names.split():
+                out.setdefault(name, why)
+
+        if self.declare:
+            moot("joker_points", "jokers and wild cards count 0 in a declaration")
+            moot(
+                "set_suits jokers_per_meld min_run",
+                "a declaration's melds have their own rule (sets of distinct suits, "
+                "sequences of three or more, any number of jokers)",
+            )
+            moot(
+                "multiple_melds layoff_after_own_meld final_discard joker_swap swapped_joker "
+                "take_from_meld opening_minimum opening_applies opening_pure_run max_meld_size",
+                "melds are shown only in the declaration",
+            )
+            if self.deals is not None:
+                moot("elimination", "a match of a number of deals has no score to be out at")
+        else:
+            moot("elimination", "only declaration games (Indian pool rummy) put players out")
+        if self.declare or self.knock_card is not None:
+            moot(
+                "rummy_bonus never_melded_penalty one_turn_out_bonus",
+                "the hand is scored by its count at the end, with no going out in play",
+            )
+        if self.knock_card is None:
+            moot(
+                "gin_bonus undercut_bonus game_bonus line_bonus shutout_double",
+                "only knock games (Gin) score these",
+            )
+        if self.contracts:
+            moot("layoff_after_own_meld", "lay-offs always wait for going down with the contract")
+            moot("opening_applies opening_pure_run", "the contract is every player's opening")
+        else:
+            moot("layoff_wait", "only contract games wait to lay off after going down")
+        if not self.jokers:
+            moot("joker_points joker_swap jokers_per_meld", "the deck has no jokers (jokers=0)")
+        if not self.joker_swap:
+            moot("swapped_joker", "no joker is swapped (joker_swap=false)")
+        if not self.opening_minimum:
+            moot("opening_applies opening_pure_run", "there is no opening (opening_minimum=0)")
+        if not self.buys_per_round:
+            moot("buy_penalty", "nobody buys (buys_per_round=0)")
+        if not self.discard_taken_card:
+            moot("repeat_void", "a taken card is never thrown back (discard_taken_card=false)")
+        if self.deal_sizes:
+            moot("hand_size", "deal_sizes gives every deal's size")
+        if self.max_restocks == 0:
+            moot("restock", "the round ends when the stock runs out (max_restocks=0)")
+        return out  # the guards (max_turns, max_deals) stay settable: they only cap
+
+    def _check_effect(self) -> None:
+        """Refuse an option changed from the preset that changes nothing (see
+        :meth:`inert_options`), naming the option and the game."""
+        if self.name not in PRESETS:
+            return
+        inert = self.inert_options()
+        for name in self.changed_options():
+            if name in inert:
+                raise RulesError(f"{name} changes nothing in {self.name}: {inert[name]}")
+
     def contract_list(self) -> tuple[tuple[int, int], ...]:
         """Per deal, the contract as (sets, runs); empty without contracts."""
         if not self.contracts:
@@ -464,8 +574,17 @@ class Rules:
         """A copy with ``options`` changed; values may be strings as in the spec language.
 
         Setting ``ace=high_or_low`` on a game with ace worth 1 also makes the ace worth
-        15, as seed 001's house rule says, unless ``ace_points`` is given too.
+        15, as seed 001's house rule says, unless ``ace_points`` is given too.  An
+        option changed from the preset that would change nothing is refused (see
+        :meth:`inert_options`).
         """
+        rules = self.replaced(options)
+        rules._check_effect()
+        return rules
+
+    def replaced(self, options: Mapping[str, Any]) -> Rules:
+        """:meth:`with_options` without refusing options that change nothing: the rules
+        as given, to ask :meth:`inert_options` about them."""
         known = {f.name: f for f in fields(self) if not f.name.startswith("_")}
         changes: dict[str, Any] = {}
         for key, raw in options.items():
@@ -503,12 +622,17 @@ class Rules:
             raise RulesError(str(exc)) from exc
 
     @staticmethod
-    def parse(spec: str) -> Rules:
-        """Parse ``preset`` or ``preset(key=value, ...)``; JSON objects are accepted too."""
+    def parse(spec: str, *, saved: bool = False) -> Rules:
+        """Parse ``preset`` or ``preset(key=value, ...)``; JSON objects are accepted too.
+
+        ``saved``: the spec comes from a saved game, record or position, where an
+        option that changes nothing (:meth:`inert_options`) is accepted as it is, so
+        a game saved before such options were refused still loads and plays the same.
+        """
         _check_length(spec, "rules spec")
         text = spec.strip()
         if text.startswith("{"):
-            return Rules.from_json(text)
+            return Rules.from_json(text, saved=saved)
         m = _SPEC_RE.fullmatch(text)
         if not m:
             raise RulesError(f"malformed rules spec {spec!r}: expected preset(key=value, ...)")
@@ -524,19 +648,21 @@ class Rules:
                 if key in options:
                     raise RulesError(f"option {key!r} given twice")
                 options[key] = value.strip()
-        return rules.with_options(**options)
+        return rules.replaced(options) if saved else rules.with_options(**options)
 
     @staticmethod
-    def from_mapping(data: Mapping[str, Any]) -> Rules:
-        """Build from a mapping: an optional ``preset`` key plus options."""
+    def from_mapping(data: Mapping[str, Any], *, saved: bool = False) -> Rules:
+        """Build from a mapping: an optional ``preset`` key plus options (``saved``: as
+        in :meth:`parse`)."""
         opts = dict(data)
         name = opts.pop("preset", opts.pop("name", "basic"))
         if not isinstance(name, str):
             raise RulesError("preset must be a string")
-        return Rules.preset(name).with_options(**opts)
+        base = Rules.preset(name)
+        return base.replaced(opts) if saved else base.with_options(**opts)
 
     @staticmethod
-    def from_json(text: str) -> Rules:
+    def from_json(text: str, *, saved: bool = False) -> Rules:
         _check_length(text, "rules JSON")
         try:
             data = json.loads(text, parse_constant=_no_constant)
@@ -544,7 +670,7 @@ class Rules:
             raise RulesError(f"bad rules JSON: {exc}") from exc
         if not isinstance(data, dict):
             raise RulesError("rules JSON must be an object")
-        return Rules.from_mapping(data)
+        return Rules.from_mapping(data, saved=saved)
 
     @staticmethod
     def from_toml(text: str) -> Rules:
@@ -797,6 +923,7 @@ KALOOKI = Rules(
     discard_pickup=DiscardPickup.MUST_USE,
     joker_swap=True,
     swapped_joker=SwappedJoker.MUST_MELD,
+    set_joker_both_suits=True,
     opening_minimum=40,
     restock=Restock.SHUFFLE_KEEP_TOP,
     scoring=Scoring.PENALTY,
@@ -834,6 +961,7 @@ INDIAN = Rules(
     first_drop=20,
     middle_drop=40,
     max_hand_points=80,
+    wrong_show=80,
     deals=1,
     target_score=None,
 )
@@ -841,7 +969,8 @@ INDIAN = Rules(
 53-card decks (one printed joker each), two to six players, 13 cards each, a wild rank
 cut after the deal, a declaration of all 13 cards in melds with two sequences, one of
 them pure, the first drop 20 and the middle drop 40, a hand counted at most 80 (ace
-and pictures 10, jokers 0); one deal, the declarer collecting the others' points."""
+and pictures 10, jokers 0), a wrong show costing 80; one deal, the declarer collecting
+the others' points."""
 
 INDIAN_POOL101 = dataclasses.replace(
     INDIAN,

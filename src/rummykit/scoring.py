@@ -56,6 +56,10 @@ class PlayerScore:
     """What the round adds to this player's match score."""
     notes: tuple[str, ...] = ()
     """Bonuses and penalties, in words."""
+    bonus: int = 0
+    """The part of ``delta`` that is the match's end, not the round's play (Gin's game,
+    line and shutout bonuses, in the last round's result): a front end shows it as a
+    row of its own.  The rounds' deltas, bonuses included, add up to the scores."""
 
 
 @dataclass(frozen=True)
@@ -234,6 +238,8 @@ def describe_round(result: RoundResult, names: Sequence[str]) -> str:
         return f"{names[w]} declared"
     if result.reason == "drop" and w is not None:
         return f"the others dropped: {names[w]} wins the deal"
+    if result.reason == "wrong_show" and w is not None:
+        return f"a wrong show: {names[w]} wins the deal"
     if result.reason == "wall":
         return "two cards left in the stock: the hand is void"
     if result.went_out and w is not None:

@@ -81,6 +81,8 @@ _RESULT_FIELDS = frozenset(
     ("round_no", "dealer", "winner", "went_out", "reason", "rummy", "players")
 )
 _SCORE_FIELDS = frozenset(("cards", "hand_points", "delta", "notes"))
+_BONUS = frozenset(("bonus",))
+"""A match-end bonus (``PlayerScore.bonus``): saved only where there is one."""
 _MT_WORDS = 625
 """A Mersenne Twister state: 624 words and the position in them."""
 
@@ -179,10 +181,13 @@ def rules_from_text(text: Any, error: type[StateFormatError]) -> Rules:
         raise error(why, "rules") from None
 
 
-_parse_rules = lru_cache(maxsize=64)(Rules.parse)
-"""Rules.parse, memoised: a server loads the states of a few rule sets over and over,
-and parsing is a pure function of the text into a frozen object (half the cost of
-loading a fresh state)."""
+@lru_cache(maxsize=64)
+def _parse_rules(text: str) -> Rules:
+    """Rules.parse of a saved spec (options that change nothing accepted), memoised: a
+        server loads the states of a few rule sets over and over,
+    and parsing is a pure function of the text into a frozen object (half the cost of
+    loading a fresh state)."""
+    return Rules.parse(text, saved=True)
 
 
 def _list(value: Any, field: str) -> list[Any]:
@@ -287,6 +292,7 @@ def result_to_dict(r: RoundResult) -> dict[str, Any]:
                 "hand_points": p.hand_points,
                 "delta": p.delta,
                 "notes": list(p.notes),
+                **({"bonus": p.bonus} if p.bonus else {}),  # only where a match bonus is
             }
             for p in r.players
         ],
@@ -303,10 +309,11 @@ def _result_from_dict(d: Any, i: int) -> RoundResult:
         where = f"{field}.players[{p}]"
         if type(ps) is not dict:
             raise StateFormatError("expected an object", where)
-        _exact_keys(ps, _SCORE_FIELDS, where)
+        _exact_keys(ps, _SCORE_FIELDS | (_BONUS & ps.keys()), where)
         cards = tuple(_list(ps["cards"], f"{where}.cards"))
         notes = tuple(_list(ps["notes"], f"{where}.notes"))
-        players.append(PlayerScore(cards, ps["hand_points"], ps["delta"], notes))
+        bonus = ps.get("bonus", 0)
+        players.append(PlayerScore(cards, ps["hand_points"], ps["delta"], notes, bonus))
     return RoundResult(
         d["round_no"], d["dealer"], d["winner"], d["went_out"], d["reason"], d["rummy"],
         tuple(players),

@@ -15,6 +15,14 @@ Two algorithms, one answer:
   melds the hand can make whose lowest card it is, memoised on the rest of the hand
   (kept as face-count bit planes, :func:`_remove`).
 
+The general search is exponential in the hand's size: a 60-card 500 Rum hand (deep
+draws) or a 52-card hand of three decks takes millions of nodes.  Every search is
+therefore bounded by construction: past :data:`BUDGET` units of work (a unit is one
+meld tried at one node) it gives up and completes the arrangement greedily
+(:meth:`Solver._fallback`), an upper bound on the least deadwood that the
+:class:`Arrangement` marks ``exact=False``.  Hands of the presets' sizes stay far
+below the budget and get the exact answer.
+
 >>> from rummykit.rules import Rules
 >>> from rummykit.cards import parse_cards, mask_of
 >>> s = Solver(Rules.preset("basic"))
@@ -52,13 +60,41 @@ class Arrangement:
     shapes: tuple[int, ...]
     deadwood_faces: tuple[int, ...]
     deadwood: int
+    exact: bool = True
+    """False when the search ran out of budget: then ``deadwood`` is an upper bound."""
+
+
+BUDGET = 2_000_000
+"""Units of work (a meld tried at a search node) one search may spend by default:
+about a second in the worst shapes measured (three decks, two jokers a meld), while a
+13-card Rami hand needs a few thousand."""
+
+
+LARGE_HAND = 24
+"""Cards past which a hand's search gets only :data:`LARGE_BUDGET`: no deal of the
+presets is this long, only deep draws and house rules make one, and a bot asks
+about such a hand once per card it could discard."""
+
+LARGE_BUDGET = 20_000
+"""Units of work one search of a hand of more than :data:`LARGE_HAND` cards may spend
+(tens of milliseconds)."""
+
+
+class OutOfBudget(Exception):
+    """Raised inside the general search when its allowance is spent."""
 
 
 class Solver:
     """An exact minimum-deadwood solver for one rules object."""
 
-    def __init__(self, rules: Rules, melds: MeldTable | None = None) -> None:
+    def __init__(self, rules: Rules, melds: MeldTable | None = None, budget: int = BUDGET) -> None:
         self.rules = rules
+        self.budget = budget
+        """Units of work each :attr:`deadwood` or :meth:`arrange` call may spend ..."""
+        self.large_budget = min(budget, LARGE_BUDGET)
+        """... and for a hand of more than :data:`LARGE_HAND` cards."""
+        self._spent = 0
+        self._allowance = budget
         self.melds = melds if melds is not None else MeldTable(rules)
         self.face_value = [card_value(rules, f) for f in range(53)]
         self.simple = rules.decks == 1 and rules.jokers == 0
@@ -101,7 +137,7 @@ class Solver:
         runs_by_low: list[list[int]] = [[] for _ in range(13)]
         for lo in range(14 if high else 13):
             for hi in range(lo + 2, (ACE_HIGH if high else 12) + 1):
-                if lo == 0 and hi == ACE_HIGH:
+                if lo == 0 and (hi == ACE_HIGH or not self.melds.low_ace):
                     continue
                 m = 0
                 for p in range(lo, hi + 1):
@@ -129,6 +165,8 @@ class Solver:
         triples = (a & b & (c | d)) | (c & d & (a | b))
         if not triples:
             return t[a] + t[b] + t[c] + t[d]
+        if triples.bit_count() > SIMPLE_SET_RANKS:
+            return self._general(hand)
         return self._sets_then_runs(a, b, c, d, triples)
 
     def _sets_then_runs(self, a: int, b: int, c: int, d: int, triples: int) -> int:
@@ -184,6 +222,10 @@ class Solver:
             return res
         low_bit = have1 & -have1
         f = low_bit.bit_length() - 1
+        entries = self._by_low[f]
+        self._spent += len(entries) + 1
+        if self._spent > self._allowance:
+            raise OutOfBudget
         # leave one copy of f as deadwood (its last plane loses it)
         if more & low_bit:
             top = low_bit << THIRD if more >> THIRD & low_bit else low_bit
@@ -191,7 +233,7 @@ class Solver:
         else:
             best = self.face_value[f] + self._search(have1 ^ low_bit, more, jokers)[0]
         choice = -1
-        for once, extra, twice, nj, _value, idx in self._by_low[f]:
+        for once, extra, twice, nj, _value, idx in entries:
             if once & ~have1 or extra & ~more or nj > jokers:
                 continue
             v = self._search(*_remove(have1, more, once, extra, twice), jokers - nj)[0]
@@ -203,18 +245,72 @@ class Solver:
         return res
 
     def _general(self, hand: int) -> int:
-        if len(self._memo) > 200_000:
-            self._memo.clear()
-        have1, have2, have3, jokers = HandCounts.of(hand)
-        return self._search(have1, have2 | have3 << THIRD, jokers)[0]
-
-    # -- public API ----------------------------------------------------------------------------
-    def arrange(self, hand: int) -> Arrangement:
-        """A best arrangement of the hand: which melds to make, and what is left."""
         have1, have2, have3, jokers = HandCounts.of(hand)
         more = have2 | have3 << THIRD
-        shapes: list[int] = []
-        left: list[int] = []
+        budget = self.budget if hand.bit_count() <= LARGE_HAND else self.large_budget
+        try:
+            return self._bounded(have1, more, jokers, budget)[0]
+        except OutOfBudget:
+            return self._fallback(have1, more, jokers, budget, [], [])
+
+    def _bounded(self, have1: int, more: int, jokers: int, budget: int) -> tuple[int, int]:
+        """:meth:`_search` with ``budget`` units of work; :class:`OutOfBudget` past it.
+
+        Only finished nodes enter the memo, so a search given up leaves it valid."""
+        if len(self._memo) > 200_000:
+            self._memo.clear()
+        self._allowance = self._spent + budget
+        return self._search(have1, more, jokers)
+
+    def _fallback(
+        self, have1: int, more: int, jokers: int, budget: int, shapes: list[int], left: list[int]
+    ) -> int:
+        """The deadwood of an arrangement found without the full search (appended to
+        ``shapes`` and ``left``): the lowest card goes into the most valuable meld that
+        holds it (or stays loose) until at most :data:`TAIL_CARDS` natural cards are
+        left, which the exact search gets one more budget for; greedily to the end if
+        that runs out too.  At most two budgets and a greedy pass in all."""
+        total = 0
+        tail = True
+        while have1:
+            if (
+                tail
+                and have1.bit_count()
+                + (more & _FACE_BITS).bit_count()
+                + (more >> THIRD).bit_count()
+                <= TAIL_CARDS
+            ):
+                tail = False
+                try:
+                    self._bounded(have1, more, jokers, budget)
+                except OutOfBudget:
+                    pass
+                else:
+                    return total + self._trace(have1, more, jokers, shapes, left)
+            low_bit = have1 & -have1
+            f = low_bit.bit_length() - 1
+            best = None
+            for e in self._by_low[f]:
+                once, extra, _twice, nj, value, _idx = e
+                if once & ~have1 or extra & ~more or nj > jokers:
+                    continue
+                if best is None or value > best[4]:
+                    best = e
+            if best is None:
+                left.append(f)
+                total += self.face_value[f]
+                have1, more = _remove(have1, more, low_bit)
+                continue
+            once, extra, twice, nj, _v, idx = best
+            shapes.append(idx)
+            have1, more = _remove(have1, more, once, extra, twice)
+            jokers -= nj
+        left.extend([52] * jokers)
+        return total + jokers * self.face_value[52]
+
+    def _trace(self, have1: int, more: int, jokers: int, shapes: list[int], left: list[int]) -> int:
+        """Follow the memoised choices of a finished search of this hand (appended to
+        ``shapes`` and ``left``); its least deadwood."""
         total, _ = self._search(have1, more, jokers)
         while have1:
             _, choice = self._search(have1, more, jokers)
@@ -230,6 +326,23 @@ class Solver:
             have1, more = _remove(have1, more, once, extra, twice)
             jokers -= nj
         left.extend([52] * jokers)
+        return total
+
+    # -- public API ----------------------------------------------------------------------------
+    def arrange(self, hand: int) -> Arrangement:
+        """A best arrangement of the hand: which melds to make, and what is left
+        (``exact=False``: a good one, the search having run out of its budget)."""
+        have1, have2, have3, jokers = HandCounts.of(hand)
+        more = have2 | have3 << THIRD
+        shapes: list[int] = []
+        left: list[int] = []
+        budget = self.budget if hand.bit_count() <= LARGE_HAND else self.large_budget
+        try:
+            self._bounded(have1, more, jokers, budget)
+        except OutOfBudget:
+            total = self._fallback(have1, more, jokers, budget, shapes, left)
+            return Arrangement(tuple(shapes), tuple(left), total, exact=False)
+        total = self._trace(have1, more, jokers, shapes, left)
         return Arrangement(tuple(shapes), tuple(left), total)
 
     def without(self, hand: int) -> Callable[[int], int]:
@@ -282,6 +395,14 @@ def _useful_lengths(rules: Rules) -> tuple[int, int]:
     return 5, 2 * rules.min_run - 1
 
 
+SIMPLE_SET_RANKS = 6
+"""Ranks held three times or more that the one-deck table branches on (six ways each,
+:meth:`Solver._sets_then_runs`); a hand with more (only deep draws and long house-rule
+hands make one) goes to the general search and its budget."""
+
+TAIL_CARDS = 24
+"""Natural cards left at which a search given up is tried once more exactly."""
+
 THIRD = 64
 """Where ``more`` keeps the faces held three times: above every face's bit."""
 _FACE_BITS = (1 << THIRD) - 1
@@ -313,7 +434,7 @@ def _remove(have1: int, more: int, once: int, extra: int = 0, twice: int = 0) ->
     return have1 & ~once | more & ~extra, more & ~once
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def solver_for(rules: Rules) -> Solver:
     """The shared solver for a rules object (its tables and memo are pure caches)."""
     return Solver(rules, meld_table(rules))

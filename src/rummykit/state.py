@@ -70,6 +70,8 @@ from .table import (
     cell_index,
     grown_shape,
     joker_cells,
+    joker_swaps,
+    joker_to_end,
     layoff_cells,
     layoff_options,
     shrunk_shape,
@@ -329,8 +331,9 @@ class GameState:
         d["opened"] = list(self.opened)
         d["laid"] = list(self.laid)
         d["known"] = list(self.known)
-        if self.game.meld_scoring:  # melds score as they are laid
+        if self.game.meld_scoring:  # melds score as they are laid, with an event
             d["scores"] = list(self.scores)
+            d["events"] = []  # a search's; a turn copy never ends a round
         s._legal = None
         return s
 
@@ -524,10 +527,13 @@ class GameState:
                 yield Move(MELD, i)
         if may_layoff:
             yield from self._layoffs(hand)
+        if opened and rules.joker_to_end:
+            yield from self._joker_moves(hand)
         if opened and rules.joker_swap:
+            both = rules.set_joker_both_suits
             for slot, tm in enumerate(self.table):
-                for _idx, face in joker_cells(t, tm):
-                    if holds_face(hand, face):
+                for _idx, face, second in joker_swaps(t, tm, both):
+                    if holds_face(hand, face) and (second < 0 or holds_face(hand, second)):
                         yield Move(SWAP, slot, face)
         if opened and may_meld and rules.take_from_meld:
             for slot, tm in enumerate(self.table):
@@ -555,6 +561,14 @@ class GameState:
                 if c != taken and not seen_faces >> f & 1:
                     seen_faces |= 1 << f
                     yield DISCARD_MOVES[f]
+
+    def _joker_moves(self, hand: int) -> Iterable[Move]:
+        """``joker_to_end``: a held natural card for a joker inside a run (a SWAP move)."""
+        t = self.game.melds
+        for slot, tm in enumerate(self.table):
+            for _idx, face, _shape, _at in joker_to_end(t, tm):
+                if holds_face(hand, face):
+                    yield Move(SWAP, slot, face)
 
     def _layoffs(self, cards: int) -> Iterable[Move]:
         """Lay-offs of any card in the mask ``cards`` onto any table meld."""
@@ -585,7 +599,11 @@ class GameState:
         if self.pending == NO_CARD and not self.needs_opening(self.current):
             # Fast path for the common case: no obligation before or after the move.
             kind = m.kind
-            if kind == SWAP and self.rules.swapped_joker is SwappedJoker.KEEP:
+            if (
+                kind == SWAP
+                and self.rules.swapped_joker is SwappedJoker.KEEP
+                and not self.rules.joker_to_end  # (that swap leaves a card on the table)
+            ):
                 return True
             if kind in (MELD, LAYOFF):
                 used = len(self.game.melds.shapes[m.a].cells) if kind == MELD else 1
@@ -842,7 +860,7 @@ class GameState:
         self.melded[p] = True
         self.laid[p] = True
         if self.game.meld_scoring:
-            self.scores[p] += self.game.variant.meld_points(index)
+            self._score_laid(p, self.game.variant.meld_points(index))
         if self.needs_opening(p):
             if self.game.contract:
                 self.melds_this_turn += 1
@@ -871,22 +889,47 @@ class GameState:
                 self.known[p] &= self.hands[p]
                 self.laid[p] = True
                 if self.game.meld_scoring:
-                    self.scores[p] += self.game.variant.cell_points(shape, at)
+                    self._score_laid(p, self.game.variant.cell_points(shape, at))
                 return
         raise AssertionError("layoff cell vanished")  # pragma: no cover
+
+    def _score_laid(self, p: int, points: int) -> None:
+        """``meld_scoring``: what ``p`` laid scores at once, and a ``("laid", p,
+        (points,))`` event that the round's result sums (its delta counts the melds)."""
+        self.scores[p] += points
+        self.events.append(("laid", p, (points,)))
 
     def _swap(self, p: int, m: Move) -> None:
         t = self.game.melds
         tm = self.table[m.a]
-        for idx, face in joker_cells(t, tm):
+        if self.rules.joker_to_end:  # the card goes in, the joker to an end of the run
+            for idx, face, shape, at in joker_to_end(t, tm):
+                if face == m.b:
+                    card = self._pick(self.hands[p], face)
+                    placed = [*tm.cards[:idx], card, *tm.cards[idx + 1 :]]
+                    placed.insert(at, tm.cards[idx])
+                    self.table[m.a] = TableMeld(tm.owner, shape, tuple(placed))
+                    self.hands[p] &= ~(1 << card)
+                    self.known[p] &= self.hands[p]
+                    self.laid[p] = True
+                    return
+        for idx, face, second in joker_swaps(t, tm, self.rules.set_joker_both_suits):
             if face == m.b:
                 card = self._pick(self.hands[p], face)
                 joker = tm.cards[idx]
                 cards = (*tm.cards[:idx], card, *tm.cards[idx + 1 :])
                 s = t.shapes[tm.shape]
-                shape = t.find(s.kind, s.key, s.cells, s.joker_cells & ~(1 << idx))
+                given = 1 << card
+                if second < 0:
+                    shape = t.find(s.kind, s.key, s.cells, s.joker_cells & ~(1 << idx))
+                else:  # the set's other missing suit too: a full set, no joker
+                    other = self._pick(self.hands[p], second, given)
+                    given |= 1 << other
+                    pairs = sorted((*zip(s.cells, cards, strict=True), (second, other)))
+                    cards = tuple(c for _f, c in pairs)
+                    shape = t.find(s.kind, s.key, tuple(f for f, _c in pairs), 0)
                 self.table[m.a] = TableMeld(tm.owner, shape, cards)
-                self.hands[p] = (self.hands[p] & ~(1 << card)) | (1 << joker)
+                self.hands[p] = (self.hands[p] & ~given) | (1 << joker)
                 self.known[p] = (self.known[p] & self.hands[p]) | (1 << joker)
                 if self.rules.swapped_joker is SwappedJoker.MUST_MELD:
                     self.pending = joker
@@ -926,8 +969,7 @@ class GameState:
     def _finish_round(self, winner: int | None, reason: str) -> None:
         n = len(self.names)
         result = self.game.variant.score(self, winner, reason)
-        for p in range(n):
-            self.scores[p] += result.players[p].delta
+        self.game.variant.add_round(self, result)
         self.results.append(result)
         self.events.append(("round", -1 if winner is None else winner, ()))
         over = self.round_no >= self.rules.max_deals or self.game.variant.match_over(self)
@@ -1052,15 +1094,41 @@ class GameState:
                     )
                 return err("invalid_layoff", "the meld would not be valid")
             return self._dead_end_error(1)
+        if kind == SWAP and r.joker_to_end:
+            if not self.opened[p]:
+                return err("swap_after_opening", "move a joker only after you have opened")
+            if not any(f == move.b for _i, f, _s, _a in joker_to_end(t, tm)):
+                return err(
+                    "joker_to_end",
+                    "only a joker inside a run moves to an end, for the card it stands for "
+                    "(Parlett)",
+                )
+            if not holds_face(hand, move.b):
+                return err("card_not_in_hand", "you do not hold that card")
+            return self._dead_end_error(1)
         if kind == SWAP:
             if not r.joker_swap:
                 return err("joker_swap", "these rules do not allow swapping jokers")
             if not self.opened[p]:
                 return err("swap_after_opening", "swap a joker only after you have opened")
-            if not any(f == move.b for _i, f in joker_cells(t, tm)):
+            swaps = joker_swaps(t, tm, r.set_joker_both_suits)
+            if joker_cells(t, tm) and not swaps:
+                return err(
+                    "closed_set",
+                    "a set of four that holds a joker is closed: its joker is never released "
+                    "(Kalooki)",
+                )
+            if not any(f == move.b for _i, f, _s in swaps):
                 return err("invalid_swap", "no joker in that meld stands for that card")
             if not holds_face(hand, move.b):
                 return err("card_not_in_hand", "you do not hold that card")
+            second = next(s for _i, f, s in swaps if f == move.b)
+            if second >= 0 and not holds_face(hand, second):
+                return err(
+                    "set_joker_both_suits",
+                    "a joker in a set of three is released only by both missing suits at "
+                    "once: give the cards of both (Kalooki)",
+                )
             return err(
                 "swapped_joker_must_meld",
                 "the freed joker must go into a new meld this turn, and it cannot",

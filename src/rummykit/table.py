@@ -124,6 +124,53 @@ def joker_cells(t: MeldTable, tm: TableMeld) -> list[tuple[int, int]]:
     return [(i, s.cells[i]) for i in range(len(s.cells)) if is_joker(tm.cards[i])]
 
 
+def joker_swaps(t: MeldTable, tm: TableMeld, both_suits: bool) -> list[tuple[int, int, int]]:
+    """``(cell index, face it stands for, second face or -1)`` of every joker a swap may
+    release: by the card it stands for, and under ``both_suits`` (Kalooki) with the
+    set's other missing suit too when the set has three cards and one joker; a set of
+    four holding a joker is closed (equal-chance.co.uk, "Kalooki": "By adding just one
+    card of one missing suit, a closed 4 card set is formed, from which the Joker may
+    never be released").  A set of three with two jokers releases one for the card it
+    stands for, leaving a set of three with one joker."""
+    cells = joker_cells(t, tm)
+    s = t.shapes[tm.shape]
+    if not both_suits or s.kind == RUN or not cells:
+        return [(i, f, -1) for i, f in cells]
+    if len(s.cells) > 3:
+        return []
+    if len(cells) == 1:
+        ((i, f),) = cells
+        other = next(make_face(x, s.key) for x in range(4) if make_face(x, s.key) not in s.cells)
+        return [(i, f, other)]
+    return [(i, f, -1) for i, f in cells]
+
+
+def joker_to_end(t: MeldTable, tm: TableMeld) -> list[tuple[int, int, int, int]]:
+    """``(cell index, face it stands for, grown shape, new joker index)`` for every joker
+    inside a run (not at an end) that the card it stands for may replace, the joker
+    moving to an end (Parlett's Contract Rummy, ``joker_to_end``): to the high end, or
+    the low end when the run cannot grow upward (it ends at the top, or the catalogue
+    has no such run)."""
+    s = t.shapes[tm.shape]
+    if s.kind != RUN:
+        return []
+    out = []
+    last = len(s.cells) - 1
+    for idx, face in joker_cells(t, tm):
+        if idx in (0, last):
+            continue
+        jm = s.joker_cells & ~(1 << idx)
+        for _code, end_face, at in layoff_cells(t, tm)[::-1]:  # the high end first
+            cells = list(s.cells)
+            cells.insert(at, end_face)
+            grown_jm = (jm << 1 if at == 0 else jm) | 1 << at
+            shape = t.find(RUN, s.key, tuple(cells), grown_jm)
+            if shape >= 0:
+                out.append((idx, face, shape, at))
+                break
+    return out
+
+
 def cell_index(t: MeldTable, tm: TableMeld, code: int) -> int:
     """The index of the cell with this code, or -1."""
     s = t.shapes[tm.shape]

@@ -172,10 +172,12 @@ def _shortfall(
     best = [1 << 30, 0, 0]
 
     def plan(one: int, two: int, three: int, s_left: int, r_left: int, gaps: int, outs: int,
-             fill: int) -> None:  # fmt: skip
+             fill: int, chosen: tuple[int, ...] = ()) -> None:  # fmt: skip
         """Choose the rest of the contract, sets first.  Each step tries the best few
         candidates of the whole hand left: an order on the candidates (to count each
-        plan once) would drop the plans whose better meld comes later in it."""
+        plan once) would drop the plans whose better meld comes later in it.  A run's
+        window never continues one of the ``chosen`` runs' windows end to end (two such
+        runs may not both be part of going down: the engine's ``joins``)."""
         if not s_left and not r_left:
             short = gaps - min(jokers, fill)
             if short < best[0]:
@@ -205,6 +207,10 @@ def _shortfall(
             if pattern:
                 base = suit * per_suit
                 options += [(held, base + lo) for held, lo in _best_windows(pattern, *shape)]
+        if chosen:
+            options = [
+                (held, i) for held, i in options if not _joined(i, chosen, per_suit, min_run)
+            ]
         options.sort(reverse=True)
         if not options:
             options = [(0, 0)]  # no natural card: jokers alone cannot make a run
@@ -213,13 +219,19 @@ def _shortfall(
             o, t, h = _take(one, two, three, one & w)
             gap = min_run - held
             plan(o, t, h, 0, r_left - 1, gaps + gap, outs | (w & ~one),
-                 fill + min(run_jokers, gap))  # fmt: skip
+                 fill + min(run_jokers, gap), (*chosen, i))  # fmt: skip
 
     plan(one, two, three, sets, runs, 0, 0, 0)
     short, outs, spare = best
     if short > 0 and per_meld:
         outs |= 1 << JOKER
     return Need(max(short, 0), outs, spare)
+
+
+def _joined(i: int, chosen: tuple[int, ...], per_suit: int, min_run: int) -> bool:
+    """Whether run window ``i`` (of :func:`_windows`: ``per_suit`` a suit, lowest
+    position ``i % per_suit``) continues one of the ``chosen`` windows end to end."""
+    return any(abs(i - j) == min_run and i // per_suit == j // per_suit for j in chosen)
 
 
 # -- reading the view ------------------------------------------------------------------

@@ -10,8 +10,9 @@ cut, the discard pile, the drops and the scores.
 * **Hand value**: :meth:`HandSolver.soft`, the loose cards of the best grouping plus a
   charge for each missing sequence and for a missing pure one (jokers and wild cards
   are free).
-* **Declare** whenever the rules allow it; when declaring, put out any card that
-  leaves a valid show (the legal list holds only those).
+* **Declare** whenever the hand makes a valid show, never a wrong one (under
+  ``wrong_show`` declaring is always legal); when declaring, put out a card that
+  leaves a valid show.
 * **Draw**: take the top discard when the best hand after taking it (and discarding
   another card) is worth at least :data:`TAKE_MARGIN` less than the hand now.
 * **Discard** the card whose loss leaves the lowest hand value, the costliest on a tie;
@@ -26,7 +27,6 @@ cut, the discard pile, the drops and the scores.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import COPIES, JOKER, bits, copy_of, display_face, face_of, format_face
@@ -34,7 +34,7 @@ from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK, Move
 from ..phase import Phase
 from ..player_view import unseen_faces
 from ..rules import Scoring
-from ..variants.indian import HandSolver, is_wild, wild_rank
+from ..variants.indian import HandSolver, is_wild, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
 if TYPE_CHECKING:
@@ -67,10 +67,10 @@ def indian_move(
     (``lookahead`` too) bot."""
     legal = view.legal
     solver = solver_of(view)
-    if Move(KNOCK) in legal:
+    if Move(KNOCK) in legal and solver.declarable(view.hand, view.wild):
         return Move(KNOCK)
     if view.phase is Phase.KNOCK:
-        return _cheapest_out(solver, legal)
+        return _cheapest_out(view, solver, legal)
     if view.phase is Phase.DRAW:
         if Move(DROP) in legal and should_drop(view, solver, careful):
             return Move(DROP)
@@ -86,9 +86,16 @@ def indian_move(
     return legal[rng.randrange(len(legal))]  # pragma: no cover - every phase is above
 
 
-def _cheapest_out(solver: HandSolver, legal: Sequence[Move]) -> Move:
-    """Declaring: any card out leaves a valid show; put out the one worth most."""
-    return max(legal, key=lambda m: solver.values[m.a] if m.a < 52 else -1)
+def valid_outs(view: PlayerView, legal: tuple[Move, ...]) -> list[Move]:
+    """Declaring: the cards whose putting out leaves a valid show (every legal card
+    when none does, or when the rules refuse a wrong show)."""
+    variant = view.game.variant
+    return [m for m in legal if not makes_wrong_show(variant, view.hand, view.wild, view.phase, m)]
+
+
+def _cheapest_out(view: PlayerView, solver: HandSolver, legal: tuple[Move, ...]) -> Move:
+    """Declaring: of the cards leaving a valid show, put out the one worth most."""
+    return max(valid_outs(view, legal), key=lambda m: solver.values[m.a] if m.a < 52 else -1)
 
 
 def best_discard(view: PlayerView, solver: HandSolver, discards: list[Move]) -> Move:
@@ -226,6 +233,16 @@ def explain(view: PlayerView, move: Move, unicode: bool = True) -> str:
     if move.kind == KNOCK:
         return "declare: your cards form two sequences, one of them pure, and every card is grouped"
     if move.kind == DISCARD and view.phase is Phase.KNOCK:
+        if not solver.declarable(hand, view.wild):
+            return (
+                f"put out {fmt(move.a)}: no card out leaves a valid declaration, so this "
+                f"show is wrong and costs {view.rules.wrong_show}"
+            )
+        if makes_wrong_show(view.game.variant, hand, view.wild, view.phase, move):
+            return (
+                f"put out {fmt(move.a)}: the other 13 cards are not a valid declaration, a "
+                f"wrong show that costs {view.rules.wrong_show}"
+            )
         return f"put out {fmt(move.a)}: the other 13 cards are a valid declaration"
     if move.kind == DISCARD:
         c = copy_of(hand, move.a)

@@ -53,7 +53,7 @@ from ..knock import deadwood_shown
 from ..moves import DISCARD, KNOCK, PASS, Move
 from ..rules import Scoring
 from ..scoring import hand_value, margins
-from ..solver import Solver
+from ..solver import LARGE_HAND, Solver
 from ..state import GameState, Phase
 from ..variants.indian import HandSolver
 from ..view import CardWeights, PlayerView, determinize
@@ -191,6 +191,8 @@ class ISMCTSBot(Bot):
         """Samples the latest search took (for tests and benchmarks)."""
         self.expert = ExpertBot()
         self._pool: ProcessPoolExecutor | None = None
+        self._deadline: float | None = None
+        """When the running search stops (None: no time budget)."""
 
     def candidates(self, view: PlayerView, rng: random.Random) -> list[Move]:
         """The expert's choice first, then the other moves worth comparing."""
@@ -214,6 +216,10 @@ class ISMCTSBot(Bot):
             return legal[0]
         if view.rules.declare:  # Indian Rummy: one draw of lookahead (see bots/indian.py)
             return indian_move(view, rng, careful=True, lookahead=True)
+        if view.hand.bit_count() > LARGE_HAND:
+            # Every step of a playout from such a hand (deep draws) costs the solver
+            # hundreds of bounded searches: the expert's move keeps to the budget.
+            return self.expert.choose(view, rng)
         cands = self.candidates(view, rng)
         if len(cands) == 1:
             return cands[0]
@@ -262,6 +268,7 @@ class ISMCTSBot(Bot):
         sums = dict.fromkeys(cands, 0.0)
         now = CLOCKS[self.clock]
         deadline = now() + self.seconds if self.seconds is not None else None
+        self._deadline = deadline
         limit = self.iterations
         rows: list[list[float]] = []
         done = 0
@@ -290,15 +297,22 @@ class ISMCTSBot(Bot):
             done += 1
         self.last_iterations = done
         self._rows = rows
+        self._deadline = None
         return sums
 
     def _playout(
         self, s: GameState, solver: Solver, rng: random.Random, round_no: int
     ) -> list[float]:
+        """One playout's rewards; past the search's deadline it stops where it is and
+        scores the round as if it ended there, so that a time budget holds when each
+        step is slow (hands of fifty cards, which 500 Rum's deep draws can make)."""
         steps = 0
+        deadline, now = self._deadline, CLOCKS[self.clock]
         while s.phase is not Phase.OVER and s.round_no == round_no and steps < self.horizon:
             s.apply_unchecked(playout_policy(s, solver, rng))
             steps += 1
+            if deadline is not None and now() >= deadline:
+                break
         n = s.num_players
         if s.round_no != round_no or s.phase is Phase.OVER:
             deltas = list(s.results[-1].deltas) if s.results else [0] * n

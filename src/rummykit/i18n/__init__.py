@@ -176,6 +176,8 @@ def round_text(result: RoundResult, names: Sequence[str], lang: str) -> str:
         return f"{names[w]} a frappé et gagné la donne"
     if result.reason == "wall":
         return "plus que deux cartes dans la pioche : la donne est nulle"
+    if result.reason == "wrong_show" and w is not None:
+        return f"déclaration fausse : {names[w]} gagne la donne"
     if result.went_out and w is not None:
         extra = " (rami !)" if result.rummy else ""
         return f"{names[w]} a fini{extra}"

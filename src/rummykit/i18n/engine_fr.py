@@ -49,6 +49,18 @@ RULES: dict[str, str] = {
     "invalid_layoff": "cette carte ne prolonge pas cette combinaison",
     "jokers_per_meld": "trop de jokers dans cette combinaison",
     "joker_swap": "ces règles ne permettent pas d'échanger les jokers",
+    "joker_to_end": (
+        "seul un joker au milieu d'une suite passe à un bout, contre la carte qu'il "
+        "remplace (Parlett)"
+    ),
+    "closed_set": (
+        "un brelan de quatre cartes qui contient un joker est fermé : son joker n'est "
+        "jamais libéré (Kalooki)"
+    ),
+    "set_joker_both_suits": (
+        "le joker d'un brelan de trois cartes n'est libéré qu'en donnant à la fois les deux "
+        "couleurs manquantes (Kalooki)"
+    ),
     "swap_after_opening": "vous ne pouvez échanger un joker qu'après avoir ouvert",
     "invalid_swap": "aucun joker de cette combinaison ne remplace cette carte",
     "swapped_joker_must_meld": (
@@ -132,6 +144,10 @@ RULES: dict[str, str] = {
     "contract_down": (
         "une fois descendu avec le contrat, on ne pose plus de combinaison, seulement des "
         "ajouts (Contract Rummy)"
+    ),
+    "contract_joined_runs": (
+        "deux suites de la même couleur qui se prolongent bout à bout, comme 6-7-8-9 et "
+        "10-V-D-R, ne peuvent pas faire partie toutes deux de la descente (Contract Rummy)"
     ),
     "contract_before_layoff": (
         "on n'ajoute qu'après être descendu avec le contrat de la donne (Contract Rummy)"
@@ -602,6 +618,11 @@ NOTES: Patterns = (
     (rf"gin: \+{_N}", "gin : +{n}"),
     (rf"undercut: \+{_N}", "contre : +{n}"),
     (rf"cards in hand -{_N}", "cartes en main -{n}"),
+    (rf"melds \+{_N}", "combinaisons posées +{n}"),
+    (rf"line bonus: {_N} x (?P<each>\d+)", "bonus de ligne : {n} × {each}"),
+    (rf"game bonus: \+{_N}", "bonus de partie : +{n}"),
+    (rf"shutout: doubled, \+{_N}", "blanchissage : doublé, +{n}"),
+    (rf"wrong show: {_N}", "déclaration fausse : {n}"),
 )
 
 

@@ -83,11 +83,10 @@ def rules_summary_fr(rules: Rules) -> list[str]:
     sets = "brelans et carrés : 3-4 cartes de même valeur de couleurs différentes"
     if rules.set_suits is SetSuits.ANY:
         sets = "brelans et carrés : 3 cartes ou plus de même valeur (couleurs répétables)"
-    ace = (
-        "l'as est bas seulement (A-2-3, pas D-R-A)"
-        if rules.ace is Ace.LOW
-        else "l'as est haut ou bas (A-2-3 ou D-R-A, jamais R-A-2)"
-    )
+    ace = {
+        Ace.LOW: "l'as est bas seulement (A-2-3, pas D-R-A)",
+        Ace.HIGH: "l'as est haut seulement (D-R-A, pas A-2-3)",
+    }.get(rules.ace, "l'as est haut ou bas (A-2-3 ou D-R-A, jamais R-A-2)")
     out.append(
         f"Combinaisons : {sets} ; suites de {rules.min_run} cartes ou plus de la même "
         f"couleur ; {ace}."
@@ -128,6 +127,16 @@ def rules_summary_fr(rules: Rules) -> list[str]:
         )
         if rules.swapped_joker is SwappedJoker.MUST_MELD:
             extras.append("un joker libéré doit servir ce tour-ci dans une nouvelle combinaison")
+        if rules.set_joker_both_suits:
+            extras.append(
+                "le joker d'un brelan ne se libère qu'avec les deux couleurs manquantes à la "
+                "fois ; un brelan de quatre avec un joker est fermé"
+            )
+    if rules.joker_to_end:
+        extras.append(
+            "une fois descendu, on peut mettre à la place d'un joker au milieu d'une suite "
+            "la carte qu'il remplace : le joker passe à un bout"
+        )
     if rules.take_from_meld:
         extras.append(
             "après l'ouverture, on peut prendre une carte dans une combinaison de 4 cartes "
@@ -289,6 +298,14 @@ def _declare_summary_fr(rules: Rules) -> list[str]:
             f"Abandon (x), avant de piocher : quitter la donne pour {rules.first_drop} "
             f"points au premier tour, {rules.middle_drop} ensuite."
         )
+    if rules.wrong_show:
+        out.append(
+            f"Déclaration fausse : déclarer des cartes qui ne forment pas une déclaration "
+            f"valable coûte {rules.wrong_show} points et fait quitter la donne ; le jeu vous "
+            "prévient d'abord."
+        )
+    else:
+        out.append("Une déclaration qui n'est pas valable est refusée.")
     cap = f", {rules.max_hand_points} au plus" if rules.max_hand_points is not None else ""
     out.append(
         "À la déclaration, les autres comptent leurs cartes hors combinaison (as et "

@@ -387,6 +387,7 @@ FR: dict[str, str] = {
     "Ace": "As",
     "low only (A-2-3)": "bas seulement (A-2-3)",
     "high or low (Q-K-A too)": "haut ou bas (D-R-A aussi)",
+    "high only (Q-K-A, not A-2-3)": "haut seulement (D-R-A, pas A-2-3)",
     "Rummy bonus": "Prime de rami",
     "double": "double",
     "plus ten": "plus dix",
@@ -485,6 +486,19 @@ FR: dict[str, str] = {
     "queens": "dames",
     "kings": "rois",
     " · dropped ({n})": " · abandon ({n})",
+    "Wrong show! Your cards are not all in melds with two sequences, one of them pure: "
+    "declaring now costs {n} points.": (
+        "Déclaration fausse ! Vos cartes ne sont pas toutes en combinaisons avec deux "
+        "suites dont une pure : déclarer maintenant coûte {n} points."
+    ),
+    "Declare anyway ({n} points)": "Déclarer quand même ({n} points)",
+    "Wrong show! Without {card} the other 13 cards are not a valid declaration: it costs "
+    "{n} points.": (
+        "Déclaration fausse ! Sans {card}, les 13 autres cartes ne forment pas une "
+        "déclaration valable : elle coûte {n} points."
+    ),
+    "Put out {card} anyway ({n} points)": "Écarter {card} quand même ({n} points)",
+    "Choose another card": "Choisir une autre carte",
     " · out": " · éliminé",
     # -- Contract Rummy: going down with the contract, buying out of turn
     "the discard": "la défausse",

@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 
 from ..bots.hints import Hint, suggest
 from ..bots.review import decision_seed
-from ..cards import face_of
+from ..cards import copy_of, face_of
 from ..errors import IllegalMoveError
 from ..i18n import hint_text, illegal_text
 from ..moves import (
@@ -40,6 +40,7 @@ from ..moves import (
 )
 from ..state import GameState, Phase
 from ..variants.contract import describe
+from ..variants.indian import makes_wrong_show
 from .hand import HAND_ORDERS, ordered_hand
 from .lang import N_, _, _n, contract_words, error_words, lang, set_lang, translate_bindings
 from .review_screen import ReviewScreen
@@ -359,7 +360,10 @@ class TableScreen(Screen[None]):
                 top = _face(s.discard[-1])
                 return _("draw from the stock (s) or take {card} (p)", card=top) + drop
             return _("draw from the stock (s)") + drop
-        if Move(KNOCK) in legal:
+        me = self.match.human
+        if Move(KNOCK) in legal and not makes_wrong_show(
+            s.game.variant, s.hands[me], s.wild, s.phase, Move(KNOCK)
+        ):
             return _("declare (k): your cards make two sequences, one pure; or discard (d)")
         return _("discard (d); declare (k) once every card is in a meld")
 
@@ -655,11 +659,46 @@ class TableScreen(Screen[None]):
             return
         card = self._one_card(N_("discard"))
         if card is not None:
-            self.try_move(Move(DISCARD, face_of(card)))
+            self.warn_or_move(Move(DISCARD, face_of(card)))
 
     def action_knock(self) -> None:
         if self._ready():
-            self.try_move(Move(KNOCK))
+            self.warn_or_move(Move(KNOCK))
+
+    def warn_or_move(self, move: Move) -> None:
+        """Play ``move``, but ask first when it would make a wrong show (Indian Rummy),
+        as the online tables do: the warning names the penalty, and the move is made
+        only on "anyway"."""
+        s = self.state
+        me = self.match.human
+        if not makes_wrong_show(s.game.variant, s.hands[me], s.wild, s.phase, move):
+            self.try_move(move)
+            return
+        cost = s.rules.wrong_show
+        if move.kind == KNOCK:
+            title = _(
+                "Wrong show! Your cards are not all in melds with two sequences, one of "
+                "them pure: declaring now costs {n} points.",
+                n=cost,
+            )
+            options = [_("Declare anyway ({n} points)", n=cost), _("Keep playing")]
+        else:
+            card = _face(copy_of(s.hands[me], move.a))
+            title = _(
+                "Wrong show! Without {card} the other 13 cards are not a valid "
+                "declaration: it costs {n} points.",
+                card=card,
+                n=cost,
+            )
+            options = [_("Put out {card} anyway ({n} points)", card=card, n=cost),
+                       _("Choose another card")]  # fmt: skip
+        history = len(s.history)
+
+        def chosen(index: int | None) -> None:
+            if index == 0 and len(self.state.history) == history:
+                self.try_move(move)
+
+        self.app.push_screen(ChoiceScreen(title, options), chosen)
 
     def action_declare(self) -> None:
         """Indian Rummy's declaration: the same move as a knock, under its own name."""

@@ -88,7 +88,10 @@ def round_details(
             out.append("\n\n")
         star = " ★" if result.winner == p else ""
         out.append(f"{names[p]}{star}", Style(bold=True))
-        out.append(_("  round {delta} · total {total}", delta=f"{ps.delta:+d}", total=totals[p]))
+        played = ps.delta - ps.bonus  # the match-end bonus is shown apart
+        out.append(_("  round {delta} · total {total}", delta=f"{played:+d}", total=totals[p]))
+        if ps.bonus:
+            out.append(f" · {_('bonus')} {ps.bonus:+d}")
         if ps.notes:
             notes = "; ".join(note_text(n, lang()) for n in ps.notes)
             out.append(" · " + notes, Style(italic=True))
@@ -118,18 +121,26 @@ def score_history(
     results: Sequence[RoundResult], names: Sequence[str], final: Sequence[int] | None = None
 ) -> Table:
     """Every round's points per player, the running total under each, and the match
-    bonuses when ``final`` (the match scores) differs from the rounds' sum."""
+    bonuses (``PlayerScore.bonus``, and anything else by which ``final``, the match
+    scores, differs from the rounds) as a row of their own: the rows add up."""
     t = Table(padding=(0, 1), title=_("Score by round"), title_justify="left")
     t.add_column(_("round"), justify="right")
     for name in names:
         t.add_column(name, justify="right", no_wrap=True)
-    series = running_totals(results, len(names))
-    for k, r in enumerate(results, start=1):
-        cells = [f"{r.players[p].delta:+d} → {series[p][k]}" for p in range(len(names))]
+    n = len(names)
+    totals = [0] * n
+    bonus = [0] * n
+    for r in results:
+        cells = []
+        for p in range(n):
+            ps = r.players[p]
+            totals[p] += ps.delta - ps.bonus
+            bonus[p] += ps.bonus
+            cells.append(f"{ps.delta - ps.bonus:+d} → {totals[p]}")
         t.add_row(str(r.round_no), *cells)
-    if final is not None and list(final) != [s[-1] for s in series]:
-        bonus = [f"{final[p] - series[p][-1]:+d} → {final[p]}" for p in range(len(names))]
-        t.add_row(_("bonus"), *bonus)
+    end = [totals[p] + bonus[p] for p in range(n)] if final is None else list(final)
+    if end != totals:
+        t.add_row(_("bonus"), *(f"{end[p] - totals[p]:+d} → {end[p]}" for p in range(n)))
     return t
 
 

@@ -541,6 +541,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
                         [
                             (_("low only (A-2-3)"), "low"),
                             (_("high or low (Q-K-A too)"), "high_or_low"),
+                            (_("high only (Q-K-A, not A-2-3)"), "high"),
                         ],
                         value=rules.ace.value,
                         allow_blank=False,

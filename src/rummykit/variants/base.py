@@ -184,6 +184,11 @@ class Variant:
             list(state.melded),
         )
 
+    def add_round(self, state: GameState, result: RoundResult) -> None:
+        """Add the round just scored to the match scores: every player's delta."""
+        for p, ps in enumerate(result.players):
+            state.scores[p] += ps.delta
+
     def match_over(self, state: GameState) -> bool:
         """Whether the round just scored ended the match: after ``deals`` deals, or once
         a score reaches ``target_score`` (the deal guard is the state's own)."""

@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import COPIES, JOKER, bits, face_of, holds_face
 from ..errors import IllegalMoveError
-from ..melds import RUN, SET, HandCounts, MeldTable
+from ..melds import ACE_HIGH, RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
 from ..phase import Phase
 from ..rules import Rules
-from ..table import joker_cells
+from ..table import joker_swaps
 from .base import MoveGenerator, Variant
 
 if TYPE_CHECKING:
@@ -73,8 +73,10 @@ class Contract(Variant):
         if not state.opened[p]:
             sets, runs = remaining(state)
             t = state.game.melds
+            laid = laid_runs(state) if runs and state.melds_this_turn else ()
             for i in t.shapes_in(HandCounts.of(hand)):
-                if sets if t.shapes[i].kind == SET else runs:
+                sh = t.shapes[i]
+                if sets if sh.kind == SET else (runs and not (laid and joins(sh, laid))):
                     yield Move(MELD, i)
             if state.melds_this_turn:
                 return  # going down is one turn's work: finish it before discarding
@@ -82,11 +84,14 @@ class Contract(Variant):
             rules = state.rules
             if not (rules.layoff_wait and state.melds_this_turn):
                 yield from state._layoffs(hand)
+            if rules.joker_to_end:
+                yield from state._joker_moves(hand)
             if rules.joker_swap:
                 t = state.game.melds
+                both = rules.set_joker_both_suits
                 for slot, tm in enumerate(state.table):
-                    for _idx, face in joker_cells(t, tm):
-                        if holds_face(hand, face):
+                    for _idx, face, second in joker_swaps(t, tm, both):
+                        if holds_face(hand, face) and (second < 0 or holds_face(hand, second)):
                             yield Move(SWAP, slot, face)
         taken = state.taken
         if state.round_no == state.game.no_discard_out and hand.bit_count() < 2:
@@ -113,10 +118,10 @@ class Contract(Variant):
         hand = state.hands[p]
         if not state.melds_this_turn:
             return hand & ~(1 << state.taken if state.taken >= 0 else 0) != 0
-        sets, runs = remaining(state)
+        sets, runs, laid = _laid_this_turn(state)
         two = state.round_no == state.game.no_discard_out  # must keep two to discard one
         end = (state.rules.final_discard, two, state.taken)
-        return _complete(state.game.melds, end, hand, sets, runs, memo)
+        return _complete(state.game.melds, end, hand, sets, runs, laid, memo)
 
     @staticmethod
     def contract_error(state: GameState, move: Move) -> IllegalMoveError | None:
@@ -136,11 +141,18 @@ class Contract(Variant):
                     "lay-offs (Contract Rummy)",
                 )
             sets, runs = remaining(state)
-            if not (sets if t.shapes[move.a].kind == SET else runs):
+            sh = t.shapes[move.a]
+            if not (sets if sh.kind == SET else runs):
                 return IllegalMoveError(
                     "contract",
                     f"this deal's contract is {describe(state.game.contracts, state.round_no)}: "
                     f"you may go down only with exactly those melds (Contract Rummy)",
+                )
+            if joins(sh, laid_runs(state)):
+                return IllegalMoveError(
+                    "contract_joined_runs",
+                    "two runs of one suit that join end to end, such as 6-7-8-9 and "
+                    "10-J-Q-K, may not both be part of going down (Contract Rummy)",
                 )
             return None
         if kind == LAYOFF:
@@ -252,6 +264,53 @@ def remaining(state: GameState) -> tuple[int, int]:
     return sets, runs
 
 
+def _laid_this_turn(state: GameState) -> tuple[int, int, tuple[tuple[int, int, int], ...]]:
+    """:func:`remaining` and :func:`laid_runs` in one pass over this turn's melds (the
+    finish check asks both for every candidate meld)."""
+    sets, runs = contract_of(state.game.contracts, state.round_no)
+    laid = state.melds_this_turn
+    out = []
+    if laid:
+        shapes = state.game.melds.shapes
+        for tm in state.table[len(state.table) - laid :]:
+            sh = shapes[tm.shape]
+            if sh.kind == SET:
+                sets -= 1
+            else:
+                runs -= 1
+                out.append((sh.key, sh.positions[0], sh.positions[-1]))
+    return sets, runs, tuple(sorted(out)) if runs and out else ()
+
+
+def laid_runs(state: GameState) -> tuple[tuple[int, int, int], ...]:
+    """The runs the player to act laid this turn, as (suit, lowest position, highest
+    position), sorted (a memo key: the order they were laid in does not matter): this
+    turn's melds are the table's last while a contract is laid."""
+    laid = state.melds_this_turn
+    if not laid:
+        return ()
+    shapes = state.game.melds.shapes
+    out = []
+    for tm in state.table[len(state.table) - laid :]:
+        sh = shapes[tm.shape]
+        if sh.kind == RUN:
+            out.append((sh.key, sh.positions[0], sh.positions[-1]))
+    return tuple(sorted(out))
+
+
+def joins(sh: Shape, runs: tuple[tuple[int, int, int], ...]) -> bool:
+    """Whether ``sh`` is a run that continues one of ``runs`` (as :func:`laid_runs`
+    gives them) end to end in the same suit, so that the two together are one longer
+    run: such runs may not both be part of going down (Wikipedia, "Contract rummy":
+    "consecutive runs in the same suit (such as 6-7-8-9 and 10-J-Q-K) cannot be put
+    down by the same player in the initial meld").  Positions are run positions, the
+    high ace 13, so J-Q-K-A and 2-3-4-5 do not join (no run turns the corner)."""
+    if sh.kind != RUN:
+        return False
+    lo, hi = sh.positions[0], sh.positions[-1]
+    return any(suit == sh.key and (b + 1 == lo or hi + 1 == a) for suit, a, b in runs)
+
+
 def describe(contracts: tuple[tuple[int, int], ...], round_no: int) -> str:
     """A deal's contract in words: ``two sets and a run``."""
     sets, runs = contract_of(contracts, round_no)
@@ -301,18 +360,49 @@ def _without(t: MeldTable, hand: int, shape: int, taken: int) -> int:
     return hand
 
 
+def _joinable(
+    t: MeldTable, laid: tuple[tuple[int, int, int], ...], counts: HandCounts
+) -> tuple[tuple[int, int, int], ...]:
+    """The runs of ``laid`` a run from a hand of ``counts`` could still join (a memo key
+    holds only these, so searches that differ in runs nobody can join share answers).
+
+    A run joining one at its high end fills the ``min_run`` cells above it, at most
+    ``j`` of them with jokers (the hand's, within the meld limit ``t.k``): so the hand
+    holds at least ``min_run - j`` naturals of that suit there; the same below."""
+    span = t.rules.min_run
+    need = span - min(t.k, counts.jokers)
+    if need <= 0:
+        return laid
+    have = counts.have1
+    window = (1 << span) - 1
+    out = []
+    for r in laid:
+        suit, lo, hi = r
+        m = have >> 13 * suit & 0x1FFF
+        if m & 1 and t.high_ace:
+            m |= 1 << ACE_HIGH
+        if (m & window << hi + 1).bit_count() >= need or (
+            m & (window << lo >> span)
+        ).bit_count() >= need:
+            out.append(r)
+    return tuple(out)
+
+
 def _complete(
     t: MeldTable,
     end: tuple[bool, bool, int],
     hand: int,
     sets: int,
     runs: int,
+    laid: tuple[tuple[int, int, int], ...],
     memo: dict[Any, bool],
 ) -> bool:
     """Whether ``sets`` sets and ``runs`` runs can still be laid from ``hand`` with the
     turn then able to end: a card left that is not the one taken from the pile, or no
-    card at all (going out with the contract).  A hand left holding only the taken card
-    counts as stuck (it could only be laid off, which this search does not try).
+    card at all (going out with the contract).  No run joins one of ``laid`` (the runs
+    laid this turn, see :func:`joins`) or another run of the search.  A hand left
+    holding only the taken card counts as stuck (it could only be laid off, which this
+    search does not try).
     ``end`` is (``final_discard``, whether a discard may not go out this deal, the card
     taken from the pile)."""
     final_discard, two, taken = end
@@ -322,21 +412,38 @@ def _complete(
         if two and hand.bit_count() < 2:
             return False  # a discard would go out, which this deal forbids
         return hand & ~(1 << taken if taken >= 0 else 0) != 0
-    key = ("contract", hand, sets, runs)
+    key = ("contract", hand, sets, runs, laid)
     hit = memo.get(key)
     if hit is not None:
         return hit
+    counts = HandCounts.of(hand)
+    raw = key
+    if laid:  # only the runs the rest could join are part of the key
+        laid = _joinable(t, laid, counts) if runs else ()
+        key = ("contract", hand, sets, runs, laid)
+        hit = memo.get(key)
+        if hit is not None:
+            memo[raw] = hit
+            return hit
     ok = False
-    for i in t.shapes_in(HandCounts.of(hand)):
-        kind = t.shapes[i].kind
-        if kind == SET and sets:
-            ok = _complete(t, end, _without(t, hand, i, taken), sets - 1, runs, memo)
-        elif kind == RUN and runs:
-            ok = _complete(t, end, _without(t, hand, i, taken), sets, runs - 1, memo)
+    for i in t.shapes_in(counts):
+        sh = t.shapes[i]
+        if sh.kind == SET:
+            if sets:
+                ok = _complete(t, end, _without(t, hand, i, taken), sets - 1, runs, laid, memo)
+        elif runs and not (laid and joins(sh, laid)):
+            more = (
+                tuple(sorted((*laid, (sh.key, sh.positions[0], sh.positions[-1]))))
+                if runs > 1
+                else ()  # no run left to join it
+            )
+            ok = _complete(t, end, _without(t, hand, i, taken), sets, runs - 1, more, memo)
         if ok:
             break
-    memo[key] = ok
+    memo[key] = memo[raw] = ok
     return ok
 
 
-__all__ = ["Contract", "contract_of", "describe", "next_buyer", "remaining"]
+__all__ = [
+    "Contract", "contract_of", "describe", "joins", "laid_runs", "next_buyer", "remaining",
+]  # fmt: skip

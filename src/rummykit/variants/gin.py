@@ -27,6 +27,7 @@ difference plus the undercut bonus.  Equal deadwood scores nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..cards import bits, display_face, face_of
@@ -484,13 +485,33 @@ class Gin(Variant):
         # A tie (possible when the match is a number of deals, or the deal guard ends
         # it) has no game winner: nobody gets the game bonus or a shutout.
         winner = leaders[0] if len(leaders) == 1 else -1
+        before = list(state.scores)
+        notes: list[list[str]] = [[] for _ in range(n)]
         for p in range(n):
             state.scores[p] += r.line_bonus * won[p]
+            if r.line_bonus and won[p]:
+                notes[p].append(f"line bonus: {won[p]} x {r.line_bonus}")
         if winner >= 0:
             state.scores[winner] += r.game_bonus
+            if r.game_bonus:
+                notes[winner].append(f"game bonus: +{r.game_bonus}")
             if r.shutout_double and all(won[p] == 0 for p in range(n) if p != winner):
+                notes[winner].append(f"shutout: doubled, +{state.scores[winner]}")
                 state.scores[winner] *= 2
         state.events.append(("bonus", winner, tuple(won)))
+        # The bonuses are the last result's own part (PlayerScore.bonus), so the rows
+        # of the results add up to the scores.
+        last = state.results[-1]
+        players = tuple(
+            replace(
+                ps,
+                delta=ps.delta + state.scores[p] - before[p],
+                notes=ps.notes + tuple(notes[p]),
+                bonus=state.scores[p] - before[p],
+            )
+            for p, ps in enumerate(last.players)
+        )
+        state.results[-1] = replace(last, players=players)
 
     def phase_error(self, state: GameState, kind: int) -> IllegalMoveError | None:
         if state.phase is _UPCARD_PHASE:

@@ -15,8 +15,9 @@ tests/test_rules_indian.py quotes its passage.
   (a ``DISCARD`` in the knock phase) and the other 13 must all be in melds, at least two
   of them sequences and one of those pure (no joker; a wild card in its own place
   keeps a sequence pure).  Sets are three or four cards of one rank and distinct
-  suits.  The engine only lists declarations that are valid, so a wrong show never
-  happens here (see docs/rules.md).
+  suits.  Under ``wrong_show`` (the presets: 80) any declaration is legal, as at an
+  online table: a *wrong show* costs the declarer that penalty and takes them out of
+  the deal as a drop does; with ``wrong_show=0`` only valid declarations are listed.
 * **Drops.**  Before drawing, a player may drop (``Move(DROP)``): before their first
   draw of the deal for ``first_drop`` points, later for ``middle_drop``.  With one
   player left in the deal, that player wins it.
@@ -34,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ..cards import JOKER, bits, display_face, face_of, is_joker
+from ..cards import JOKER, bits, copy_of, display_face, face_of, is_joker
 from ..errors import IllegalMoveError
 from ..moves import DISCARD, DISCARD_MOVES, DROP, KNOCK, Move
 from ..phase import Phase
@@ -335,6 +336,9 @@ def play_moves(state: GameState) -> list[Move]:
         if c != taken and not seen >> f & 1:
             seen |= 1 << f
             out.append(DISCARD_MOVES[f])
+    if state.rules.wrong_show:
+        out.append(KNOCK_MOVE)  # a wrong show is a legal act, paid for
+        return out
     variant = state.game.variant
     assert isinstance(variant, Indian)
     if variant.solver.declarable(hand, state.wild):
@@ -343,16 +347,38 @@ def play_moves(state: GameState) -> list[Move]:
 
 
 def declare_moves(state: GameState) -> list[Move]:
-    """Declaring: put out any card whose absence leaves a valid declaration."""
+    """Declaring: put out any card (under ``wrong_show``), else any card whose absence
+    leaves a valid declaration."""
     hand = state.hands[state.current]
+    cards = HandSolver.distinct(hand)
+    if state.rules.wrong_show:
+        return [DISCARD_MOVES[face_of(c)] for c in cards]
     variant = state.game.variant
     assert isinstance(variant, Indian)
     valid = variant.solver.valid
-    return [
-        DISCARD_MOVES[face_of(c)]
-        for c in HandSolver.distinct(hand)
-        if valid(hand & ~(1 << c), state.wild)
-    ]
+    return [DISCARD_MOVES[face_of(c)] for c in cards if valid(hand & ~(1 << c), state.wild)]
+
+
+def makes_wrong_show(variant: Variant, hand: int, wild: int, phase: Phase, move: Move) -> bool:
+    """Whether ``move`` by the holder of ``hand`` is a wrong show the rules let happen:
+    a declaration no card out can make valid, or, once declared, a card out that
+    leaves an invalid show while another would not.  Read from the mover's own hand and
+    the public wild cut only, so a front end may warn its player before the move."""
+    if not isinstance(variant, Indian) or not variant.rules.wrong_show:
+        return False
+    solver = variant.solver
+    if move.kind == KNOCK and phase is _PLAY_PHASE:
+        return not solver.declarable(hand, wild)
+    if move.kind == DISCARD and phase is _KNOCK_PHASE and solver.declarable(hand, wild):
+        card = copy_of(hand, move.a)
+        return card >= 0 and not solver.valid(hand & ~(1 << card), wild)
+    return False
+
+
+def showed_wrong(rules: Rules, dropped: int) -> bool:
+    """Whether a seat's ``dropped`` entry is a wrong show's penalty rather than a drop's
+    (the rules make a wrong show dearer than any drop)."""
+    return rules.wrong_show > 0 and dropped == rules.wrong_show
 
 
 def players_in_deal(state: GameState) -> int:
@@ -422,13 +448,22 @@ class Indian(Variant):
         return q
 
     def do_phase(self, state: GameState, move: Move) -> bool:
-        """The declarer's card out: the deal ends."""
+        """The declarer's card out: a valid show ends the deal; a wrong show costs
+        ``wrong_show`` and leaves the deal as a drop does (the card out stays on the
+        pile), the deal ending when one player is left."""
         p = state.current
         card = state._pick(state.hands[p], move.a)
-        state.hands[p] &= ~(1 << card)
-        state.known[p] &= state.hands[p]
+        hand = state.hands[p] & ~(1 << card)
+        state.hands[p] = hand
+        state.known[p] &= hand
         state.discard.append(card)
-        state._finish_round(p, "declare")
+        if not self.rules.wrong_show or self.solver.valid(hand, state.wild):
+            state._finish_round(p, "declare")
+            return True
+        state.dropped[p] = self.rules.wrong_show
+        state.knocker = -1
+        state.phase = Phase.DRAW
+        self._last_left(state, "wrong_show")
         return True
 
     def do_move(self, state: GameState, move: Move) -> None:
@@ -438,10 +473,15 @@ class Indian(Variant):
             state.phase = _KNOCK_PHASE
             return
         state.dropped[p] = drop_penalty(state)  # a drop (before drawing)
+        self._last_left(state, "drop")
+
+    @staticmethod
+    def _last_left(state: GameState, reason: str) -> None:
+        """End the deal if one player is left in it; else the state passes the turn on
+        (next_seat skips seats out of the deal)."""
         left = [q for q in range(state.num_players) if state.dropped[q] == 0]
         if len(left) == 1:
-            state._finish_round(left[0], "drop")
-        # else the state passes the turn on (next_seat skips the dropped seat)
+            state._finish_round(left[0], reason)
 
     def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
         rules = self.rules
@@ -455,7 +495,7 @@ class Indian(Variant):
                 notes[p] = ("out of the match",)
             elif d > 0:
                 counts[p] = d
-                notes[p] = (f"dropped: {d}",)
+                notes[p] = (f"wrong show: {d}" if showed_wrong(rules, d) else f"dropped: {d}",)
             elif p == winner:
                 notes[p] = ("declared" if reason == "declare" else "last in the deal",)
             else:

@@ -89,19 +89,39 @@ class Rum500(Variant):
         return meld_table(self.rules).shapes[shape]
 
     def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
-        """What the hand's end adds: each player loses the cards left in hand.  The
-        melds and lay-offs were scored as they were laid, so the scores stay right
-        however the hand began (a dealt round or a position built by hand)."""
+        """The hand's points: each player's melds and lay-offs (already in the score,
+        added as they were laid) less the cards left in hand, so the rounds' deltas add
+        up to the scores.  The melds are summed from the round's ``laid`` events, so a
+        position built by hand counts those laid since it was built."""
         rules = self.rules
+        laid = laid_points(state)
         players = []
         for p in range(state.num_players):
             cards = tuple(bits(state.hands[p]))
             held = hand_value(rules, cards)
-            players.append(PlayerScore(cards, held, -held, (f"cards in hand -{held}",)))
+            notes = (f"melds +{laid[p]}", f"cards in hand -{held}")
+            players.append(PlayerScore(cards, held, laid[p] - held, notes))
         went_out = winner is not None
         return RoundResult(
             state.round_no, state.dealer, winner, went_out, reason, False, tuple(players)
         )
+
+    def add_round(self, state: GameState, result: RoundResult) -> None:
+        """Only the cards left in hand: the melds were added as they were laid."""
+        for p, ps in enumerate(result.players):
+            state.scores[p] -= ps.hand_points
+
+
+def laid_points(state: GameState) -> list[int]:
+    """Per player, the points their melds and lay-offs scored this round: the ``laid``
+    events since the round's ``deal``."""
+    out = [0] * state.num_players
+    for kind, p, values in reversed(state.events):
+        if kind == "laid":
+            out[p] += values[0]
+        elif kind == "deal":
+            break
+    return out
 
 
 def draw_moves(state: GameState) -> list[Move]:

@@ -14,6 +14,7 @@ the server sends, each built from one seat's :class:`~rummykit.view.PlayerView`.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Annotated, Any, Literal, cast
 
@@ -52,7 +53,7 @@ from ..solver import Solver
 from ..state import GameState, Phase
 from ..table import layoff_cells
 from ..variants.contract import describe
-from ..variants.indian import HandSolver, wild_rank
+from ..variants.indian import HandSolver, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 8192
@@ -245,6 +246,8 @@ def legal_entry(v: PlayerView, m: Move) -> dict[str, Any]:
         e["meld"] = m.a
     elif m.kind == DRAW_DEEP:
         e["count"] = m.a
+    if m.kind in (KNOCK, DISCARD) and makes_wrong_show(v.game.variant, v.hand, v.wild, v.phase, m):
+        e["wrong_show"] = v.rules.wrong_show  # Indian Rummy: the page warns before it
     return e
 
 
@@ -272,7 +275,7 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
     scores = list(v.scores)
     return {
         "seat": -1 if spectator else v.player,
-        "rules": rules_spec(v.rules),
+        "rules": v.game.spec,
         "low_wins": v.rules.scoring.value != "winner_collects",
         "options": {
             "joker_swap": v.rules.joker_swap,
@@ -347,9 +350,25 @@ def _declare_payload(v: PlayerView, spectator: bool) -> dict[str, Any]:
     }
 
 
+_results: OrderedDict[tuple[str, tuple[str, ...], Any], dict[str, Any]] = OrderedDict()
+
+
 def _result_payload(v: PlayerView, r: Any) -> dict[str, Any]:
     """A round's scoring as :func:`result_to_dict` gives it, with how it ended in words
-    and what each card left in a hand counted (the round-end screen shows it)."""
+    and what each card left in a hand counted (the round-end screen shows it).
+
+    Remembered by rules, names and result (results are frozen, and every payload of a
+    match repeats each of its rounds'), :data:`ARRANGEMENTS_KEPT` at most."""
+    key = (v.game.spec, tuple(v.names), r)
+    known = _results.get(key)
+    if known is None:
+        known = _results[key] = _make_result_payload(v, r)
+        if len(_results) > ARRANGEMENTS_KEPT:
+            _results.popitem(last=False)
+    return known
+
+
+def _make_result_payload(v: PlayerView, r: Any) -> dict[str, Any]:
     d = result_to_dict(r)  # "fr": the same words in French (the page picks its language)
     for p in d["players"]:
         p["points"] = [card_value(v.rules, c) for c in p["cards"]]
@@ -360,25 +379,47 @@ def _result_payload(v: PlayerView, r: Any) -> dict[str, Any]:
     return {**d, "text": describe_round(r, v.names), "fr": fr}
 
 
-@lru_cache(maxsize=64)
+ARRANGE_BUDGET = 100_000
+"""Units of the solver's work (:data:`rummykit.solver.BUDGET`) the page's arrangement
+may spend: tens of milliseconds of the event loop at most, and every hand of a
+preset's deal size is arranged exactly (the largest measured needed about 60,000)."""
+
+
+@lru_cache(maxsize=16)
 def _solver(rules: Rules) -> Solver:
-    """One solver per rules object: its tables take a while to build, its memo is a
-    pure cache (``solver_for`` builds a new one on every call)."""
-    return Solver(rules, meld_table(rules))
+    """One solver per rules object, with :data:`ARRANGE_BUDGET`: its memo is a pure
+    cache, and its tables are :func:`~rummykit.melds.meld_table`'s."""
+    return Solver(rules, meld_table(rules), budget=ARRANGE_BUDGET)
+
+
+ARRANGEMENTS_KEPT = 4096
+"""Arrangements remembered by rules and hand (:func:`arrangement_payload`)."""
+
+_arranged: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 
 
 def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
     """The seat's own hand as the solver would meld it (least deadwood), for the page's
     Arrange button: the melds (faces in order, which cells are jokers), the deadwood
     faces and their value, and the melds' points toward an opening minimum.  It reads
-    the player's own hand only, so it tells them nothing they could not work out."""
+    the player's own hand only, so it tells them nothing they could not work out.
+
+    The search is bounded (:data:`ARRANGE_BUDGET`): past it the arrangement is
+    completed greedily and ``partial`` is true, which the page says."""
     if not v.hand:
         return None
+    # A move changes one hand: every other seat's arrangement is remembered (the
+    # payload is only ever serialized, never changed).
+    key = (v.game.spec, v.hand)
+    known = _arranged.get(key)
+    if known is not None:
+        _arranged.move_to_end(key)
+        return known
     solver = _solver(v.rules)
     shapes = solver.melds.shapes
     best = solver.arrange(v.hand)
     melds = [shapes[i] for i in best.shapes]
-    return {
+    payload = {
         "melds": [
             {
                 "faces": list(sh.cells),
@@ -390,7 +431,12 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
         "deadwood_points": best.deadwood,
         "meld_points": sum(sh.points for sh in melds),
         "opening": v.rules.opening_minimum or 0,
+        "partial": not best.exact,
     }
+    _arranged[key] = payload
+    if len(_arranged) > ARRANGEMENTS_KEPT:
+        _arranged.popitem(last=False)
+    return payload
 
 
 def _knock_payload(v: PlayerView, spectator: bool) -> dict[str, Any] | None:

@@ -42,6 +42,7 @@ from ..bots.review import decision_seed
 from ..errors import IllegalMoveError, NotationError, RummyError
 from ..i18n import error_text, hint_text, normalize, rules_error_text, rules_summary
 from ..i18n.rulebook_fr import SOURCES_FR
+from ..melds import keep_meld_tables, meld_table
 from ..moves import Move
 from ..notation import export_record
 from ..rules import PRESET_SOURCES, PRESETS, Rules
@@ -53,6 +54,7 @@ from .config import from_env, parse_list
 from .gate import Gate
 from .limits import AddressLimiter, TokenBucket, address_key
 from .origin import HostCheck, origin_allowed
+from .policy import PolicyError, check_rules
 from .protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -239,6 +241,8 @@ class LiveTable:
     driver: asyncio.Task[None] | None = None
     cache: dict[int, str] = field(default_factory=dict)
     """Serialized state message per seat for the current version."""
+    record: tuple[int, str] | None = None
+    """The exported match record and the version it was made at."""
     failed: str | None = None
     """Why the table stopped, if the engine could not go on (issue 15, finding 1)."""
     resting: bool = False
@@ -343,6 +347,7 @@ class Manager:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        keep_meld_tables(settings.rule_sets)
         self.store = Store(
             settings.database_url or default_database_url(), migrate=settings.migrate
         )
@@ -350,6 +355,9 @@ class Manager:
         self.db_pool = ThreadPoolExecutor(
             max_workers=1 if self.store.is_sqlite else 4, thread_name_prefix="rummy-db"
         )
+        self.builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummy-melds")
+        """Builds new rule sets' meld tables, one at a time: the event loop's thread
+        then shares the interpreter with one such thread, not with several."""
         self.commits = GroupCommit(self.store, self.db)
         self.tables: dict[str, LiveTable] = {}
         self.loading: dict[str, asyncio.Lock] = {}
@@ -405,6 +413,7 @@ class Manager:
         if self.cluster is not None:
             await self.cluster.stop()
         self.db_pool.shutdown(wait=True)
+        self.builder.shutdown(wait=True)
         self.store.close()
 
     def _live(self, stored: StoredTable) -> LiveTable:
@@ -433,6 +442,8 @@ class Manager:
         counts as away from now on (their turns are played after the grace period).
         """
         try:
+            rules = Rules.parse(stored.spec)
+            await asyncio.get_running_loop().run_in_executor(self.builder, meld_table, rules)
             live = self._live(stored)
         except Exception as exc:
             raise await self._unreadable(stored, exc) from exc
@@ -512,6 +523,13 @@ class Manager:
                 rules = rules.with_options(target_score=req.target)
         except RummyError as exc:
             raise HTTPException(400, rules_error_text(str(exc), lang)) from None
+        try:
+            check_rules(rules, len(req.seats), self.settings)
+        except PolicyError as exc:
+            raise HTTPException(400, str(exc)) from None
+        # A new rule set's meld tables take up to half a second to build: in a thread,
+        # so that the event loop goes on answering meanwhile (:attr:`builder`).
+        await asyncio.get_running_loop().run_in_executor(self.builder, meld_table, rules)
         seats: list[dict[str, Any]] = []
         links: list[str | None] = []
         creator: int | None = None
@@ -1429,6 +1447,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     sockets_limit = AddressLimiter(
         settings.sockets_per_minute, max_addresses=settings.limit_addresses
     )
+    records_limit = AddressLimiter(
+        settings.record_per_minute, max_addresses=settings.limit_addresses
+    )
 
     def mgr() -> Manager:
         return holder["m"]
@@ -1538,15 +1559,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await mgr().join(live, req.name)
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(table_id: str) -> Response:
+    async def record(table_id: str, request: Request) -> Response:
+        """The match record: limited per address, made once per version and off the
+        event loop (a long match's takes half a second)."""
+        peer = _peer(request)
+        if not records_limit.allow(peer):
+            wait = max(1, math.ceil(records_limit.retry_after(peer)))
+            raise HTTPException(
+                429,
+                f"too many records downloaded from your address; try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
         live = await _table(table_id)
         if not live.over:
             # The record names the seed, which would reveal every hand and the stock.
             return JSONResponse(
                 {"detail": "the record can be downloaded once the match is over"}, 409
             )
+        version, state = live.version, live.state
+        if live.record is None or live.record[0] != version:
+            # a state is replaced on each move, never changed: safe to read in a thread
+            live.record = (version, await asyncio.to_thread(export_record, state))
         return PlainTextResponse(
-            export_record(live.state),
+            live.record[1],
             headers={"Content-Disposition": f'attachment; filename="rummy-{table_id}.txt"'},
         )
 

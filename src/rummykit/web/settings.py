@@ -127,3 +127,25 @@ class Settings:
     bot_tables_per_address: int = 2
     """Tables of bots only one client address may have in play at once; one more is
     refused with 429."""
+    # -- the rules policy, rule sets, records (web/policy.py; protocol.md "Limits")
+    policy_max_hand: int = 15
+    """Cards a deal may give each player (``hand_size``, ``deal_sizes``) at tables made
+    here; the presets deal at most 13.  0: no limit (every rule set the library plays)."""
+    policy_cards_per_seat: int = 54
+    """Cards of the decks per seat at most (two decks with jokers at two seats, three
+    decks from three seats); 0: no limit."""
+    policy_max_turns: int = 1000
+    """``max_turns`` at most (the presets' own); 0: no limit."""
+    policy_max_restocks: int = 10
+    """``max_restocks`` at most; 0: no limit."""
+    policy_max_buys: int = 5
+    """``buys_per_round`` at most (each buy adds two cards to a hand; Contract Rummy
+    allows 3); 0: no limit."""
+    policy_max_deals: int = 1000
+    """``max_deals`` at most (the presets' own); 0: no limit."""
+    rule_sets: int = 32
+    """Distinct rule sets whose meld tables this process keeps (least recently used
+    forgotten first); each table of rules holds on to its own while it is in memory."""
+    record_per_minute: float = 6.0
+    """Match records (``GET /api/tables/{id}/record``) one client address may download
+    a minute (bursts as large); 0: no limit."""

@@ -82,6 +82,7 @@ export function handView(ui, els, tableId, render) {
           dead.map((c) => handCard(g, c, fresh))));
       const parts = [tn("arrange.summary", arr.melds.length, { points: arr.deadwood_points })];
       if (arr.opening && !g.opened[me]) parts.push(t("arrange.opening", { points: arr.meld_points, min: arr.opening }));
+      if (arr.partial) parts.push(t("arrange.partial"));
       els.arrangeInfo.textContent = parts.join(" ");
     } else {
       els.hand.replaceChildren(...ui.order.map((c) => handCard(g, c, fresh)));

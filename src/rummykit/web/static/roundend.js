@@ -33,7 +33,7 @@ export function roundEnd(g, r, names, over, melds) {
             h("span", { class: "card-points", text: String(p.points ? p.points[j] : "") }))))
           : h("span", { class: "muted", text: t("end.no_cards") })),
         h("td", { class: "hand-points", text: String(p.hand_points) }),
-        h("td", { text: (p.delta >= 0 ? "+" : "") + p.delta }),
+        h("td", { text: signed(p.delta - (p.bonus || 0)) + (p.bonus ? ` (${t("end.bonus")} ${signed(p.bonus)})` : "") }),
         h("td", { text: words.notes[i].join("; ") })))));
   }
   if (g.results.length) {
@@ -53,14 +53,27 @@ function laid(melds, seat) {
     md.cards.map((c, j) => cardEl(c, { stands: md.jokers[j] ? md.faces[j] : undefined })))));
 }
 
-// Round by round: what each player scored and the running total.
+// Round by round: what each player scored and the running total; a match-end bonus
+// (the last result's "bonus") is a row of its own, so the rows add up to the standings.
 function scoreTable(g, names) {
   const totals = names.map(() => 0);
+  const bonus = names.map(() => 0);
+  const cell = (d, i) => {
+    totals[i] += d;
+    return h("td", {}, h("span", { class: "muted", text: signed(d) + " → " }), String(totals[i]));
+  };
+  const rows = g.results.map((r) => h("tr", {}, h("th", { scope: "row", text: String(r.round_no) }),
+    r.players.map((p, i) => {
+      bonus[i] += p.bonus || 0;
+      return cell(p.delta - (p.bonus || 0), i);
+    })));
+  if (bonus.some((b) => b)) {
+    rows.push(h("tr", { class: "bonus" }, h("th", { scope: "row", text: t("end.bonus") }), bonus.map(cell)));
+  }
   return h("table", { class: "summary history", id: "score-history" },
-    h("tr", {}, h("th", { text: t("end.round") }), names.map((n) => h("th", { text: n }))),
-    g.results.map((r) => h("tr", {}, h("th", { scope: "row", text: String(r.round_no) }),
-      r.players.map((p, i) => {
-        totals[i] += p.delta;
-        return h("td", {}, h("span", { class: "muted", text: (p.delta >= 0 ? "+" : "") + p.delta + " → " }), String(totals[i]));
-      }))));
+    h("tr", {}, h("th", { text: t("end.round") }), names.map((n) => h("th", { text: n }))), rows);
+}
+
+function signed(n) {
+  return (n >= 0 ? "+" : "") + n;
 }

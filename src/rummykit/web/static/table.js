@@ -1,6 +1,6 @@
 // The card table: sends intents, draws the state the server sends for this seat.
 import { moveRoute, fly } from "./anim.js";
-import { backEl, cardEl, cardsFor, faceOf, faceText, JOKER, moveNodes, richText } from "./cards.js";
+import { backEl, cardEl, cardLabel, cardsFor, faceOf, faceText, JOKER, moveNodes, richText } from "./cards.js";
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
@@ -76,11 +76,12 @@ export async function tablePage(app, connEl, tableId) {
     }, "t"),
     discard: btn("btn-discard", t("act.discard"), () => {
       if (ui.selected.size !== 1) return showError(t("err.one_discard"));
-      send({ kind: "discard", card: [...ui.selected][0] });
+      const card = [...ui.selected][0];
+      if (wrongShowOk("discard", faceOf(card))) send({ kind: "discard", card });
     }, "d"),
     pass: btn("btn-pass", t("act.pass"), () => send({ kind: "pass" }), "n"),
     buy: btn("btn-buy", t("act.buy"), () => send({ kind: "buy" }), "b"),
-    knock: btn("btn-knock", t("act.knock"), () => send({ kind: "knock" }), "k"),
+    knock: btn("btn-knock", t("act.knock"), () => { if (wrongShowOk("knock")) send({ kind: "knock" }); }, "k"),
     drop: btn("btn-drop", t("act.drop"), () => confirmDrop(), "x"),
     hint: btn("btn-hint", t("act.hint"), () => {
       els.hintBox.textContent = t("table.thinking");
@@ -143,6 +144,17 @@ export async function tablePage(app, connEl, tableId) {
 
   function raw(msg) {
     if (ui.ws && ui.ws.readyState === WebSocket.OPEN) ui.ws.send(JSON.stringify(msg));
+  }
+  // Indian Rummy: a legal move the server marks as a wrong show (from this player's own
+  // hand) is made only once the player confirms the warning, as the rummy apps ask.
+  function wrongShowOk(kind, face) {
+    const g = ui.msg && ui.msg.game;
+    const e = g && g.legal.find((l) => l.kind === kind && l.wrong_show && (face === undefined || l.faces[0] === face));
+    if (!e) return true;
+    const text = kind === "knock"
+      ? t("indian.wrong_declare", { n: e.wrong_show })
+      : t("indian.wrong_out", { n: e.wrong_show, card: faceText(face) });
+    return window.confirm(text);
   }
   function send(move) {
     els.error.textContent = "";
@@ -435,7 +447,8 @@ export async function tablePage(app, connEl, tableId) {
     const count = d.count === null ? "" : " " + t("indian.count", { n: d.count });
     if (g.phase === "knock") return t("indian.put_out");
     if (g.phase === "draw") return t("status.draw") + (kinds.has("drop") ? " " + t("indian.or_drop", { n: d.drop_cost }) : "") + count;
-    return (kinds.has("knock") ? t("indian.discard_or_declare") : t("indian.discard")) + count;
+    const show = g.legal.some((l) => l.kind === "knock" && !l.wrong_show);
+    return (show ? t("indian.discard_or_declare") : t("indian.discard")) + count;
   }
 
   const contractText = (g) => (lang === "fr" ? g.contract.text_fr : g.contract.text);
