@@ -4,6 +4,8 @@ the records of every front end, and bad input."""
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import json
 import random
 import time
@@ -11,33 +13,41 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from helpers import build
 from rummykit import new_game
 from rummykit.bots import make_bot, play_match
-from rummykit.bots.ismcts import REWARD_SCALE, rewards
+from rummykit.bots.hints import suggest
+from rummykit.bots.indian import playout_move
+from rummykit.bots.ismcts import REWARD_SCALE, indian_solver, rewards
 from rummykit.bots.review import (
     CONFIDENCE_Z,
     LABEL_NAMES,
+    LABELS,
     PointsSearch,
     RoundReview,
     count_decisions,
     decision_points,
+    decision_seed,
     default_budget,
+    grade,
     label_for,
     margin,
     match_start,
     review_decision,
     review_round,
     shown_loss,
+    summarise,
 )
 from rummykit.cards import parse_face
 from rummykit.cli import main
 from rummykit.errors import NotationError
-from rummykit.moves import DISCARD, Move
+from rummykit.moves import DISCARD, DROP, KNOCK, Move
 from rummykit.notation import export_record
 from rummykit.rules import Rules
-from rummykit.state import GameState
+from rummykit.state import GameState, Phase
+from rummykit.tui.review_screen import review_body
 from rummykit.tui.session import Match
 
 
@@ -344,3 +354,103 @@ def check_one_line_error(result: tuple[int, str, str], message: str) -> None:
     assert code == 2 and out == ""
     assert err.startswith("rummy: error: ") and err.count("\n") == 1, err
     assert message in err and "Traceback" not in err
+
+
+# -- one evaluation: the hint, the labels, the accuracy ---------------------------------------
+
+HINT_CASES = [
+    ("basic", 2),
+    ("gin", 2),
+    ("rum500", 2),
+    ("rami51", 4),
+    ("kalooki", 3),
+    ("contract", 3),
+    ("indian", 2),
+    ("indian_pool101", 3),
+]
+
+
+@pytest.mark.parametrize(("preset", "players"), HINT_CASES)
+def test_the_hinted_move_is_graded_best(preset: str, players: int) -> None:
+    """Issue 28 ("At the table" 3): moves the hint suggested were then graded
+    "blunder, 20.0 points".  The hint and the review are one evaluation: at the
+    review's budget and the seed it gives the position, the move ``suggest`` returns
+    is labelled best, with no loss, in positions of every family."""
+    bots = [make_bot("medium") for _ in range(players)]
+    state, _ = play_match(f"{preset}(deals=1)", players, bots, seed=2)
+    points, _ = decision_points(state, 0, 1)
+    assert points
+    for point in points[:: max(1, len(points) // 3)][:3]:
+        s = point.state
+        hint = suggest(s.view(s.current), budget=12, seed=decision_seed(5, point.index))
+        d = review_decision(s, hint.move, seed=5, budget=12, index=point.index)
+        assert (d.label, d.shown, d.lost) == ("best", 0.0, 0.0), (point.index, d)
+        assert d.reason == hint.reason
+
+
+def test_a_label_never_contradicts_its_loss() -> None:
+    """Issue 28: a move labelled "best" showed "lost 10.2±6.1".  One function gives
+    the label and the loss shown: best shows no loss; any other label shows a loss
+    within its own limits; and the terminal's table prints no loss for a best move."""
+    assert grade(10.2, 6.1) == ("best", 0.0)
+    lows = dict(zip(LABEL_NAMES, (0.0, *(limit for _, limit in LABELS[:-1])), strict=True))
+    for lost in (0.0, 0.3, 0.7, 1.9, 2.5, 4.0, 7.0, 12.0, 25.0, 60.0):
+        for error in (0.0, 0.2, 1.0, 3.0, 6.1, 20.0):
+            label, shown = grade(lost, error)
+            assert (label == "best") == (shown == 0.0)
+            assert label == label_for(shown) and lows[label] <= shown <= lost
+    d = review_decision(gin_position(), Move(DISCARD, parse_face("6C")), budget=24, seed=1)
+    best = dataclasses.replace(d, lost=10.2, error=6.1, label="best", shown=0.0)
+    rv = summarise(gin_position(), 0, 1, 1, 24, [best], 0)
+    text = _render(review_body(rv))
+    assert "10.2" not in text and "6.1" not in text
+
+
+def test_accuracy_agrees_with_the_summary() -> None:
+    """Issue 28: "Accuracy 88.3%" sat above "No decision cost you anything".  The
+    accuracy counts the loss the labels show, so a round with no key moment (every
+    decision best, however noisy its raw estimate) is 100%, and one with a key moment
+    is under 100%."""
+    g = gin_position()
+    d = review_decision(g, Move(DISCARD, parse_face("6C")), budget=24, seed=1)
+    noisy = [
+        dataclasses.replace(d, lost=lost, error=error, label=label, shown=shown)
+        for lost, error in ((10.2, 6.1), (3.0, 2.0), (0.4, 0.0))
+        for label, shown in [grade(lost, error)]
+    ]
+    rv = summarise(g, 0, 1, 1, 24, noisy, 0)
+    assert {x.label for x in rv.decisions} == {"best"}
+    assert rv.key_moments == () and rv.accuracy == 100.0
+    rv = summarise(g, 0, 1, 1, 24, [*noisy, d], 0)
+    assert rv.key_moments and rv.accuracy < 100.0
+    assert rv.key_moments[0].lost == d.shown
+
+
+def _render(table: Any) -> str:
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(table)
+    return console.export_text()
+
+
+@pytest.mark.parametrize(("preset", "players"), [("indian", 2), ("indian_pool101", 4)])
+def test_indian_review_playouts_play_legal_moves(preset: str, players: int) -> None:
+    """The review's Indian Rummy playouts (issue 28: 139 s for 10 decisions) play a
+    cheap link-counting player with unchecked moves: every move it makes must be legal,
+    and a declaration valid, from random positions to the round's end."""
+    for seed in range(6):
+        g = new_game(preset, players=players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 30)):  # a random position of the round
+            if g.phase is Phase.OVER or g.round_no > 1:
+                break
+            moves = [m for m in g.legal_moves() if m.kind != DROP]
+            g.apply(rng.choice(moves or g.legal_moves()))
+        steps = 0
+        while g.round_no == 1 and g.phase is not Phase.OVER and steps < 400:
+            move = playout_move(g, indian_solver(g))
+            assert move in g.legal_moves(), (seed, steps, move)
+            if move.kind == KNOCK:
+                assert indian_solver(g).declarable(g.hands[g.current], g.wild)
+            g.apply(move)
+            steps += 1
+        assert g.round_no > 1 or g.phase is Phase.OVER

@@ -443,7 +443,7 @@ def _parser() -> _Parser:
         "--budget",
         type=int,
         default=None,
-        help="paired samples per decision at most (default: about 30 s for 40 decisions)",
+        help="paired samples per decision at most (default: at most 15 CPU-s for 40 decisions)",
     )
     p_rev.add_argument("--workers", type=int, default=2, help="worker processes (default: 2)")
     p_rev.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,4 +1,4 @@
-"""Hints: the move the ``hard`` bot would make, with a reason a person can read.
+"""Hints: the move the game review grades best, with a reason a person can read.
 
 >>> import random
 >>> from rummykit import new_game
@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -36,7 +35,6 @@ from ..state import Phase
 from ..table import layoff_options
 from ..view import PlayerView, unseen_cards
 from . import indian
-from .ismcts import ISMCTSBot
 from .tactics import PARTNERS, hand_after_meld, layoff_face
 
 
@@ -49,20 +47,39 @@ class Hint:
 def suggest(
     view: PlayerView,
     *,
-    seconds: float | None = None,
-    budget: int | None = 60,
+    budget: int | None = None,
     seed: int = 0,
     unicode: bool = True,
 ) -> Hint:
-    """The ``hard`` bot's move for this view and why.  ``budget`` is in search
-    iterations (deterministic for a seed); give ``seconds`` to search by time instead."""
+    """The best move of the review's evaluation of this view, and why.
+
+    The hint and the game review are one evaluation
+    (:func:`rummykit.bots.review.evaluate`: the hard bot's candidates, in expected
+    points on paired samples): asked with the review's ``budget`` (None: its default
+    for the game, :func:`~rummykit.bots.review.default_budget`) and the seed the review
+    gives the position (:func:`~rummykit.bots.review.decision_seed`), the move
+    suggested is the one the review grades best.  Deterministic for a seed."""
+    # The review grades by these hints' reasons, so it is imported here, not above.
+    from .review import default_budget, evaluate
+
     if not view.legal:
         raise ValueError("it is not this player's turn")
-    bot = ISMCTSBot(seconds=seconds, iterations=None if seconds else budget)
-    move = bot.choose(view, random.Random(seed))
-    if view.rules.declare:  # Indian Rummy: no melds in play for the meld solver to read
-        return Hint(move, indian.explain(view, move, unicode))
-    return Hint(move, explain(view, move, Solver(view.rules, view.game.melds), unicode))
+    if len(view.legal) == 1:
+        move = view.legal[0]
+    else:
+        if budget is None:
+            budget = default_budget(view.rules, len(view.hand_sizes))
+        move = evaluate(view, budget, seed).best
+    return Hint(move, why(view, move, unicode))
+
+
+def why(view: PlayerView, move: Move, unicode: bool = True) -> str:
+    """The reason in words for ``move`` in this view, for a hint or a review's better
+    move: Indian Rummy's (:func:`rummykit.bots.indian.explain`, which knows its wild
+    cards and declaration) or, for the games of melds in play, :func:`explain`'s."""
+    if view.rules.declare:
+        return indian.explain(view, move, unicode)
+    return explain(view, move, Solver(view.rules, view.game.melds), unicode)
 
 
 def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) -> str:

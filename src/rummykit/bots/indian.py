@@ -27,13 +27,18 @@ cut, the discard pile, the drops and the scores.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from ..cards import COPIES, JOKER, bits, copy_of, display_face, face_of, format_face
 from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK, Move
 from ..phase import Phase
 from ..player_view import unseen_faces
+from ..rules import Scoring
 from ..variants.indian import HandSolver, is_wild, makes_wrong_show, wild_rank
 from ..view import PlayerView
+
+if TYPE_CHECKING:
+    from ..state import GameState
 
 TAKE_MARGIN = 2
 """How much lower (better) the hand value must get for the careful bot to take the
@@ -253,3 +258,111 @@ def explain(view: PlayerView, move: Move, unicode: bool = True) -> str:
             "does not improve your groups"
         )
     return "the strongest move found"  # pragma: no cover - every Indian move is above
+
+
+# -- the review's playouts ---------------------------------------------------------------------
+
+
+def links(face: int, present: int) -> int:
+    """How many of the natural faces in ``present`` (a bit per face) could meld with
+    ``face``: the same rank in another suit, or the same suit within two ranks (an ace
+    next to the king as well as the two).
+
+    >>> from rummykit.cards import parse_face
+    >>> hand = sum(1 << parse_face(f) for f in ("7H", "7S", "8H", "KD", "AD"))
+    >>> links(parse_face("7H"), hand), links(parse_face("KD"), hand), links(parse_face("2C"), hand)
+    (2, 1, 0)
+    """
+    suit, rank = divmod(face, 13)
+    near = sum(1 << (s * 13 + rank) for s in range(4) if s != suit)
+    near |= sum(1 << (suit * 13 + (rank + d) % 13) for d in (-2, -1, 1, 2))
+    return (present & near & ~(1 << face)).bit_count()
+
+
+def playout_move(s: GameState, solver: HandSolver) -> Move:
+    """The move of a review playout in Indian Rummy, read from a sampled state.
+
+    The heuristic bots value a hand by a grouping search per candidate card, which
+    made a playout cost tens of milliseconds; a playout only needs a plausible
+    player, so this one counts links (:func:`links`) instead: it takes the top
+    discard when it is wild or links with two cards, declares when the hand is a
+    valid declaration (searched only when it holds a pure sequence and few
+    unconnected cards), and discards the natural card with the fewest links, the
+    costliest on a tie.  It never drops."""
+    phase = s.phase
+    p = s.current
+    hand = s.hands[p]
+    wild = s.wild
+    if phase is Phase.DRAW:
+        legal = s.legal_moves()
+        take = Move(DRAW_DISCARD)
+        if s.discard and take in legal:
+            top = s.discard[-1]
+            present = _natural_faces(hand, wild)
+            if is_wild(top, wild) or links(face_of(top), present) >= 2:
+                return take
+        stock = Move(DRAW_STOCK)
+        return stock if stock in legal else next(m for m in legal if m.kind != DROP)
+    if phase is Phase.PLAY:
+        present = _natural_faces(hand, wild)
+        taken = -1 if s.rules.discard_taken_card else s.taken
+        loose = [
+            (links(face_of(c), present), -solver.values[face_of(c)], face_of(c))
+            for c in bits(hand)
+            if c != taken and not is_wild(c, wild)
+        ]
+        wilds = hand.bit_count() - len(loose) - (taken >= 0 and not is_wild(taken, wild))
+        if (
+            sum(max(0, 2 - k) for k, _v, _f in loose) <= 2 + 2 * wilds
+            and has_pure_sequence(hand)
+            and solver.declarable(hand, wild)
+        ):
+            return Move(KNOCK)
+        if loose:
+            return Move(DISCARD, min(loose)[2])
+    if phase is Phase.KNOCK:  # the declaration's card out: the first that leaves a show
+        present = _natural_faces(hand, wild)
+        order = sorted(
+            bits(hand),
+            key=lambda c: (
+                (1, 0, 0)
+                if is_wild(c, wild)
+                else (0, links(face_of(c), present), -solver.values[face_of(c)])
+            ),
+        )
+        for c in order:
+            if solver.valid(hand & ~(1 << c), wild):
+                return Move(DISCARD, face_of(c))
+    return s.legal_moves()[0]
+
+
+def _natural_faces(hand: int, wild: int) -> int:
+    """A bit per natural face of ``hand`` that is not wild this deal."""
+    present = 0
+    for c in bits(hand):
+        if not is_wild(c, wild):
+            present |= 1 << face_of(c)
+    return present
+
+
+def cutoff_deltas(s: GameState, solver: HandSolver) -> list[int]:
+    """Indian Rummy's deltas of a playout cut off before its end: the player in the
+    deal whose hand counts least declares now, and the others count their hands (a
+    dropped player their drop), as the round's scoring counts them."""
+    n = s.num_players
+    counts = [0] * n
+    live = []
+    for q in range(n):
+        d = s.dropped[q]
+        if d > 0:
+            counts[q] = d
+        elif d == 0:
+            counts[q] = solver.points(s.hands[q], s.wild)
+            live.append(q)
+    if not live:  # pragma: no cover - a deal ends when one player is left in it
+        return counts
+    winner = min(live, key=counts.__getitem__)
+    counts[winner] = 0
+    if s.rules.scoring is Scoring.WINNER_COLLECTS:
+        return [sum(counts) if q == winner else 0 for q in range(n)]
+    return counts

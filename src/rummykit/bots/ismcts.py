@@ -55,11 +55,13 @@ from ..rules import Scoring
 from ..scoring import hand_value, margins
 from ..solver import LARGE_HAND, Solver
 from ..state import GameState, Phase
+from ..variants.indian import HandSolver
 from ..view import CardWeights, PlayerView, determinize
 from .base import Bot
 from .contract import down_cost
 from .expert import ExpertBot
-from .indian import indian_move
+from .indian import cutoff_deltas, indian_move
+from .indian import playout_move as indian_playout_move
 from .inference import card_weights
 from .tactics import best_layoff, best_meld, discard_choice, greedy_move
 
@@ -126,6 +128,8 @@ def playout_policy(s: GameState, solver: Solver, rng: random.Random) -> Move:
     The choice is therefore always the one :func:`greedy_move` makes on the legal
     list, at a fraction of the cost in Rami (``tests/test_ai.py`` checks this).
     """
+    if s.rules.declare:  # Indian Rummy: no melds in play; its own cheap player
+        return indian_playout_move(s, indian_solver(s))
     if s.phase is Phase.KNOCK and s.hands[s.current].bit_count() > s.game.dealt:
         # The knocker's discard: nothing more is drawn, so links are worth nothing and
         # the least deadwood is what scores (gin, or no undercut), as the expert plays.
@@ -317,6 +321,13 @@ class ISMCTSBot(Bot):
         return rewards(s, deltas)
 
 
+def indian_solver(s: GameState) -> HandSolver:
+    """The hand solver of an Indian Rummy game (its variant's, with its memos)."""
+    solver = s.game.variant.solver  # type: ignore[attr-defined]
+    assert isinstance(solver, HandSolver)
+    return solver
+
+
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 """The clocks a time budget can be counted on."""
 
@@ -406,6 +417,8 @@ def estimate(s: GameState, solver: Solver) -> list[int]:
     r = s.rules
     if r.knock_card is not None:
         return knock_estimate(s)
+    if r.declare:  # Indian Rummy: the hands as its scoring counts them
+        return cutoff_deltas(s, indian_solver(s))
     dead = []
     for p, h in enumerate(s.hands):
         if s.needs_opening(p) or (r.never_melded_penalty and not s.melded[p]):

@@ -16,10 +16,14 @@ dropped so the budget goes to the others; the move played never is
 
 * **Points lost** = best candidate's estimate - the played move's estimate (never
   below 0: the played move is a candidate, so the best is at least as good).
-* **Label** by points lost (:data:`LABELS`): best, good, inaccuracy, mistake, blunder.
-* **Accuracy** of the round = the mean over decisions of ``100 * exp(-lost /
+* **Label** and the loss shown, both from the loss and its error (:func:`grade`,
+  :data:`LABELS`): best (no loss shown), good, inaccuracy, mistake, blunder.
+* **Accuracy** of the round = the mean over decisions of ``100 * exp(-shown /
   ACCURACY_SCALE)``: 100 for a round of best moves, about 37 for a round that loses
   :data:`ACCURACY_SCALE` points at every decision.
+* **Hints** are the same evaluation (:func:`evaluate`): the move
+  :func:`rummykit.bots.hints.suggest` gives at a review's budget and
+  :func:`decision_seed` is the one the review grades best.
 * **Key moments**: the three decisions that lost the most among those not labelled
   best, each with the better move and the reason for it in words
   (:func:`rummykit.bots.hints.explain`).
@@ -60,36 +64,80 @@ from ..serialize import state_from_json, state_to_json
 from ..solver import Solver
 from ..state import GameState, Phase
 from ..view import CardWeights, PlayerView, determinize
-from .hints import explain
+from .hints import why
 from .inference import card_weights
 from .ismcts import CHECK_EVERY, MIN_ITERATIONS, REWARD_SCALE, ISMCTSBot, settled
 
 DEFAULT_BUDGET = 256
-"""Paired samples per decision at most, for two players and one deck without jokers
-(see :func:`default_budget`).  The search stops early once the choice is clear
-(:data:`INDIFFERENCE`)."""
+"""Paired samples per decision at most, for two players of a one-deck game of melds
+laid in play (basic, Gin), and of a game whose family :data:`FAMILY_BUDGETS` does not
+name when it has one deck and no joker.  The search stops early once the choice is
+clear (:data:`INDIFFERENCE`)."""
 
 HEAVY_BUDGET = 48
-"""Samples per decision at most for four players of a game with two decks or jokers
-(Rami 51): each sample plays four hands of fourteen cards with a long legal list,
-about fifteen times the cost of a basic sample (``benchmarks/review.py``)."""
+"""...and for two players of a game with two decks or jokers whose family is not
+named."""
+
+FAMILY_BUDGETS: dict[str, int] = {
+    "basic": 256,
+    "classic": 256,
+    "cg101": 256,
+    "gin": 256,
+    "rum500": 64,
+    "rami51": 48,
+    "kalooki": 64,
+    "contract": 96,
+    "indian": 40,
+}
+"""Each preset family's budget for two players, from its measured cost
+(``python benchmarks/review.py``, docs/bots.md "Game review"): a 40-decision round
+reviewed within 15 CPU-seconds in every family.  A 500 Rum sample plays long hands
+with deep draws and a Rami 51 one fourteen cards a hand with jokers, several times a
+basic sample; Indian Rummy's playouts are cut after :data:`INDIAN_TURNS` turns."""
+
+INDIAN_TURNS = 4
+"""Turns of each player a review playout of Indian Rummy plays before it scores the
+hands as the round's scoring counts them (:func:`~rummykit.bots.indian.cutoff_deltas`):
+the finish search that checks a declaration made a playout to the round's end cost
+about 30 ms, eight times one to this depth."""
+
+
+def family(rules: Rules) -> str:
+    """The preset family of ``rules`` (``indian_pool101`` is ``indian``, ``gin_match``
+    is ``gin``), or its name for rules of no known family.
+
+    >>> from rummykit.rules import Rules
+    >>> family(Rules.parse("indian_pool101")), family(Rules.parse("rum500(deals=1)"))
+    ('indian', 'rum500')
+    """
+    return rules.name.split("_")[0]
 
 
 def default_budget(rules: Rules, players: int) -> int:
-    """The sample budget that reviews a 40-decision round within 30 s on two idle
-    cores (``benchmarks/review.py`` measures it): :data:`DEFAULT_BUDGET` for two
-    players of a one-deck game, :data:`HEAVY_BUDGET` for four of Rami 51, inversely
-    proportional to the players otherwise, never under 16.
+    """The sample budget that reviews a 40-decision round within 15 CPU-seconds
+    (``benchmarks/review.py`` measures it): the family's two-player budget
+    (:data:`FAMILY_BUDGETS`; otherwise :data:`HEAVY_BUDGET` with two decks or jokers,
+    :data:`DEFAULT_BUDGET` without), inversely proportional to the players, never
+    under 16: a sample plays every hand.
 
     >>> from rummykit.rules import Rules
     >>> default_budget(Rules.preset("gin"), 2), default_budget(Rules.preset("rami51"), 4)
-    (256, 48)
-    >>> default_budget(Rules.preset("basic"), 4), default_budget(Rules.preset("rami51"), 2)
-    (128, 96)
+    (256, 24)
+    >>> default_budget(Rules.preset("basic"), 4), default_budget(Rules.preset("indian_pool101"), 6)
+    (128, 16)
     """
     heavy = rules.decks > 1 or rules.jokers > 0
-    per_player = HEAVY_BUDGET * 4 if heavy else DEFAULT_BUDGET * 2
-    return max(16, per_player // max(2, players))
+    two = FAMILY_BUDGETS.get(family(rules), HEAVY_BUDGET if heavy else DEFAULT_BUDGET)
+    return max(16, two * 2 // max(2, players))
+
+
+def horizon(rules: Rules, players: int) -> int:
+    """Actions a review playout plays before it scores the round as it stands: the
+    hard bot's own horizon, or :data:`INDIAN_TURNS` turns of each player (a draw and
+    a discard each) in Indian Rummy."""
+    if rules.declare:
+        return INDIAN_TURNS * 2 * players
+    return ISMCTSBot().horizon
 
 
 INDIFFERENCE = 0.5
@@ -203,7 +251,7 @@ class PointsSearch(ISMCTSBot):
         return out
 
     def racing(
-        self, view: PlayerView, cands: list[Move], keep: int, seed: int
+        self, view: PlayerView, cands: list[Move], keep: int | None, seed: int
     ) -> list[list[float]]:
         """Per candidate, the view's player's points on each sample it was played on.
 
@@ -256,7 +304,9 @@ one's and 3% of a Rami 51 one's, whose noisy four-handed samples rarely settle
 within its budget of 48 (docs/bots.md, "Game review")."""
 
 
-def _race(cols: list[list[float]], alive: list[int], keep: int, indifference: float) -> list[int]:
+def _race(
+    cols: list[list[float]], alive: list[int], keep: int | None, indifference: float
+) -> list[int]:
     """The candidates of ``alive`` still raced: the leader, ``keep``, and every other
     whose paired difference to the leader does not pass the early-stopping test.
 
@@ -303,14 +353,18 @@ class Decision:
     error: float
     """The standard error of ``lost`` (from the paired per-sample differences)."""
     label: str
-    """One of :data:`LABEL_NAMES`, given by the points lost that the samples show with
-    confidence: ``label_for(max(0, lost - CONFIDENCE_Z * error))``."""
+    """One of :data:`LABEL_NAMES`, given with :attr:`shown` by :func:`grade`."""
     reason: str
     """Why the best move is good, in words (:func:`rummykit.bots.hints.explain`)."""
     samples: int
     """Paired samples the estimates rest on."""
     candidates: tuple[tuple[str, float], ...] = ()
     """Every candidate compared, in notation, with its expected points, best first."""
+    shown: float = 0.0
+    """The points lost that the samples show with confidence (:func:`grade`): 0 for a
+    decision labelled best, else at least the label's lower limit.  The accuracy, the
+    key moments and the front ends count this figure, so a label, its number and the
+    accuracy never disagree."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -324,6 +378,7 @@ class Decision:
             "lost": round(self.lost, 2),
             "error": round(self.error, 2),
             "label": self.label,
+            "shown": round(self.shown, 2),
             "reason": self.reason,
             "samples": self.samples,
             "candidates": [{"move": m, "points": round(p, 2)} for m, p in self.candidates],
@@ -339,6 +394,7 @@ class KeyMoment:
     played: str
     better: str
     lost: float
+    """The points lost that the samples show with confidence (:attr:`Decision.shown`)."""
     label: str
     reason: str
 
@@ -367,7 +423,8 @@ class RoundReview:
     budget: int
     decisions: tuple[Decision, ...]
     accuracy: float
-    """Mean decision accuracy in percent (:func:`decision_accuracy`); 100 with no decision."""
+    """Mean decision accuracy in percent (:func:`decision_accuracy` of each loss
+    shown); 100 with no decision, or with every decision best."""
     key_moments: tuple[KeyMoment, ...]
     series: tuple[tuple[int, float], ...]
     """``(move index, expected points)``: the played move's estimate after each
@@ -418,10 +475,32 @@ def sparkline(values: Sequence[float]) -> str:
     return "".join(SPARKS[round((v - lo) / (hi - lo) * top)] for v in values)
 
 
+def grade(lost: float, error: float) -> tuple[str, float]:
+    """A decision's label and the loss it shows, from its points lost and their
+    standard error: the one place both are derived.
+
+    The loss shown is the one the samples show with one-sided 95% confidence,
+    ``lost - CONFIDENCE_Z * error``, and 0 when that is under the best label's half a
+    point (the interval reaches within half a point of no loss): the decision is then
+    *best* and shows no loss.  Otherwise the label is the one of the loss shown
+    (:func:`label_for`), so the number never contradicts the label.
+
+    >>> grade(10.2, 6.1)          # a large loss the samples cannot tell from none
+    ('best', 0.0)
+    >>> grade(12.0, 1.0)[0], round(grade(12.0, 1.0)[1], 2)
+    ('blunder', 10.36)
+    >>> grade(0.0, 0.0), grade(1.5, 0.5)[0], grade(3.0, 0.5)[0]
+    (('best', 0.0), 'good', 'inaccuracy')
+    """
+    low = lost - CONFIDENCE_Z * error
+    shown = low if low >= LABELS[0][1] else 0.0
+    return label_for(shown), shown
+
+
 def shown_loss(d: Decision) -> float:
-    """The points a decision lost as its samples show them with confidence,
-    ``max(0, lost - CONFIDENCE_Z * error)``: what its label goes by."""
-    return max(0.0, d.lost - CONFIDENCE_Z * d.error)
+    """The points a decision lost as its samples show them with confidence
+    (:func:`grade`): what its label, the accuracy and the key moments go by."""
+    return d.shown
 
 
 def _standard_error(diffs: Sequence[float]) -> float:
@@ -596,6 +675,87 @@ def review_decision(
     return _grade(view, move, state, seed, budget, index, unicode)
 
 
+def decision_seed(seed: int, index: int) -> int:
+    """The seed of the evaluation that grades the decision at history ``index`` in a
+    review seeded ``seed``: a hint asked at that position with this seed and the
+    review's budget (:func:`~rummykit.bots.hints.suggest`) is the same evaluation, so
+    the review grades the hinted move best.
+
+    >>> decision_seed(0, 17), decision_seed(1, 0)
+    (17, 1000003)
+    """
+    return seed * 1_000_003 + index
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Every candidate of one position in expected points, on paired samples: the one
+    evaluation behind both a hint (its :attr:`best`) and the review's grade of a
+    decision (the loss of the move played against :attr:`best`)."""
+
+    moves: tuple[Move, ...]
+    """The candidates, in the order the search plays them."""
+    cols: tuple[tuple[float, ...], ...]
+    """Per candidate, its points on each sample it played (a raced-out one's is
+    shorter, :meth:`PointsSearch.racing`)."""
+    samples: int
+    """Samples the candidates raced to the end played."""
+    points: dict[Move, float]
+    """Each candidate's expected points (a raced-out one's: the best's plus their
+    paired difference on the samples it played)."""
+    best: Move
+    """The raced-to-the-end candidate with the most points; on a tie the move played
+    (if one is given), then the first candidate (the expert's choice)."""
+
+    def raced(self, move: Move) -> bool:
+        """Whether ``move`` played every sample (it was not dropped)."""
+        return len(self.cols[self.moves.index(move)]) == self.samples
+
+    def loss(self, move: Move) -> tuple[float, float]:
+        """``(lost, error)``: the best's points minus ``move``'s (never below 0) and the
+        standard error of their paired per-sample differences."""
+        b = self.cols[self.moves.index(self.best)]
+        p = self.cols[self.moves.index(move)]
+        k = min(len(b), len(p))
+        lost = max(0.0, self.points[self.best] - self.points[move])
+        return lost, _standard_error([x - y for x, y in zip(b[:k], p[:k], strict=True)])
+
+
+def evaluate(view: PlayerView, budget: int, seed: int, played: Move | None = None) -> Evaluation:
+    """The expected points of the hard bot's candidates for ``view`` (and ``played``,
+    which is added if it is not one), on at most ``budget`` paired samples seeded by
+    ``seed``.
+
+    ``played`` is never raced out; every other candidate is, once it is settled
+    against the leader.  The result does not depend on ``played`` when it is the
+    best of the evaluation without it (the best is never raced out, so keeping it
+    changes nothing): a hint's move reviewed at the same seed and budget is best.
+    """
+    rng = random.Random(seed)
+    search = PointsSearch(budget)
+    search.horizon = horizon(view.rules, len(view.hand_sizes))
+    cands = search.candidates(view, rng)
+    if played is not None and played not in cands:
+        cands.append(played)
+    keep = None if played is None else cands.index(played)
+    cols = search.racing(view, cands, keep, rng.getrandbits(64))
+    n = search.last_iterations
+    points = {m: sum(cols[c]) / max(1, len(cols[c])) for c, m in enumerate(cands)}
+    raced = [m for c, m in enumerate(cands) if len(cols[c]) == n]
+    # max() keeps the first of equals: the played move wins a tie, then the expert's.
+    # The best is one of the candidates raced to the end (a dropped one was worse).
+    order = sorted(raced, key=lambda m: m != played)
+    best = max(order, key=points.__getitem__)
+    # A dropped candidate: the best's estimate plus their paired difference on the
+    # samples it played (its own mean over those few would not compare with the rest).
+    top = cols[cands.index(best)]
+    for c, m in enumerate(cands):
+        if len(cols[c]) != n:
+            k = len(cols[c])
+            points[m] = points[best] + (sum(cols[c]) - sum(top[:k])) / max(1, k)
+    return Evaluation(tuple(cands), tuple(tuple(c) for c in cols), n, points, best)
+
+
 def _grade(
     view: PlayerView,
     move: Move,
@@ -605,35 +765,16 @@ def _grade(
     index: int,
     unicode: bool,
 ) -> Decision:
-    rng = random.Random(seed * 1_000_003 + index)
-    search = PointsSearch(budget)
-    cands = search.candidates(view, rng)
-    if move not in cands:
-        cands.append(move)
-    cols = search.racing(view, cands, cands.index(move), rng.getrandbits(64))
-    n = search.last_iterations
-    points = {m: sum(cols[c]) / max(1, len(cols[c])) for c, m in enumerate(cands)}
-    raced = {m for c, m in enumerate(cands) if len(cols[c]) == n}
-    # max() keeps the first of equals: the played move wins a tie, then the expert's.
-    # The best is one of the candidates raced to the end (a dropped one was worse).
-    order = [move, *(m for m in cands if m != move)]
-    best = max((m for m in order if m in raced), key=points.__getitem__)
-    # A dropped candidate: the best's estimate plus their paired difference on the
-    # samples it played (its own mean over those few would not compare with the rest).
-    top = cols[cands.index(best)]
-    for c, m in enumerate(cands):
-        if m not in raced:
-            k = len(cols[c])
-            points[m] = points[best] + (sum(cols[c]) - sum(top[:k])) / k
-    lost = max(0.0, points[best] - points[move])
-    b, p = cols[cands.index(best)], cols[cands.index(move)]
-    error = _standard_error([x - y for x, y in zip(b, p, strict=True)])
-    solver = Solver(view.rules, view.game.melds)
+    ev = evaluate(view, budget, decision_seed(seed, index), move)
+    best = ev.best
+    lost, error = ev.loss(move)
 
     def text(m: Move) -> str:
         return move_to_text(state, m, unicode=unicode)
 
-    ranked = sorted(order, key=lambda m: (m not in raced, -points[m]))
+    order = [move, *(m for m in ev.moves if m != move)]
+    ranked = sorted(order, key=lambda m: (not ev.raced(m), -ev.points[m]))
+    label, shown = grade(lost, error)
     return Decision(
         index=index,
         turn=state.turn,
@@ -642,14 +783,15 @@ def _grade(
         best_move=best,
         played=text(move),
         best=text(best),
-        played_points=points[move],
-        best_points=points[best],
+        played_points=ev.points[move],
+        best_points=ev.points[best],
         lost=lost,
         error=error,
-        label=label_for(max(0.0, lost - CONFIDENCE_Z * error)),  # shown_loss
-        reason=explain(view, best, solver, unicode),
-        samples=n,
-        candidates=tuple((text(m), points[m]) for m in ranked),
+        label=label,
+        reason=why(view, best, unicode),
+        samples=ev.samples,
+        candidates=tuple((text(m), ev.points[m]) for m in ranked),
+        shown=shown,
     )
 
 
@@ -692,7 +834,7 @@ def review_round(
     ``source`` is a match state (e.g. the one a game holds, or
     :func:`~rummykit.notation.import_record`'s result) or the text of a game record.
     ``budget`` caps the paired samples per decision (None: :func:`default_budget`,
-    about 30 s for 40 decisions on two cores); ``workers > 1`` grades decisions
+    at most 15 CPU-seconds for 40 decisions); ``workers > 1`` grades decisions
     in that many processes, with the same result.  ``progress(done, total)`` is
     called as decisions are graded; an exception it raises stops the review (and
     propagates), which is how a front end cancels one.
@@ -755,15 +897,17 @@ def summarise(
     if done:
         result = margin(rules, done[0].deltas, player)
         series.append((last, result))
+    # The accuracy counts the loss the labels show: a round of best moves is 100%,
+    # and a review with no key moment ("nothing cost you anything") is one.
     accuracy = (
-        sum(decision_accuracy(d.lost) for d in decisions) / len(decisions) if decisions else 100.0
+        sum(decision_accuracy(d.shown) for d in decisions) / len(decisions) if decisions else 100.0
     )
     worst = sorted(
         (d for d in decisions if d.label != LABEL_NAMES[0]),
-        key=lambda d: (-d.lost, d.index),
+        key=lambda d: (-d.shown, d.index),
     )
     key = tuple(
-        KeyMoment(d.index, d.turn, d.played, d.best, d.lost, d.label, d.reason)
+        KeyMoment(d.index, d.turn, d.played, d.best, d.shown, d.label, d.reason)
         for d in worst[:KEY_MOMENTS]
     )
     counts = dict.fromkeys(LABEL_NAMES, 0)

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from ..bots.hints import Hint, suggest
+from ..bots.review import decision_seed
 from ..cards import copy_of, face_of
 from ..errors import IllegalMoveError
 from ..i18n import hint_text, illegal_text
@@ -87,9 +88,9 @@ CARD_KEYS = "1234567890abefgknouwxyz"
 """Keys that select the cards of the hand, in order (the other letters are actions)."""
 BOT_PACE = 0.6
 """Seconds between bot moves, so a person can follow them."""
-HINT_BUDGET = 40
-"""Sampled deals for a hint: each replays every candidate move, so 40 take a fraction
-of a second in Basic Rummy and one to two seconds in Rami."""
+HINT_BUDGET: int | None = None
+"""Sampled deals for a hint: None, the review's budget for the game, so the hint and
+the round's review (seed 0) are one evaluation and the hinted move is graded best."""
 
 
 ACTION_KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
@@ -783,7 +784,12 @@ class TableScreen(Screen[None]):
         self.hint_job = name
         self.set_message(_("Thinking of a hint…"), "hint")
         self.run_worker(
-            partial(suggest, s.view(self.match.human), budget=HINT_BUDGET, seed=len(s.history)),
+            partial(
+                suggest,
+                s.view(self.match.human),
+                budget=HINT_BUDGET,
+                seed=decision_seed(0, len(s.history)),  # the round review's seed (0)
+            ),
             name=name,
             group="hint",
             thread=True,

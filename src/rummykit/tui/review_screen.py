@@ -96,7 +96,7 @@ def review_body(rv: RoundReview) -> Table:
             str(d.turn),
             d.played,
             "" if d.best == d.played else d.best,
-            f"{d.lost:.1f}±{d.error:.1f}",
+            "" if d.label == "best" else f"{d.shown:.1f}",  # the loss its label goes by
             Text(_(d.label), style=LABEL_STYLES.get(d.label, "")),
         )
     t.add_row(moves)

@@ -167,7 +167,7 @@ def review_payload(review: RoundReview, seat: int, total: int | None = None) -> 
                 "best": d.best,
                 "played_points": round(d.played_points, 2),
                 "best_points": round(d.best_points, 2),
-                "lost": round(d.lost, 2),
+                "lost": round(d.shown, 2),  # the loss its label goes by (0 when best)
                 "label": d.label,
                 "reason": d.reason,
             }

@@ -38,6 +38,7 @@ from starlette.websockets import WebSocketState
 
 from ..bots import RandomBot, make_bot
 from ..bots.hints import Hint
+from ..bots.review import decision_seed
 from ..errors import IllegalMoveError, NotationError, RummyError
 from ..i18n import error_text, hint_text, normalize, rules_error_text, rules_summary
 from ..i18n.rulebook_fr import SOURCES_FR
@@ -83,7 +84,7 @@ from .residency import (
     monotonic_clock,
     server_full,
 )
-from .reviews import ReviewBusy, Reviewer
+from .reviews import REVIEW_SEED, ReviewBusy, Reviewer
 from .settings import Settings
 from .store import (
     CHAT_KEEP,
@@ -1272,7 +1273,9 @@ class Manager:
                     suggestion,
                     state_to_json(state),
                     conn.seat,
-                    self.settings.hint_budget,
+                    self.settings.hint_budget or self.settings.review_budget,
+                    # the review's seed for this decision: the hint is its best move
+                    decision_seed(REVIEW_SEED, len(state.history)),
                     client=conn.address,
                 )
             )

@@ -24,7 +24,9 @@ class Settings:
     """Seconds a bot waits before each action, so people can follow the play."""
     disconnect_grace: float = 60.0
     """A seated player away this long has their turns played for them."""
-    hint_budget: int = 40
+    hint_budget: int = 0
+    """Paired samples of a hint; 0: the review's budget (``review_budget``, else the
+    engine's for the game), so the move hinted is the one the review grades best."""
     rate: float = 20.0
     """Client messages per second allowed (token bucket) ..."""
     burst: float = 40.0
@@ -95,7 +97,7 @@ class Settings:
     review_budget: int = 0
     """Paired samples per decision a review may take at most; 0: the engine's budget
     for the game (:func:`~rummykit.bots.review.default_budget`, as ``rummy review``),
-    about 30 s for a round of 40 decisions on two cores.  The review's seed is fixed
+    at most 15 CPU-seconds for a round of 40 decisions.  The review's seed is fixed
     (web/reviews.py), so a review is reproducible from the record."""
     # -- HTTP hygiene (docs/protocol.md, "Limits"; docs/deploy.md) -------------
     max_body: int = 16384

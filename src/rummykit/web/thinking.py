@@ -110,9 +110,11 @@ def choose_move(factory: BotFactory, state_json: str, seat: int, bot: str, seed:
     return factory(bot).choose(view, random.Random(seed))
 
 
-def suggestion(state_json: str, seat: int, budget: int) -> Hint:
-    """The hard bot's suggestion for ``seat``, with its reason (runs in a worker)."""
-    return suggest(state_from_json(state_json).view(seat), budget=budget)
+def suggestion(state_json: str, seat: int, budget: int, seed: int = 0) -> Hint:
+    """The hint for ``seat``, with its reason (runs in a worker): the review's
+    evaluation of the position at ``seed`` and, with ``budget`` 0, at the review's
+    budget for the game."""
+    return suggest(state_from_json(state_json).view(seat), budget=budget or None, seed=seed)
 
 
 def _start_worker(nice: int, parent: int) -> None:
