@@ -1,6 +1,6 @@
 // Card ids as the engine numbers them: id = copy * 54 + face, face = suit * 13 + rank,
 // faces 52 and 53 are jokers (JOKER = 52 in moves).
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 export const JOKER = 52;
 const SUITS = ["♣", "♦", "♥", "♠"];
@@ -110,8 +110,15 @@ function faceSpan(m) {
 const MOVE_WORDS = ["draw stock", "draw discard", "discard", "meld", "layoff", "take", "swap", "pass", "knock", "rematch", "to", "from", "in"];
 const MOVE_RE = MOVE_WORDS.map((w) => [new RegExp(`^${w}\\b|(?<= )${w}(?= )`, "g"), `mv.${w.replace(" ", "_")}`]);
 
+// 500 Rum's deep draw as the log keeps it: "draw discard 3 JC" (the top 3 cards, the
+// deepest JC), written as the terminal does, "took J♣ and the 2 cards above it"
+const DEEP_DRAW = /^draw discard (\d+) ((?:10|[2-9TJQKA])[CDHS]|JK)$/;
+
 /** A move as the server writes it, as nodes: translated words, card faces. */
 export function moveNodes(text) {
+  const deep = DEEP_DRAW.exec(text);
+  // "le A♣" is written "l'A♣" in French, as the terminal does
+  if (deep) return richText(tn("mv.deep", Number(deep[1]) - 1, { card: deep[2] }).replace(/\ble (?=A[CDHS]\b)/g, "l'"));
   let out = text;
   for (const [re, key] of MOVE_RE) out = out.replace(re, t(key));
   return richText(out);
