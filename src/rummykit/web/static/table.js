@@ -309,7 +309,7 @@ export async function tablePage(app, connEl, tableId) {
       if (deep.has(count) && myTurn) {
         el.classList.add("playable");
         const above = g.discard.slice(i + 1).map((x) => faceText(faceOf(x))).join(" ");
-        el.title = count > 1 ? t("rum500.take_title", { card: faceText(faceOf(c)), cards: above }) : t("table.pile_title");
+        el.title = count > 1 ? t("deep.take_title", { card: faceText(faceOf(c)), cards: above }) : t("table.pile_title");
         if (count > 1) el.dataset.above = `+${count - 1}`;
         el.addEventListener("click", () => send(count > 1 ? { kind: "draw_deep", count } : { kind: "draw_discard" }));
       }
@@ -486,11 +486,11 @@ export async function tablePage(app, connEl, tableId) {
       // 500 Rum: which pile cards can be taken, and what comes with each
       const pile = (n) => faceText(faceOf(g.discard[g.discard.length - n]));
       const takes = g.legal.filter((l) => l.kind === "draw_deep").sort((x, y) => x.count - y.count)
-        .map((l) => tn("rum500.with", l.count - 1, { card: pile(l.count) }));
+        .map((l) => tn("deep.with", l.count - 1, { card: pile(l.count) }));
       if (takes.length) {
-        if (g.legal.some((l) => l.kind === "draw_discard")) takes.push(t("rum500.top", { card: pile(1) }));
+        if (g.legal.some((l) => l.kind === "draw_discard")) takes.push(t("deep.top", { card: pile(1) }));
         const cards = takes.length > 1 ? takes.slice(0, -1).join(", ") + t("word.and") + takes[takes.length - 1] : takes[0];
-        return t("status.your_turn") + " " + t("rum500.take", { cards });
+        return t("status.your_turn") + " " + t("deep.take", { cards });
       }
     }
     if (myTurn) return t("status.your_turn") + " " + (g.knock ? knockAdvice(g) : g.declare ? declareAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play"));
