@@ -499,7 +499,8 @@ async def test_swap_and_take_in_rami51() -> None:
         assert g.pending >= 0
         assert "use 🃏 in a meld now" in str(screen.query_one("#status").render())
         await pilot.press("t")  # taking is not allowed while the joker is pending
-        assert "rule:" in screen.message
+        assert screen.refused_rule == "pending_card_must_be_used"
+        assert screen.message.startswith("Not allowed: ")
         await play_move(pilot, app, meld_move(g, "2C 2D JK=2H"))
         assert g.pending < 0
         # seed 003: retrieve a card if "The card to be retrieved is immediately used to
