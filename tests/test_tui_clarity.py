@@ -144,3 +144,14 @@ async def test_a_refused_move_shows_no_rule_code_or_seed() -> None:
         screen.try_move(Move(DISCARD, parse_face("5C")))
         assert screen.refused_rule == "draw_first"
         assert screen.message == "Not allowed: a turn starts by drawing a card"
+
+
+def test_cards_in_a_reviews_moves_read_10_not_t() -> None:
+    """The review lists moves in the notation's Unicode form (``discard T♣``); the
+    terminal's review screen shows each through ``localize_cards``, which writes the
+    ten as players read it, 10♣ (and the French court letters)."""
+    from rummykit.i18n import localize_cards
+
+    assert localize_cards("discard T♣", "en") == "discard 10♣"
+    assert localize_cards("meld T♦ J♦ Q♦", "fr") == "meld 10♦ V♦ D♦"
+    assert localize_cards("layoff 10♥ to 2", "en") == "layoff 10♥ to 2"

@@ -49,6 +49,7 @@ RANK_NAMES_FR = (
 SUIT_NAMES_FR = ("trèfle", "carreau", "cœur", "pique")
 
 _COURT = re.compile(r"(?<!\w)([JQK])(?=[♣♦♥♠])")
+_TEN = re.compile(r"(?<!\w)T(?=[♣♦♥♠])")
 _ACE_AFTER_LE = re.compile(r"\ble (?=A(?:[♣♦♥♠]|[CDHS]\b))")
 """``le A♦`` is written ``l'A♦`` (l'as), in faces and in the notation alike."""
 _COURT_FR = {"J": "V", "Q": "D", "K": "R"}
@@ -109,7 +110,13 @@ def card_text(face: int, lang: str) -> str:
 
 
 def localize_cards(text: str, lang: str) -> str:
-    """Faces written in a text (``Q♠``) with the language's letters (``D♠``)."""
+    """Faces written in a text (``Q♠``, the notation's ``T♣``) as people read them in
+    the language: ``10♣``, and in French ``D♠``.
+
+    >>> localize_cards("discard T♣, meld Q♠ K♠ A♠", "en")
+    'discard 10♣, meld Q♠ K♠ A♠'
+    """
+    text = _TEN.sub("10", text)
     if lang != "fr":
         return text
     return elide(_COURT.sub(lambda m: _COURT_FR[m[1]], text))
