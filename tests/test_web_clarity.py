@@ -211,3 +211,19 @@ def test_lobby_lists_games_by_title_with_a_plain_line(server: ServerThread, brow
     assert friend.inner_text("#invite-game") == "You are invited to a game of 500 Rum with Ann."
     friend.close()
     page.close()
+
+
+def test_a_reviews_unicode_ten_reads_10(server: ServerThread, browser: Any) -> None:
+    """The review sends moves in the notation's Unicode form (``discard T♣``); the
+    page writes every move and reason through ``moveNodes``, which shows the ten as
+    players read it, 10♣."""
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#preset option", state="attached")
+    shown = page.evaluate(
+        "import('/static/cards.js').then((m) => ["
+        " m.moveNodes('discard T♣').map((n) => n.textContent).join(''),"
+        " m.moveNodes('discard TC').map((n) => n.textContent).join('')])"
+    )
+    assert shown == ["discard 10♣", "discard 10♣"]
+    page.close()

@@ -77,6 +77,7 @@ const CARD_TOKEN = /\b(JK=)?(10|[2-9TJQKA])([CDHS])\b|\bJK\b/g;
 /** Text from the server (moves, hints, chat) as nodes, each card written as its face
  * ("KD" as K♦, red where the card is red): the move list and the hand then agree. */
 export function richText(text) {
+  text = text.replace(/\bT(?=[♣♦♥♠])/g, "10"); // the notation's ten in Unicode (a review's T♣) as 10♣
   const out = [];
   let last = 0;
   for (const m of text.matchAll(CARD_TOKEN)) {
