@@ -25,6 +25,7 @@ from ..cards import bits, display_face, face_of, is_joker
 from ..errors import IllegalMoveError
 from ..melds import RUN, HandCounts
 from ..moves import DISCARD, LAYOFF, MELD, SWAP, TAKE, Move, cell_code
+from ..phase import PENDING_MELD
 from ..state import GameState
 from ..table import joker_cells, layoff_cells
 
@@ -39,6 +40,8 @@ def refusal(state: GameState, kind: int) -> IllegalMoveError | None:
         return wrong_phase
     if state.pending >= 0 and kind not in (MELD, LAYOFF):
         card = display_face(face_of(state.pending))
+        if state.pending_kind == PENDING_MELD:  # a freed joker, a card taken from a meld
+            return IllegalMoveError("pending_card_must_be_used", f"use {card} in a new meld first")
         return IllegalMoveError(
             "pending_card_must_be_used", f"use {card} in a meld or a lay-off first"
         )

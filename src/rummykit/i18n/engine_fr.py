@@ -170,6 +170,10 @@ PATTERNS: dict[str, Patterns] = {
             RULES["pending_card_must_be_used"],
         ),
         (
+            rf"use {_CARD} in a new meld first",
+            "posez d'abord le {card} dans une nouvelle combinaison",
+        ),
+        (
             rf"use {_CARD} in a meld or a lay-off first",
             "posez d'abord le {card} dans une combinaison, ou ajoutez-le à l'une d'elles",
         ),
