@@ -361,14 +361,15 @@ async def test_illegal_move_changes_nothing_and_names_the_rule() -> None:
         # seed 001: "To begin your turn, you must draw a card" -- so no discard first
         await pilot.press("1", "d")
         screen = table(app)
-        assert "rule: draw_first" in screen.message
+        assert screen.refused_rule == "draw_first"
+        assert screen.message == "Not allowed: a turn starts by drawing a card"
         assert export_record(s) == before and s.hands == hands
         await pilot.press("c", "s")
         assert s.phase is Phase.PLAY
         # seed 001: "you must draw a card from either the stock pile or the discard pile"
         # -- one card, so a second draw is refused
         await pilot.press("p")
-        assert "rule: one_draw_per_turn" in screen.message
+        assert screen.refused_rule == "one_draw_per_turn"
         # two cards are not a meld: the app explains without calling it a move
         await pilot.press("c", "1", "2", "m")
         assert "is not a meld" in screen.message
@@ -392,7 +393,8 @@ async def test_taken_discard_cannot_be_thrown_back() -> None:
         screen = table(app)
         k = CARD_KEYS[screen.order.index(g.taken)]
         await pilot.press(k, "d")
-        assert "rule: no_discard_of_taken_card" in screen.message
+        assert screen.refused_rule == "no_discard_of_taken_card"
+        assert "seed" not in screen.message and "rule" not in screen.message
         assert g.phase is Phase.PLAY and g.hand_size(0) == 5
 
 
@@ -497,7 +499,8 @@ async def test_swap_and_take_in_rami51() -> None:
         assert g.pending >= 0
         assert "use 🃏 in a meld now" in str(screen.query_one("#status").render())
         await pilot.press("t")  # taking is not allowed while the joker is pending
-        assert "rule:" in screen.message
+        assert screen.refused_rule == "pending_card_must_be_used"
+        assert screen.message.startswith("Not allowed: ")
         await play_move(pilot, app, meld_move(g, "2C 2D JK=2H"))
         assert g.pending < 0
         # seed 003: retrieve a card if "The card to be retrieved is immediately used to
@@ -572,8 +575,10 @@ async def test_each_game_keeps_its_own_save_and_resume_offers_a_choice() -> None
         await wait_until(pilot, lambda: isinstance(resumed.screen, ChoiceScreen))
         assert isinstance(resumed.screen, ChoiceScreen)
         labels = resumed.screen.options
-        assert len(labels) == 2 and any(label.startswith("rum500: round 1") for label in labels)
-        await pilot.press(str(next(i for i, s in enumerate(labels) if "rum500" in s) + 1))
+        # issue 28 (at the table, 10): each save is named by its game's title, not its id
+        assert len(labels) == 2 and any(label.startswith("500 Rum: round 1") for label in labels)
+        assert any(label.startswith("Kalooki 40: round 1") for label in labels)
+        await pilot.press(str(next(i for i, s in enumerate(labels) if "500 Rum" in s) + 1))
         await wait_until(pilot, lambda: isinstance(resumed.screen, TableScreen))
         assert resumed.match is not None and resumed.match.state.rules.name == "rum500"
         assert resumed.match.state.history  # the draw before quitting
@@ -899,7 +904,7 @@ async def test_every_message_is_shown_whole_at_80x24(
     """A scripted round at 80x24, with a refused move and hints on the way: after each
     key press the message, status, key bar and titles are whole, and at the end every
     message the round showed is shown again and read back whole (they were cut at the
-    width: rule errors lost their [rule: ...] tail, hints their "(press ...)")."""
+    width: refusals lost their reason's tail, hints their "(press ...)")."""
     app = start(spec, seed=seed)
     messages: list[str] = []
     real = TableScreen.set_message
@@ -942,7 +947,7 @@ async def test_every_message_is_shown_whole_at_80x24(
         check_dialog_whole(app)
         await pilot.press("escape")
     monkeypatch.undo()
-    assert any("[rule: " in m for m in messages) and any("(press " in m for m in messages)
+    assert any("Not allowed: " in m for m in messages) and any("(press " in m for m in messages)
     assert any(len(m) > SIZE[0] - 2 for m in messages)  # some would not fit one line
     app = start(spec, seed=seed)
     async with app.run_test(size=SIZE) as pilot:

@@ -76,9 +76,8 @@ def start_fr(spec: str, seed: int = 2, players: int = 2) -> RummyApp:
 
 
 def _french(text: str) -> bool:
-    """No English word is left outside the ``[règle : rule_code]`` tail."""
-    body = re.sub(r"\[règle : \w+\]", "", text)
-    return ENGLISH.search(body) is None
+    """No English word is left, and no rule code or seed citation either."""
+    return ENGLISH.search(text) is None and "règle :" not in text and "seed" not in text
 
 
 def test_lang_option_and_its_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -181,7 +180,7 @@ async def test_every_message_is_shown_whole_at_80x24_in_french(
         assert "Partie finie après 1 manche." in str(app.screen.query_one("#dialog-title").render())
         await pilot.press("escape")
     monkeypatch.undo()
-    assert any("[règle : " in m for m in messages) and any("(touche " in m for m in messages)
+    assert any("Interdit : " in m for m in messages) and any("(touche " in m for m in messages)
     assert any(len(m) > SIZE[0] - 2 for m in messages)
     left_in_english = [m for m in messages if m and not _french(m)]
     assert left_in_english == []

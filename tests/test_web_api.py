@@ -709,7 +709,7 @@ def test_the_servers_texts_follow_the_pages_language(client: TestClient) -> None
     words = {
         ("fr", "draw_first"): "un tour commence par piocher une carte",
         ("fr", "not_your_turn"): "ce n'est pas votre tour",
-        ("en", "draw_first"): "a turn starts by drawing a card (seed 000, 001)",
+        ("en", "draw_first"): "a turn starts by drawing a card",
         ("en", "not_your_turn"): "it is not your turn",
     }
     with (

@@ -32,6 +32,7 @@ from ..rulebook import rules_summary as summary_en
 from ..rules import Rules
 from ..scoring import RoundResult, describe_round
 from . import engine_fr
+from .games import game_description, game_title, spec_title
 from .rulebook_fr import rules_summary_fr
 from .ui_fr import FR
 
@@ -48,6 +49,7 @@ RANK_NAMES_FR = (
 SUIT_NAMES_FR = ("trèfle", "carreau", "cœur", "pique")
 
 _COURT = re.compile(r"(?<!\w)([JQK])(?=[♣♦♥♠])")
+_TEN = re.compile(r"(?<!\w)T(?=[♣♦♥♠])")
 _ACE_AFTER_LE = re.compile(r"\ble (?=A(?:[♣♦♥♠]|[CDHS]\b))")
 """``le A♦`` is written ``l'A♦`` (l'as), in faces and in the notation alike."""
 _COURT_FR = {"J": "V", "Q": "D", "K": "R"}
@@ -108,7 +110,13 @@ def card_text(face: int, lang: str) -> str:
 
 
 def localize_cards(text: str, lang: str) -> str:
-    """Faces written in a text (``Q♠``) with the language's letters (``D♠``)."""
+    """Faces written in a text (``Q♠``, the notation's ``T♣``) as people read them in
+    the language: ``10♣``, and in French ``D♠``.
+
+    >>> localize_cards("discard T♣, meld Q♠ K♠ A♠", "en")
+    'discard 10♣, meld Q♠ K♠ A♠'
+    """
+    text = _TEN.sub("10", text)
     if lang != "fr":
         return text
     return elide(_COURT.sub(lambda m: _COURT_FR[m[1]], text))
@@ -124,14 +132,29 @@ def card_name(face: int, lang: str) -> str:
     return f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
 
 
+_CITATION = re.compile(r"\s*\((?:seed \d{3}|RULES-NOTES \d)[^()]*\)|\s*\[rule: \w+\]")
+"""A seed or notes citation, ``(seed 000, 001)``, or a ``[rule: code]`` tail: kept in
+logs, ``--json`` output and ``rummy rules``, never shown to a player."""
+
+
+def plain_reason(message: str) -> str:
+    """An engine message as a player reads it: without its citations and rule code.
+
+    >>> plain_reason("a turn starts by drawing a card (seed 000, 001) [rule: draw_first]")
+    'a turn starts by drawing a card'
+    """
+    return _CITATION.sub("", message)
+
+
 def error_text(code: str, message: str, lang: str) -> str:
     """An error for people: a rule code (:class:`IllegalMoveError`) or a protocol code
-    with its English message, in ``lang`` (the English if the code is unknown)."""
+    with its English message, in ``lang`` (the English if the code is unknown), with no
+    seed citation or rule code in it."""
     if lang == "fr":
         fr = engine_fr.error_fr(code, message)
         if fr is not None:
-            return localize_cards(fr, lang)
-    return message
+            return localize_cards(plain_reason(fr), lang)
+    return plain_reason(message)
 
 
 def illegal_text(exc: IllegalMoveError, lang: str) -> str:
@@ -154,6 +177,28 @@ def hint_text(reason: str, lang: str) -> str:
         if fr is not None:
             return localize_cards(fr, lang)
     return reason
+
+
+DEEP_DRAW: dict[str, tuple[str, str]] = {
+    "en": ("took {card} and the {n} card above it", "took {card} and the {n} cards above it"),
+    "fr": (
+        "a pris le {card} et la carte au-dessus",
+        "a pris le {card} et les {n} cartes au-dessus",
+    ),
+}
+"""500 Rum's deep draw in a move log, one card above it or more: the terminal's log
+and the web page's (whose ``mv.deep`` messages a test holds to these)."""
+
+
+def deep_draw_text(card: str, above: int, lang: str) -> str:
+    """A deep draw in words: ``took J♣ and the 2 cards above it``.
+
+    >>> deep_draw_text("J♣", 2, "en"), deep_draw_text("A♣", 1, "fr")
+    ('took J♣ and the 2 cards above it', "a pris l'A♣ et la carte au-dessus")
+    """
+    one, other = DEEP_DRAW["fr" if lang == "fr" else "en"]
+    text = (one if above == 1 else other).format(card=card, n=above)
+    return elide(text) if lang == "fr" else text
 
 
 def note_text(note: str, lang: str) -> str:
@@ -191,20 +236,26 @@ def rules_summary(rules: Rules, lang: str) -> list[str]:
 
 
 __all__ = [
+    "DEEP_DRAW",
     "ENV_VARS",
     "LANGS",
     "card_name",
     "card_text",
+    "deep_draw_text",
     "error_text",
+    "game_description",
+    "game_title",
     "hint_text",
     "illegal_text",
     "lang_from_env",
     "localize_cards",
     "normalize",
     "note_text",
+    "plain_reason",
     "round_text",
     "rules_error_text",
     "rules_summary",
+    "spec_title",
     "tr",
     "trn",
 ]

@@ -168,12 +168,32 @@ RULES: dict[str, str] = {
         "c'est le tour a pioché, à chaque autre joueur qui a encore des achats "
         "(Contract Rummy)"
     ),
+    # why a kind of move is refused now (bots/explain.py: a greyed button's reason)
+    "no_meld_in_hand": "vos cartes ne forment aucune combinaison",
+    "no_table_meld": "il n'y a encore aucune combinaison sur la table",
+    "no_layoff_fits": "aucune de vos cartes ne prolonge une combinaison de la table",
+    "no_table_joker": "il n'y a aucun joker à échanger sur la table",
+    "no_swap_card": "vous n'avez aucune carte que remplace un joker de la table",
 }
 """A French sentence for every rule code: the text of a message no pattern matches."""
 
 _EVERYONE = {"both players": "les deux joueurs", "every player": "tous les joueurs"}
 
 PATTERNS: dict[str, Patterns] = {
+    "pending_card_must_be_used": (
+        (
+            r"the card you just took must be used in a meld first.*",
+            RULES["pending_card_must_be_used"],
+        ),
+        (
+            rf"use {_CARD} in a new meld first",
+            "posez d'abord le {card} dans une nouvelle combinaison",
+        ),
+        (
+            rf"use {_CARD} in a meld or a lay-off first",
+            "posez d'abord le {card} dans une combinaison, ou ajoutez-le à l'une d'elles",
+        ),
+    ),
     "draw_first": (
         (r"a turn starts by drawing a card.*", RULES["draw_first"]),
         (

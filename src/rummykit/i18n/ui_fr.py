@@ -63,8 +63,6 @@ FR: dict[str, str] = {
     "Drop out of this deal for {n} points?": "Abandonner cette donne pour {n} points ?",
     "Drop for {n} points": "Abandonner pour {n} points",
     "Keep playing": "Continuer à jouer",
-    "Gin Rummy, a game to 100": "Gin Rummy, une partie en 100 points",
-    "Gin Rummy, one hand": "Gin Rummy, une seule donne",
     "Pass": "Passe",
     "Buy": "Acheter",
     "Nobody draws now: buy the discard (b) or pass (n).": (
@@ -135,7 +133,7 @@ FR: dict[str, str] = {
     "The bot tried an illegal move: {error}": "Le robot a tenté un coup interdit : {error}",
     "The match is over.": "La partie est finie.",
     "Wait: it is {who}'s turn.": "Attendez : c'est au tour de {who}.",
-    "Not allowed: {reason} [rule: {rule}]": "Interdit : {reason} [règle : {rule}]",
+    "Not allowed: {reason}": "Interdit : {reason}",
     "You {did}.": "Vous {did}.",
     "Select exactly one card to {what}.": "Choisissez une seule carte à {what}.",
     "lay off": "ajouter",
@@ -186,9 +184,12 @@ FR: dict[str, str] = {
     "drew {card} from the stock": "a pioché le {card}",
     "took the upcard": "a pris la carte retournée",
     "took {card} from the discard pile": "a pris le {card} de la défausse",
-    "took {card} and the {n} card(s) above it from the pile": (
-        "a pris le {card} et les {n} carte(s) au-dessus dans la défausse"
-    ),
+    "take {card}, the top card": "prendre le {card}, la carte du dessus",
+    "{card} (with the card above it)": "le {card} (avec la carte au-dessus)",
+    "{card} (with the {n} cards above it)": "le {card} (avec les {n} cartes au-dessus)",
+    "the top card, {card}": "la carte du dessus, le {card}",
+    "draw from the stock (s), or take (p) {cards}": "piochez (s), ou prenez (p) {cards}",
+    "take {card}, with {cards} above it": "prendre le {card}, avec {cards} au-dessus",
     "discarded {card}": "a défaussé le {card}",
     "melded {cards}": "a posé {cards}",
     "meld {n}": "combinaison {n}",
@@ -212,9 +213,8 @@ FR: dict[str, str] = {
     "{cards} is not a meld: a meld has at least three cards": (
         "{cards} n'est pas une combinaison : il faut au moins trois cartes"
     ),
-    "{cards} is not a meld: at most {jokers} per meld [rule: jokers_per_meld]": (
-        "{cards} n'est pas une combinaison : {jokers} au plus par combinaison "
-        "[règle : jokers_per_meld]"
+    "{cards} is not a meld: at most {jokers} per meld": (
+        "{cards} n'est pas une combinaison : {jokers} au plus par combinaison"
     ),
     "{cards} is not a meld: a set is one rank in different suits, a run "
     "is consecutive cards of one suit": (

@@ -22,7 +22,7 @@ from ..bots.hints import Hint, suggest
 from ..bots.review import decision_seed
 from ..cards import copy_of, face_of
 from ..errors import IllegalMoveError
-from ..i18n import hint_text, illegal_text
+from ..i18n import game_title, hint_text, illegal_text
 from ..moves import (
     BUY,
     DISCARD,
@@ -68,6 +68,7 @@ from .session import (
     discard_save,
     drop_cost,
     drop_note,
+    join_words,
     laid_text,
     layoff_attempt,
     load_saved,
@@ -169,6 +170,8 @@ class TableScreen(Screen[None]):
         self.selected: set[int] = set()
         self.cursor = -1
         self.new_card = -1
+        self.refused_rule = ""
+        """The rule code of the last move the engine refused (the message gives its reason)."""
         self.rounds_seen = len(match.state.results)
         self.blocked = False
         self.bot_job: str | None = None
@@ -245,7 +248,10 @@ class TableScreen(Screen[None]):
         self.query_one(TableView).show(s.names, melds, self._layoff_slots())
         melds_n = _n("{n} meld", "{n} melds", len(s.table))
         self.query_one("#table-box").border_title = _("Table · {melds}", melds=melds_n)
-        self.query_one(PilesBar).show(len(s.stock), s.discard)
+        takeable = set()
+        if self.match.my_turn and s.rules.deep_discard:
+            takeable = {len(s.discard) - m.a for m in s.legal_moves() if m.kind == DRAW_DEEP}
+        self.query_one(PilesBar).show(len(s.stock), s.discard, takeable)
         seats = [
             SeatInfo(
                 name=s.names[p],
@@ -286,7 +292,7 @@ class TableScreen(Screen[None]):
     def update_status(self) -> None:
         s = self.state
         out = Text()
-        out.append(f"{s.rules.name} ", Style(bold=True))
+        out.append(f"{game_title(s.rules.name, lang())} ", Style(bold=True))
         if s.wild >= 0:
             out.append(_("· wild {card} ", card=wild_text(s.wild)))
         contract = contract_title(s)
@@ -325,6 +331,20 @@ class TableScreen(Screen[None]):
             if not s.discard:
                 return _("draw from the stock (s)")
             top = _face(s.discard[-1])
+            deep = [m.a for m in s.legal_moves() if m.kind == DRAW_DEEP]
+            if deep:  # 500 Rum: which pile cards can be taken, and what comes with them
+                takes = [
+                    _n(
+                        "{card} (with the card above it)",
+                        "{card} (with the {n} cards above it)",
+                        n - 1,
+                        card=_face(s.discard[-n]),
+                    )
+                    for n in deep
+                ]
+                if Move(DRAW_DISCARD) in s.legal_moves():
+                    takes.append(_("the top card, {card}", card=top))
+                return _("draw from the stock (s), or take (p) {cards}", cards=join_words(takes))
             if Move(DRAW_DISCARD) not in s.legal_moves():
                 return _("draw from the stock (s); {card} on the pile cannot be used now", card=top)
             return _("draw from the stock (s) or take {card} (p)", card=top)
@@ -552,10 +572,9 @@ class TableScreen(Screen[None]):
         try:
             self.match.apply(move)
         except IllegalMoveError as exc:
-            reason = illegal_text(exc, lang())
-            self.set_message(
-                _("Not allowed: {reason} [rule: {rule}]", reason=reason, rule=exc.rule), "error"
-            )
+            # the rule's code is for logs and tests; the player reads the plain reason
+            self.refused_rule = exc.rule
+            self.set_message(_("Not allowed: {reason}", reason=illegal_text(exc, lang())), "error")
             self.refresh_all()
             return False
         if move.kind in (DRAW_STOCK, DRAW_DISCARD):

@@ -23,7 +23,7 @@ from textual.widgets import Label, ProgressBar, Sparkline, Static
 from textual.worker import Worker, WorkerState
 
 from ..bots.review import RoundReview, count_decisions, review_round
-from ..i18n import hint_text
+from ..i18n import hint_text, localize_cards
 from ..state import GameState
 from .lang import N_, _, lang, translate_bindings
 from .screens import DIALOG_CSS
@@ -79,7 +79,7 @@ def review_body(rv: RoundReview) -> Table:
         for k in rv.key_moments:
             t.add_row(
                 Text.assemble(
-                    _("turn {n}: {played} ", n=k.turn, played=k.played),
+                    _("turn {n}: {played} ", n=k.turn, played=localize_cards(k.played, lang())),
                     (_(k.label), LABEL_STYLES.get(k.label, "")),
                     _(
                         ", {lost} points; better {reason}",
@@ -94,8 +94,8 @@ def review_body(rv: RoundReview) -> Table:
     for d in rv.decisions:
         moves.add_row(
             str(d.turn),
-            d.played,
-            "" if d.best == d.played else d.best,
+            localize_cards(d.played, lang()),  # 10♣, not the notation's T♣
+            "" if d.best == d.played else localize_cards(d.best, lang()),
             "" if d.label == "best" else f"{d.shown:.1f}",  # the loss its label goes by
             Text(_(d.label), style=LABEL_STYLES.get(d.label, "")),
         )

@@ -28,9 +28,8 @@ from textual.widgets import (
 
 from ..cards import bits, face_of
 from ..errors import RummyError
-from ..i18n import rules_summary
-from ..i18n.rulebook_fr import SOURCES_FR
-from ..rules import PRESET_SOURCES, Ace, Rules, RummyBonus, Scoring
+from ..i18n import game_description, game_title, rules_summary
+from ..rules import Ace, Rules, RummyBonus, Scoring
 from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
@@ -40,7 +39,6 @@ from .session import (
     DEFAULT_BOT,
     DIFFICULTIES,
     HOUSE_RULE_TOGGLES,
-    PRESET_LABELS,
     TUI_PRESETS,
     GameSettings,
     ReplayStep,
@@ -73,9 +71,10 @@ DIALOG_CSS = """
 """
 
 
-def _source(preset: str) -> str:
-    """Where a preset's rules come from, in the app's language."""
-    return (SOURCES_FR if lang() == "fr" else PRESET_SOURCES).get(preset, "")
+def _about(preset: str) -> str:
+    """The game a preset plays, in one plain line in the app's language (where its
+    rules come from is for ``rummy rules``)."""
+    return game_description(preset, lang())
 
 
 def _cards_text(cards: Sequence[int]) -> Text:
@@ -477,13 +476,13 @@ class NewGameScreen(Screen[GameSettings | str | None]):
             with Horizontal(classes="row"):
                 yield Label(_("Preset"))
                 yield Select(
-                    [(_(PRESET_LABELS.get(p, p)), p) for p in TUI_PRESETS],
+                    [(game_title(p, lang()), p) for p in TUI_PRESETS],
                     value=preset,
                     allow_blank=False,
                     compact=True,
                     id="preset",
                 )
-            yield Static(_source(preset), id="preset-about")
+            yield Static(_about(preset), id="preset-about")
             with Horizontal(classes="row"):
                 yield Label(_("Your name"))
                 yield Input(init.name, compact=True, id="name", max_length=20)
@@ -618,7 +617,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
     @on(Select.Changed, "#preset")
     def _preset_changed(self) -> None:
         rules = Rules.preset(self._preset())
-        self.query_one("#preset-about", Static).update(_source(rules.name))
+        self.query_one("#preset-about", Static).update(_about(rules.name))
         players = self.query_one("#players", Select)
         keep = self._players()
         players.set_options(self._player_options(rules))

@@ -25,14 +25,15 @@ from datetime import datetime
 from pathlib import Path
 
 from ..bots import Bot, make_bot
+from ..bots.explain import layoff_probe, swap_spots, take_probe
 from ..bots.review import match_start
 from ..bots.tactics import best_layoff, best_meld
 from ..cards import JOKER, UNICODE_JOKER, bits, face_of, is_joker, mask_of
 from ..errors import NotationError
 from ..i18n import card_text as _lang_card_text
-from ..i18n import round_text
+from ..i18n import deep_draw_text, game_title, round_text
 from ..knock import deadwood_shown
-from ..melds import RUN, HandCounts
+from ..melds import HandCounts
 from ..moves import (
     BUY,
     DISCARD,
@@ -59,7 +60,7 @@ from ..rules import (
 )
 from ..scoring import RoundResult
 from ..state import GameState, Phase
-from ..table import TableMeld, joker_cells, layoff_cells
+from ..table import TableMeld
 from ..variants.contract import describe
 from ..variants.indian import HandSolver, drop_penalty
 from .lang import N_, _, _n, contract_words, lang
@@ -82,9 +83,6 @@ TUI_PRESETS = (
     "indian_pool101", "indian_pool201", "indian_deals", "contract",
 )  # fmt: skip
 """The presets the new-game screen offers."""
-PRESET_LABELS = {"gin_match": N_("Gin Rummy, a game to 100"), "gin": N_("Gin Rummy, one hand")}
-"""How the new-game screen names a preset, where its id does not say it (Gin means
-the match; one hand is the option); the others by their ids."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus", "Hal", "Ivy")
 """Enough for the largest table (rum500_big: eight seats, seven bots, one name spare)."""
 ENV_DATA_DIR = "RUMMYKIT_DATA_DIR"
@@ -195,12 +193,7 @@ def move_clause(state: GameState, move: Move) -> str:
             return _("took the upcard")
         return _("took {card} from the discard pile", card=card_text(top))
     if kind == DRAW_DEEP and 0 < move.a <= len(state.discard):
-        deepest = state.discard[-move.a]
-        return _(
-            "took {card} and the {n} card(s) above it from the pile",
-            card=card_text(deepest),
-            n=move.a - 1,
-        )
+        return deep_draw_text(card_text(state.discard[-move.a]), move.a - 1, lang())
     if kind == DISCARD:
         return _("discarded {card}", card=face_text(move.a))
     if kind == MELD:
@@ -551,7 +544,7 @@ def meld_attempt(state: GameState, selected: Sequence[int]) -> Attempt:
     if jokers > t.k:
         return Attempt(
             error=_(
-                "{cards} is not a meld: at most {jokers} per meld [rule: jokers_per_meld]",
+                "{cards} is not a meld: at most {jokers} per meld",
                 cards=shown,
                 jokers=_n("{n} joker", "{n} jokers", t.k),
             )
@@ -582,11 +575,9 @@ def layoff_attempt(state: GameState, card: int, slot: int | None = None) -> Atte
         return Attempt(moves)
     if not state.table:
         return Attempt(error=_("there is no meld on the table to lay off on"))
-    t = state.game.melds
-    for s in slots:
-        for code, f, _index in layoff_cells(t, state.table[s]):
-            if joker or f == face:
-                return Attempt(probe=Move(LAYOFF, s, code, int(joker)))
+    probe = layoff_probe(state, card, list(slots))
+    if probe is not None:
+        return Attempt(probe=probe)
     if slot is None:
         return Attempt(error=_("{card} does not fit any meld on the table", card=card_text(card)))
     return Attempt(error=_("{card} does not fit meld {n}", card=card_text(card), n=slot + 1))
@@ -598,13 +589,7 @@ def swap_attempt(state: GameState, card: int | None) -> Attempt:
     moves = [m for m in state.legal_moves() if m.kind == SWAP and (face is None or m.b == face)]
     if moves:
         return Attempt(moves)
-    t = state.game.melds
-    spots = [
-        (slot, f)
-        for slot, tm in enumerate(state.table)
-        for _i, f in joker_cells(t, tm)
-        if face is None or f == face
-    ]
+    spots = swap_spots(state, face)
     if spots:
         return Attempt(probe=Move(SWAP, spots[0][0], spots[0][1]))
     if face is None:
@@ -619,17 +604,9 @@ def take_attempt(state: GameState) -> Attempt:
     moves = [m for m in state.legal_moves() if m.kind == TAKE]
     if moves:
         return Attempt(moves)
-    t = state.game.melds
-    for slot, tm in enumerate(state.table):
-        sh = t.shapes[tm.shape]
-        for i, c in enumerate(tm.cards):
-            if not is_joker(c):
-                code = (
-                    sh.key * 14 + sh.positions[i]
-                    if sh.kind == RUN
-                    else (face_of(c) // 13) * 14 + sh.key
-                )
-                return Attempt(probe=Move(TAKE, slot, code))
+    probe = take_probe(state)
+    if probe is not None:
+        return Attempt(probe=probe)
     return Attempt(error=_("there is no meld on the table to take from"))
 
 
@@ -670,9 +647,19 @@ def cards_for_move(state: GameState, hand: int, move: Move) -> list[int]:
 
 
 def choice_text(state: GameState, move: Move) -> str:
-    """A move as an option in a chooser."""
+    """A move as an option in a chooser (a draw from the pile lists the cards it
+    picks up, the deepest first)."""
     if move.kind == MELD:
         return shape_text(state, move.a)
+    if move.kind == DRAW_DISCARD and state.discard:
+        return _("take {card}, the top card", card=card_text(state.discard[-1]))
+    if move.kind == DRAW_DEEP and 0 < move.a <= len(state.discard):
+        taken = state.discard[-move.a :]
+        return _(
+            "take {card}, with {cards} above it",
+            card=card_text(taken[0]),
+            cards=" ".join(card_text(c) for c in taken[1:]),
+        )
     if move.kind not in (LAYOFF, SWAP, TAKE) or not 0 <= move.a < len(state.table):
         return move_clause(state, move)
     owner = state.names[state.table[move.a].owner]
@@ -820,7 +807,7 @@ class SavedGame:
         """How the resume chooser names the save."""
         return _(
             "{game}: round {round}, turn {turn} (saved {when})",
-            game=self.game,
+            game=game_title(self.game, lang()),
             round=self.round_no,
             turn=self.turn,
             when=self.saved.strftime("%Y-%m-%d %H:%M"),

@@ -7,7 +7,7 @@ Clicks are mapped to cards, melds and piles from the positions recorded while dr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -309,11 +309,15 @@ class PilesBar(Widget):
         super().__init__(id=id)
         self.stock = 0
         self.discard: list[int] = []
+        self.takeable: set[int] = set()
         self._split = 0
 
-    def show(self, stock: int, discard: Sequence[int]) -> None:
+    def show(self, stock: int, discard: Sequence[int], takeable: Set[int] = frozenset()) -> None:
+        """The piles; ``takeable``: the indices (0 = bottom) of the cards below the top
+        that can be taken now (500 Rum's deep draw), marked as the top card is."""
         self.stock = stock
         self.discard = list(discard)
+        self.takeable = set(takeable)
         self.refresh()
 
     def render(self) -> Text:
@@ -336,7 +340,10 @@ class PilesBar(Widget):
                 if k:
                     out.append(" ")
                 f = face_of(card)
-                out.append(face_text(f), p.face_style(f))
+                if len(rest) - 1 - k in self.takeable:  # shown as the top card is: takeable
+                    out.append(f"▸{face_text(f)}", p.face_style(f) + p.selected)
+                else:
+                    out.append(face_text(f), p.face_style(f))
         return out
 
     def on_click(self, event: events.Click) -> None:

@@ -14,6 +14,7 @@ the server sends, each built from one seat's :class:`~rummykit.view.PlayerView`.
 
 from __future__ import annotations
 
+import random
 from collections import OrderedDict
 from functools import lru_cache
 from typing import Annotated, Any, Literal, cast
@@ -21,9 +22,10 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
-from ..cards import JOKER, MAX_CARDS, bits, face_of, make_face, mask_of
+from ..bots.explain import refusal
+from ..cards import JOKER, MAX_CARDS, bits, face_of, format_card, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
-from ..i18n import note_text, round_text
+from ..i18n import illegal_text, note_text, round_text
 from ..i18n.engine_fr import CONTRACTS_FR
 from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts, meld_table, pos_rank
@@ -50,7 +52,7 @@ from ..rules import Rules
 from ..scoring import card_value, describe_round, match_winners, standings
 from ..serialize import result_to_dict
 from ..solver import Solver
-from ..state import GameState, Phase
+from ..state import GameState, Phase, determinize
 from ..table import layoff_cells
 from ..variants.contract import describe
 from ..variants.indian import HandSolver, makes_wrong_show, wild_rank
@@ -222,6 +224,16 @@ def move_text(v: PlayerView | GameState, m: Move) -> str:
         return KIND_NAMES[m.kind]
 
 
+def log_text(state: GameState, m: Move) -> str:
+    """A move as the move log keeps it (call it before applying): its text, and for
+    a deep draw the card taken, ``draw discard 3 JC``, which the page writes as
+    "took J♣ and the 2 cards above it" (the terminal's words, i18n.DEEP_DRAW)."""
+    text = move_text(state, m)
+    if m.kind == DRAW_DEEP and 0 < m.a <= len(state.discard):
+        text += " " + format_card(state.discard[-m.a])
+    return text
+
+
 def _layoff_face(m: Move) -> int:
     suit, pos = code_suit_pos(m.b)
     return JOKER if m.c else make_face(suit, pos_rank(pos))
@@ -311,7 +323,34 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
         # Contract Rummy: the deal's contract, and the buy window (whose decision it is
         # is "current"; "in_turn" is the player who drew and plays on after it).
         **({"contract": _contract_payload(v)} if v.rules.contracts else {}),
+        "refused": {} if spectator else refusals_payload(v),
     }
+
+
+_BUTTONS = {"meld": MELD, "layoff": LAYOFF, "swap": SWAP, "take": TAKE, "discard": DISCARD}
+"""The page's action buttons that need cards, by the kind of move each makes."""
+
+
+def refusals_payload(v: PlayerView) -> dict[str, dict[str, str]]:
+    """Why each action button the player cannot use on their turn is greyed: its rule
+    code and the reason in English and French (the page shows the one in its
+    language, as the terminal does), from a state made from ``v`` alone; empty when it
+    is not the player's turn."""
+    if v.phase is Phase.OVER or v.current != v.player or v.phase is Phase.BUY:
+        return {}
+    legal = {m.kind for m in v.legal}
+    state: GameState | None = None
+    out = {}
+    for name, kind in _BUTTONS.items():
+        if kind in legal:
+            continue
+        if state is None:  # the hidden cards dealt at random: no reason reads them
+            state = determinize(v, random.Random(v.turn))
+        exc = refusal(state, kind)
+        if exc is not None:
+            en, fr = illegal_text(exc, "en"), illegal_text(exc, "fr")
+            out[name] = {"rule": exc.rule, "text": en, "fr": fr}
+    return out
 
 
 def _contract_payload(v: PlayerView) -> dict[str, Any]:

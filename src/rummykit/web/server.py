@@ -40,7 +40,16 @@ from ..bots import RandomBot, make_bot
 from ..bots.hints import Hint
 from ..bots.review import decision_seed
 from ..errors import IllegalMoveError, NotationError, RummyError
-from ..i18n import error_text, hint_text, normalize, rules_error_text, rules_summary
+from ..i18n import (
+    error_text,
+    game_description,
+    game_title,
+    hint_text,
+    normalize,
+    rules_error_text,
+    rules_summary,
+    spec_title,
+)
 from ..i18n.rulebook_fr import SOURCES_FR
 from ..melds import keep_meld_tables, meld_table
 from ..moves import Move
@@ -70,7 +79,7 @@ from .protocol import (
     ReviewMsg,
     clean_text,
     legal_entry,
-    move_text,
+    log_text,
     parse_client_message,
     resolve,
     rules_spec,
@@ -764,7 +773,7 @@ class Manager:
             except Exception as exc:  # an engine bug: the table stops (issue 15, finding 1)
                 await self._mark_failed(live, f"the engine failed on {move}: {exc!r}", exc)
                 raise ProtocolError("table_failed", live.failed or "") from None
-            text = move_text(state, move)
+            text = log_text(state, move)
             seq = live.version + 1
             await self._commit(
                 live,
@@ -1499,12 +1508,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/presets")
     async def presets(lang: str | None = None) -> list[dict[str, Any]]:
-        """The presets, their summaries in ``lang`` (``?lang=fr``; English by default)."""
+        """The presets, their titles, descriptions and summaries in ``lang``
+        (``?lang=fr``; English by default).  ``source`` (the reference the rules follow)
+        is for the docs and ``rummy rules``; a player reads the title and description."""
         lg = normalize(lang) or "en"
         sources = SOURCES_FR if lg == "fr" else PRESET_SOURCES
         return [
             {
                 "name": n,
+                "title": game_title(n, lg),
+                "description": game_description(n, lg),
                 "source": sources.get(n, ""),
                 "spec": PRESETS[n].spec(),
                 "players": [PRESETS[n].min_players, PRESETS[n].max_players],
@@ -1525,7 +1538,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await mgr().create(req, normalize(lang) or "en", address_key(_peer(request)))
 
     @app.get("/api/tables")
-    async def public_tables() -> list[dict[str, Any]]:
+    async def public_tables(lang: str | None = None) -> list[dict[str, Any]]:
+        """The public tables in play, each game by its title in ``lang``."""
+        lg = normalize(lang) or "en"
         m = mgr()
         out = []
         for stored in await m.db(m.store.public_tables):
@@ -1535,7 +1550,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 continue
             if live is not None and not live.over:
                 # how far the match is, so the lobby can tell a game in progress
-                out.append({**live.info(), "version": live.version, "round": live.state.round_no})
+                info = live.info()
+                title = spec_title(info["rules"], lg)
+                out.append(
+                    {**info, "title": title, "version": live.version, "round": live.state.round_no}
+                )
         return out
 
     async def _table(table_id: str) -> LiveTable:
@@ -1547,9 +1566,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str, lang: str | None = None) -> dict[str, Any]:
         live = await _table(table_id)
-        # the page's rules panel, in its language (?lang=fr)
-        summary = rules_summary(live.state.rules, normalize(lang) or "en")
-        return {**live.info(), "version": live.version, "over": live.over, "summary": summary}
+        # the page's rules panel and the game's name, in its language (?lang=fr)
+        lg = normalize(lang) or "en"
+        info = live.info()
+        return {
+            **info,
+            "version": live.version,
+            "over": live.over,
+            "summary": rules_summary(live.state.rules, lg),
+            "title": spec_title(info["rules"], lg),
+            "game": game_title(live.state.rules.name, lg),
+        }
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, req: JoinTable) -> dict[str, Any]:

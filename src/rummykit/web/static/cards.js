@@ -1,6 +1,6 @@
 // Card ids as the engine numbers them: id = copy * 54 + face, face = suit * 13 + rank,
 // faces 52 and 53 are jokers (JOKER = 52 in moves).
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 export const JOKER = 52;
 const SUITS = ["♣", "♦", "♥", "♠"];
@@ -77,6 +77,7 @@ const CARD_TOKEN = /\b(JK=)?(10|[2-9TJQKA])([CDHS])\b|\bJK\b/g;
 /** Text from the server (moves, hints, chat) as nodes, each card written as its face
  * ("KD" as K♦, red where the card is red): the move list and the hand then agree. */
 export function richText(text) {
+  text = text.replace(/\bT(?=[♣♦♥♠])/g, "10"); // the notation's ten in Unicode (a review's T♣) as 10♣
   const out = [];
   let last = 0;
   for (const m of text.matchAll(CARD_TOKEN)) {
@@ -110,8 +111,15 @@ function faceSpan(m) {
 const MOVE_WORDS = ["draw stock", "draw discard", "discard", "meld", "layoff", "take", "swap", "pass", "knock", "rematch", "to", "from", "in"];
 const MOVE_RE = MOVE_WORDS.map((w) => [new RegExp(`^${w}\\b|(?<= )${w}(?= )`, "g"), `mv.${w.replace(" ", "_")}`]);
 
+// 500 Rum's deep draw as the log keeps it: "draw discard 3 JC" (the top 3 cards, the
+// deepest JC), written as the terminal does, "took J♣ and the 2 cards above it"
+const DEEP_DRAW = /^draw discard (\d+) ((?:10|[2-9TJQKA])[CDHS]|JK)$/;
+
 /** A move as the server writes it, as nodes: translated words, card faces. */
 export function moveNodes(text) {
+  const deep = DEEP_DRAW.exec(text);
+  // "le A♣" is written "l'A♣" in French, as the terminal does
+  if (deep) return richText(tn("mv.deep", Number(deep[1]) - 1, { card: deep[2] }).replace(/\ble (?=A[CDHS]\b)/g, "l'"));
   let out = text;
   for (const [re, key] of MOVE_RE) out = out.replace(re, t(key));
   return richText(out);

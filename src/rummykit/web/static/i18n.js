@@ -32,13 +32,6 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (all, k) => (k in vars ? String(vars[k]) : all));
 }
 
-/** A table's game for people, from its rules spec: Gin's presets by name ("Gin Rummy,
- * a game to 100"), house rules kept; the other presets by their spec. */
-export function gameName(spec) {
-  const base = String(spec).split("(")[0];
-  return `preset.${base}` in MESSAGES.en ? t(`preset.${base}`) + spec.slice(base.length) : spec;
-}
-
 const DEFAULT_BOT_NAME = /^Bot (\d+) \((easy|medium|hard)\)$/;
 
 /** A seat's name as shown: the server's default bot name ("Bot 3 (medium)") in the

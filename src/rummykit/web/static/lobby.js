@@ -1,22 +1,22 @@
 // The lobby: create a table (or play the computer in one click), and the public tables.
 import { api, h } from "./dom.js";
-import { gameName, lang, seatName, t, tn } from "./i18n.js";
+import { lang, seatName, t, tn } from "./i18n.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"];
 const DEFAULT_BOT = "easy"; // as in the terminal game: medium wins 66% of matches against easy, too many for a first game
 // Gin means a game to 100 (gin_match, listed just before gin); one hand is its own
-// entry (gameName names both)
+// entry.  Every game is shown by its title (the server's one table of names).
 const PLAY_NOW_BOT = "medium"; // Play now: a game against the computer that puts up a fight (README)
 
 export async function lobby(app) {
   app.replaceChildren();
-  const presets = await api(`/api/presets?lang=${lang}`).catch(() => [{ name: "basic", source: "", players: [2, 6], summary: [] }]);
+  const presets = await api(`/api/presets?lang=${lang}`).catch(() => [{ name: "basic", title: "basic", description: "", players: [2, 6], summary: [] }]);
   const seatsBox = h("div", { class: "seats" });
   const nSeats = h("select", { id: "n-seats" }, [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, text: tn("lobby.players", n) })));
   const listed = presets.filter((p) => p.name !== "gin_match");
   const ginMatch = presets.find((p) => p.name === "gin_match");
   if (ginMatch) listed.splice(Math.max(0, listed.findIndex((p) => p.name === "gin")), 0, ginMatch);
-  const preset = h("select", { id: "preset" }, listed.map((p) => h("option", { value: p.name, text: gameName(p.name), title: p.source })));
+  const preset = h("select", { id: "preset" }, listed.map((p) => h("option", { value: p.name, text: p.title, title: p.description })));
   const house = h("input", { id: "house", "aria-label": t("lobby.house"), placeholder: t("lobby.house_eg", { example: "multiple_melds=true" }), maxlength: 300 });
   const myName = h("input", { id: "my-name", placeholder: t("lobby.name_ph"), maxlength: 24, autocomplete: "nickname", value: localStorage.getItem("rummy:name") || "" });
   const endSel = h("select", { id: "end" }, h("option", { value: "default", text: t("lobby.end_default") }),
@@ -72,7 +72,7 @@ export async function lobby(app) {
     if (n < lo || n > hi) nSeats.value = String(Math.min(Math.max(n, lo), hi));
     house.placeholder = t("lobby.house_eg", { example: p.example || "multiple_melds=true" });
     summary.replaceChildren(
-      h("p", { class: "muted", text: p.source || "" }),
+      h("p", { class: "muted", id: "preset-description", text: p.description || "" }),
       h("ul", {}, (p.summary || []).slice(1, 4).map((line) => h("li", { text: line }))),
       (p.summary || []).length > 4 ? h("details", {}, h("summary", { text: t("lobby.all_rules") }),
         h("ul", {}, p.summary.slice(4).map((line) => h("li", { text: line })))) : null,
@@ -96,7 +96,7 @@ export async function lobby(app) {
       const mine = tbl.creator;
       const others = tbl.seats.filter((s) => s.link && s.seat !== mine.seat);
       result.replaceChildren(
-        h("h3", { id: "created-title", text: t("lobby.created", { game: gameName(body.rules) }) }),
+        h("h3", { id: "created-title", text: t("lobby.created", { game: titled(body.rules) }) }),
         others.length ? h("p", { text: t("lobby.send_links") }) : null,
         h("ul", { class: "links" }, others.map((s) => h("li", {},
           h("label", { for: `invite-${s.seat}`, text: t("lobby.seat_n", { n: s.seat + 1 }) + ": " }),
@@ -128,6 +128,12 @@ export async function lobby(app) {
     submit(body);
   }
 
+  // a rules spec by the game's title, its house rules as written
+  const titled = (spec) => {
+    const base = spec.split("(")[0];
+    const p = presets.find((x) => x.name === base);
+    return p ? p.title + (spec.length > base.length ? " " + spec.slice(base.length) : "") : spec;
+  };
   const rulesSpec = () => (house.value.trim() ? `${preset.value}(${house.value.trim()})` : preset.value);
 
   // One click: the chosen rules against medium bots, as few as the rules allow (one,
@@ -140,7 +146,7 @@ export async function lobby(app) {
 
   const list = h("div", { id: "public-tables" });
   async function refresh() {
-    const tables = await api("/api/tables").catch(() => []);
+    const tables = await api(`/api/tables?lang=${lang}`).catch(() => []);
     list.replaceChildren(tables.length
       ? h("ul", { class: "table-list" }, tables.map((tb) => publicTable(tb, myNameOrNull, err)))
       : h("p", { class: "muted", text: t("lobby.no_tables") }));
@@ -191,7 +197,7 @@ function publicTable(tb, myNameOrNull, err) {
   const status = tb.version > 0 ? t("lobby.in_progress", { round: tb.round }) : t("lobby.waiting");
   const who = tb.seats.map((s) => (s.open ? t("lobby.open_seat") : seatName(s.name))).join(", ");
   return h("li", { class: "table-entry", "data-table": tb.id },
-    h("b", { text: tb.rules }), " ",
+    h("b", { text: tb.title || tb.rules }), " ",
     h("span", { class: "badge " + (tb.version > 0 ? "playing" : "waiting"), text: status }),
     tb.timer ? h("span", { class: "muted", text: " · " + t("lobby.timer_s", { s: tb.timer }) }) : null,
     h("div", { class: "muted", text: who + (open ? " · " + tn("lobby.open_seats", open) : "") }),

@@ -4,7 +4,7 @@ import { backEl, cardEl, cardsFor, faceOf, faceText, JOKER, moveNodes, richText 
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
-import { gameName, lang, seatName, t, tn } from "./i18n.js";
+import { lang, seatName, t, tn } from "./i18n.js";
 import { bindKeys, KEYS } from "./keys.js";
 import { pref, setPref } from "./prefs.js";
 import { reviewPanel } from "./review.js";
@@ -47,6 +47,8 @@ export async function tablePage(app, connEl, tableId) {
     error: h("p", { class: "error", id: "error", role: "alert" }),
     hintBox: h("p", { class: "hint", id: "hint-text", "aria-live": "polite" }),
     actions: h("div", { class: "actions", id: "actions" }),
+    // why each greyed action button cannot be used now (the server's reasons)
+    whyNot: h("ul", { class: "why-not", id: "why-not", "aria-live": "polite" }),
     // scrolling lists take the focus, so the keyboard can scroll them too
     log: h("ol", { class: "log", id: "log", "aria-label": t("side.moves"), tabindex: 0 }),
     chat: h("ul", { class: "chat", id: "chat", "aria-label": t("side.chat"), tabindex: 0 }),
@@ -120,7 +122,7 @@ export async function tablePage(app, connEl, tableId) {
         els.seats,
         h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard, els.wild), els.pile, els.melds),
         h("div", { class: "mine" }, els.announce, els.contract, els.status, els.timer, els.error, els.hintBox,
-          els.sorts, els.arrangeInfo, els.hand, els.actions)),
+          els.sorts, els.arrangeInfo, els.hand, els.actions, els.whyNot)),
       h("aside", { class: "side" },
         h("h2", { text: t("side.scores") }), els.scores, els.rounds,
         h("h2", { text: t("side.moves") }), els.log,
@@ -307,17 +309,21 @@ export async function tablePage(app, connEl, tableId) {
     // Contract Rummy's buy window: the pile's top card is bought out of turn
     els.discard.disabled = !myTurn || !(kinds.has("draw_discard") || kinds.has("buy"));
     // 500 Rum: the whole pile is open; a card below the top is drawn with every card above it
+    // the takeable cards (the top one too) stand out, badged with how many come along
     const deep = new Map(g.legal.filter((l) => l.kind === "draw_deep").map((l) => [l.count, l]));
+    if (kinds.has("draw_discard")) deep.set(1, { count: 1 });
+    els.pile.classList.toggle("taking", myTurn && deep.size > 0);
     els.pile.replaceChildren(...(g.deep_discard ? g.discard.map((c, i) => {
       const count = g.discard.length - i;
       const el = cardEl(c);
       el.classList.add("pile-card");
       el.dataset.count = count;
-      const move = deep.get(count);
-      if (move && myTurn) {
+      if (deep.has(count) && myTurn) {
         el.classList.add("playable");
-        el.title = move.text;
-        el.addEventListener("click", () => send({ kind: "draw_deep", count }));
+        const above = g.discard.slice(i + 1).map((x) => faceText(faceOf(x))).join(" ");
+        el.title = count > 1 ? t("deep.take_title", { card: faceText(faceOf(c)), cards: above }) : t("table.pile_title");
+        if (count > 1) el.dataset.above = `+${count - 1}`;
+        el.addEventListener("click", () => send(count > 1 ? { kind: "draw_deep", count } : { kind: "draw_discard" }));
       }
       return el;
     }) : []));
@@ -327,7 +333,8 @@ export async function tablePage(app, connEl, tableId) {
 
     // actions: a button is enabled only when the rules allow its move now (issue #20,
     // finding 5: Gin's upcard phase allows no meld, lay-off or discard)
-    for (const [k, el] of Object.entries({ meld: b.meld, layoff: b.layoff, swap: b.swap, take: b.take, discard: b.discard })) {
+    const cardButtons = { meld: b.meld, layoff: b.layoff, swap: b.swap, take: b.take, discard: b.discard };
+    for (const [k, el] of Object.entries(cardButtons)) {
       el.disabled = !myTurn || !kinds.has(k);
       el.classList.toggle("possible", kinds.has(k));
     }
@@ -340,6 +347,7 @@ export async function tablePage(app, connEl, tableId) {
     b.hint.disabled = !myTurn;
     b.swap.hidden = !g.options.joker_swap;
     b.take.hidden = !g.options.take_from_meld;
+    explainRefusals(cardButtons, myTurn ? g.refused || {} : {});
     const mode = ui.manual ? "manual" : pref("sort");
     for (const [k, el] of [["suit", b.bySuit], ["rank", b.byRank], ["arrange", b.arrange]]) el.setAttribute("aria-pressed", String(mode === k));
 
@@ -360,6 +368,26 @@ export async function tablePage(app, connEl, tableId) {
       })));
     }
     summaries(g);
+  }
+
+  // A greyed button says why, in its tooltip and in a line under the buttons (one line
+  // per reason, naming the buttons it greys), in the page's language.
+  function explainRefusals(buttons, refused) {
+    const byReason = new Map();
+    for (const [k, el] of Object.entries(buttons)) {
+      const r = el.disabled && !el.hidden ? refused[k] : undefined;
+      const reason = r ? (lang === "fr" ? r.fr : r.text) : "";
+      el.title = reason || t("table.key", { key: el.getAttribute("aria-keyshortcuts") });
+      el.dataset.rule = r ? r.rule : "";
+      if (reason) {
+        el.setAttribute("aria-describedby", "why-not");
+        byReason.set(reason, [...(byReason.get(reason) || []), el.textContent]);
+      } else {
+        el.removeAttribute("aria-describedby");
+      }
+    }
+    els.whyNot.replaceChildren(...[...byReason].map(([reason, labels]) =>
+      h("li", {}, h("b", { text: labels.join(", ") + t("table.why_sep") }), reason)));
   }
 
   // Indian Rummy: the card cut for the wild rank, face up by the stock.
@@ -467,6 +495,17 @@ export async function tablePage(app, connEl, tableId) {
     if (myTurn && g.contract && !g.opened[me] && g.phase === "play") {
       return t("status.your_turn") + " " + t("contract.go_down", { text: contractText(g) });
     }
+    if (myTurn && g.deep_discard && g.phase === "draw") {
+      // 500 Rum: which pile cards can be taken, and what comes with each
+      const pile = (n) => faceText(faceOf(g.discard[g.discard.length - n]));
+      const takes = g.legal.filter((l) => l.kind === "draw_deep").sort((x, y) => x.count - y.count)
+        .map((l) => tn("deep.with", l.count - 1, { card: pile(l.count) }));
+      if (takes.length) {
+        if (g.legal.some((l) => l.kind === "draw_discard")) takes.push(t("deep.top", { card: pile(1) }));
+        const cards = takes.length > 1 ? takes.slice(0, -1).join(", ") + t("word.and") + takes[takes.length - 1] : takes[0];
+        return t("status.your_turn") + " " + t("deep.take", { cards });
+      }
+    }
     if (myTurn) return t("status.your_turn") + " " + (g.knock ? knockAdvice(g) : g.declare ? declareAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play"));
     return t("status.playing", { who: name(g.current) });
   }
@@ -553,7 +592,7 @@ export async function tablePage(app, connEl, tableId) {
     const inner = /\((.*)\)$/.exec(spec);
     const house = inner ? inner[1].split(",").map((s) => s.trim()).filter(Boolean) : [];
     openDialog(els.sheet,
-      h("h2", { id: "sheet-title", text: t("rules.title", { spec: spec.split("(")[0] }) }),
+      h("h2", { id: "sheet-title", text: t("rules.title", { spec: info && info.game ? info.game : spec.split("(")[0] }) }),
       h("h3", { text: t("rules.house") }),
       house.length ? h("ul", { id: "house-rules" }, house.map((x) => h("li", {}, h("code", { text: x })))) : h("p", { id: "house-rules", text: t("rules.no_house") }),
       h("h3", { text: t("rules.summary") }),
@@ -669,7 +708,7 @@ export async function tablePage(app, connEl, tableId) {
     };
     openDialog(els.sheet,
       h("h2", { id: "sheet-title", text: t("name.title") }),
-      h("p", { id: "invite-game", text: t("name.game", { game: gameName(info.rules), players: info.seats.filter((_, i) => i !== cred.seat).map((s) => seatName(s.name)).join(", ") }) }),
+      h("p", { id: "invite-game", text: t("name.game", { game: info.title, players: info.seats.filter((_, i) => i !== cred.seat).map((s) => seatName(s.name)).join(", ") }) }),
       h("form", { id: "name-form", onsubmit: go },
         h("label", { for: "invite-name", text: t("name.label") }), " ", input, " ",
         h("button", { type: "submit", id: "name-go", text: t("name.go") })));
