@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
-from ..cards import JOKER, MAX_CARDS, bits, face_of, make_face, mask_of
+from ..cards import JOKER, MAX_CARDS, bits, copy_of, face_of, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
 from ..i18n import note_text, round_text
 from ..i18n.engine_fr import CONTRACTS_FR
@@ -53,7 +53,7 @@ from ..solver import Solver
 from ..state import GameState, Phase
 from ..table import layoff_cells
 from ..variants.contract import describe
-from ..variants.indian import Grouping, HandSolver, Indian, is_wild, makes_wrong_show, wild_rank
+from ..variants.indian import Grouping, HandSolver, Indian, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 8192
@@ -368,6 +368,7 @@ def _make_result_payload(v: PlayerView, r: Any) -> dict[str, Any]:
     d = result_to_dict(r)  # "fr": the same words in French (the page picks its language)
     for p in d["players"]:
         p["points"] = [card_value(v.rules, c) for c in p["cards"]]
+        p["layout"] = hand_layout(v, mask_of(p["cards"]), r.wild) if p["cards"] else None
     fr = {
         "text": round_text(r, v.names, "fr"),
         "notes": [[note_text(n, "fr") for n in p.notes] for p in r.players],
@@ -413,7 +414,7 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
         return known
     variant = v.game.variant
     if isinstance(variant, Indian):
-        payload = grouping_payload(v, variant.solver.shown(v.hand, v.wild, v.game.dealt))
+        payload = grouping_payload(variant.solver.shown(v.hand, v.wild, v.game.dealt))
     else:
         solver = _solver(v.rules)
         shapes = solver.melds.shapes
@@ -439,19 +440,45 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
     return payload
 
 
-def grouping_payload(v: PlayerView, g: Grouping) -> dict[str, Any]:
-    """An Indian hand's :class:`~rummykit.variants.indian.Grouping` in the arrangement's
+def hand_layout(v: PlayerView, hand: int, wild: int) -> dict[str, Any]:
+    """A hand at the round end laid out as melds and loose cards, in
+    :func:`grouping_payload`'s fields: in Indian Rummy as its count counts it (with the
+    deal's cut ``wild``), else the solver's least-deadwood melds with every card
+    counting its value (a hand's cards all count, melds held in hand included)."""
+    variant = v.game.variant
+    if isinstance(variant, Indian):
+        return grouping_payload(variant.solver.arrange(hand, wild))
+    solver = _solver(v.rules)
+    best = solver.arrange(hand)
+    melds = []
+    left = hand
+    for i in best.shapes:
+        sh = solver.melds.shapes[i]
+        meld = []
+        for j, f in enumerate(sh.cells):
+            c = copy_of(left, JOKER if sh.joker_cells >> j & 1 else f)
+            left &= ~(1 << c)
+            meld.append((c, f))
+        melds.append(tuple(meld))
+    loose = tuple(bits(left))
+    cards = [c for meld in melds for c, _f in meld] + list(loose)
+    values = tuple(card_value(v.rules, c) for c in cards)
+    return grouping_payload(Grouping(tuple(melds), loose, values, best.deadwood, True))
+
+
+def grouping_payload(g: Grouping) -> dict[str, Any]:
+    """A hand's :class:`~rummykit.variants.indian.Grouping` in the arrangement's
     fields: each meld's cards with the faces they play as (``jokers``: the card plays
-    as a joker, printed or of the wild rank), the loose cards (``loose``) and their
-    faces, ``deadwood_points`` the hand's count, ``card_points`` what each card counts
-    (melds in order, then the loose cards), ``out`` the card to put out (-1: none) and
-    ``valid`` whether the melds hold two sequences, one pure."""
+    as another, a joker or a card of the wild rank), the loose cards (``loose``) and
+    their faces, ``deadwood_points`` the hand's count, ``card_points`` what each card
+    counts (melds in order, then the loose cards), ``out`` the card to put out (-1:
+    none) and ``valid`` whether the melds hold two sequences, one pure."""
     return {
         "melds": [
             {
                 "cards": [c for c, _f in meld],
                 "faces": [f for _c, f in meld],
-                "jokers": [is_wild(c, v.wild) and face_of(c) != f for c, f in meld],
+                "jokers": [face_of(c) != f for c, f in meld],
             }
             for meld in g.melds
         ],
