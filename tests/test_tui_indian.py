@@ -258,6 +258,7 @@ async def test_arrange_counts_as_the_status_line() -> None:
             await pilot.press("r")
         assert "counts 0" in str(box.border_title)
         assert "4 melds, counts 0" in str(box.border_subtitle), box.border_subtitle
+        assert "🃏 as K♥" in str(box.border_subtitle)  # KC KD and the joker
         await pilot.press("s")  # a fourteenth card: the count after the best card out
         await wait_until(pilot, lambda: g.phase is Phase.PLAY)
         title = str(box.border_title)

@@ -138,13 +138,15 @@ def ordered_hand(
 
 def indian_note(lay: HandLayout) -> str:
     """An arranged Indian hand's title: its melds, what it counts (the status line's
-    count), the card to put out, and whether the melds make a valid show."""
+    count), the card to put out, whether the melds make a valid show, and what each
+    joker and wild card in them plays as."""
     note = _n("{n} meld", "{n} melds", lay.melds) + ", " + _("counts {n}", n=lay.deadwood)
     if lay.out >= 0:
         note += " " + _("after putting out {card}", card=card_text(lay.out))
     if not lay.valid:
         note += " " + _("(no two sequences with a pure one: every card counts)")
-    return note
+    stands = stand_ins(lay)
+    return f"{note} · {stands}" if stands else note
 
 
 def stand_ins(lay: HandLayout) -> str:
