@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from helpers import build
 from rummykit.bots import GreedyBot
@@ -20,6 +21,7 @@ from rummykit.state import Phase
 from rummykit.tui.app import CARD_KEYS, RummyApp
 from rummykit.tui.screens import ChoiceScreen, HelpScreen, RoundSummaryScreen
 from rummykit.tui.session import ENV_DATA_DIR, TUI_PRESETS, cards_for_move
+from rummykit.tui.widgets import HandView
 from test_tui import SIZE, _footer_text, my_turn, start, sync, table, wait_until, with_match
 
 KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", DISCARD: "d", KNOCK: "k", DROP: "x"}
@@ -205,3 +207,84 @@ async def test_help_screen_describes_the_declaration() -> None:
         await wait_until(pilot, lambda: my_turn(app))
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen) and app.screen.rules.declare
+
+
+def wild_position() -> Any:
+    """Sevens wild (the cut 7♣): seat 0 can declare after taking 4♦; seat 1 holds 7♥,
+    which plays as 7♦ between 6♦ and 8♦."""
+    g = build(
+        "indian",
+        hands=["AH 2H 3H 5S 6S 7S 8S 9C 9D 9H KC KD JK", "5D 6D 8D 9D 7H 2C 3C 4C KS KH QS 3S TC"],
+        discard="4D",
+        phase=Phase.DRAW,
+    )
+    return position_from_text(f"{position_to_text(g)} wild=7C")
+
+
+def styles_of(text: Any, part: str) -> list[Any]:
+    """The styles of the spans of a rendered Rich text that cover the first ``part``."""
+    at = text.plain.index(part)
+    return [sp.style for sp in text.spans if sp.start <= at < sp.end]
+
+
+@sync
+async def test_wild_cards_are_marked_in_the_hand() -> None:
+    """Every card of the wild rank is a joker for the deal (Rummyculture, "Indian Rummy
+    Rules": "a card is selected at random ... all cards of that rank become wild"), so
+    the hand draws it as a joker, underlined: 7♠ with sevens wild, not 8♠."""
+    app = with_match(wild_position())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        view = table(app).query_one(HandView)
+        seven = next(c for c in view.cards if c % 54 == 3 * 13 + 6)
+        assert view.wild == {seven}
+        rendered = view.render()
+        assert any(getattr(s, "underline", False) for s in styles_of(rendered, "7♠"))
+        assert not any(getattr(s, "underline", False) for s in styles_of(rendered, "8♠"))
+
+
+@sync
+async def test_arrange_counts_as_the_status_line() -> None:
+    """Arrange (r, to melds) lays the hand out as Indian Rummy counts it, with the wild
+    rank and the two-sequence rule (Rummyculture: "a pure sequence is mandatory"): its
+    count is the hand title's, holding 14 cards too (after the best card out)."""
+    g = wild_position()
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        box = screen.query_one("#hand-box")
+        while app.hand_order != "melds":
+            await pilot.press("r")
+        assert "counts 0" in str(box.border_title)
+        assert "4 melds, counts 0" in str(box.border_subtitle), box.border_subtitle
+        assert "🃏 as K♥" in str(box.border_subtitle)  # KC KD and the joker
+        await pilot.press("s")  # a fourteenth card: the count after the best card out
+        await wait_until(pilot, lambda: g.phase is Phase.PLAY)
+        title = str(box.border_title)
+        count = title.split("counts ")[1].split(" ")[0]
+        assert f"counts {count} after putting out" in str(box.border_subtitle)
+
+
+@sync
+async def test_round_end_lays_hands_out_with_what_wild_cards_stand_for() -> None:
+    """At the round end each hand shows as melds and loose cards; a wild card counts 0
+    and says what it stands for (7♥ as 7♦), and the loose cards' points add up to the
+    hand's (Rummyculture: "the wild card joker ... value of zero")."""
+    g = wild_position()
+    app = with_match(g)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: my_turn(app))
+        screen = table(app)
+        await pilot.press("p", "k")
+        four = next(c for c in screen.order if c % 54 == 16)
+        await pilot.press("c", CARD_KEYS[screen.order.index(four)], "d")
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        res = g.results[-1]
+        assert res.reason == "declare" and res.wild % 54 == 6
+        body = "\n".join(str(w.render()) for w in app.screen.query(Static))
+        assert "7♥ as 7♦" in body, body
+        bob = body.split(g.names[1])[1]
+        rows = bob.split("\n")
+        points = sum(int(x) for x in rows[3].split())
+        assert points == res.players[1].hand_points == 43, bob

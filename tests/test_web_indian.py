@@ -11,8 +11,11 @@ from typing import Any
 import pytest
 
 import test_web_browser as wb
+from helpers import build
 from rummykit import Rules
-from rummykit.cards import mask_of
+from rummykit.cards import bits, mask_of
+from rummykit.position import position_from_text, position_to_text
+from rummykit.state import GameState, Phase
 from rummykit.variants.indian import HandSolver
 from web_helpers import ServerThread
 
@@ -223,4 +226,101 @@ def test_a_wrong_show_is_confirmed_first(server: ServerThread, browser: Any) -> 
     res = state(page)["game"]["results"][0]
     assert len(seen) == 2 and res["reason"] == "wrong_show" and res["winner"] == 1
     assert res["players"][0]["hand_points"] == 80
+    page.close()
+
+
+def seat_at(server: ServerThread, browser: Any, position: GameState) -> tuple[Any, GameState]:
+    """A page for Ann at a two-seat Indian table that plays from ``position`` (Ann to
+    draw): the table is created as any other, and once it is Ann's turn to draw, the
+    server's state is this position (the page is not open yet, and the bot waits)."""
+    t = create(
+        server,
+        {
+            "rules": "indian",
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
+        },
+    )
+    live = server.server.config.app.state.manager.tables[t["id"]]  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 30
+    while not (live.state.current == 0 and live.state.phase is Phase.DRAW):
+        assert time.monotonic() < deadline, "the bot never passed the turn to Ann"
+        time.sleep(0.01)
+    position.names = list(live.state.names)
+    live.state = position
+    live.cache.clear()
+    page = new_page(browser)
+    page.goto(server.base + t["seats"][0]["link"])
+    page.wait_for_function("window.rummy.state !== null")
+    return page, position
+
+
+def sevens_wild(ann: str, bot: str) -> GameState:
+    g = build("indian", hands=[ann, bot], discard="4D", phase=Phase.DRAW)
+    return position_from_text(f"{position_to_text(g)} wild=7C")
+
+
+def test_wild_cards_are_marked_and_arranged_as_the_count(
+    server: ServerThread, browser: Any
+) -> None:
+    """Every card of the wild rank is a joker for the deal (Rummyculture, "Indian Rummy
+    Rules": "all cards of that rank become wild"): the hand marks 7♠ with sevens wild,
+    in sight and in words; Arrange lays the hand out as the status line counts it,
+    7♠ playing as 5♠ in 4♠ 5♠ 6♠ (one count everywhere: 25, KC 2D 8C 5D loose)."""
+    page, g = seat_at(
+        server,
+        browser,
+        sevens_wild(
+            "AH 2H 3H 4S 6S 7S 9C 9D 9H KC 2D 8C 5D", "2C 4C 6C 8C TC 2D 4D 6D 8D TD QS 3S 4S"
+        ),
+    )
+    seven = next(c for c in bits(g.hands[0]) if c % 54 == 3 * 13 + 6)
+    card = page.locator(f'#hand [data-card="{seven}"]')
+    assert "wild" in (card.get_attribute("class") or "")
+    assert card.get_attribute("aria-label") == "seven of spades (wild)"
+    assert card.locator(".wild-mark").is_visible()
+    plain = next(c for c in bits(g.hands[0]) if c % 54 == 3 * 13 + 5)  # 6♠
+    assert "wild" not in (page.locator(f'#hand [data-card="{plain}"]').get_attribute("class") or "")
+    assert "(your hand counts 25)" in page.inner_text("#status")
+    page.click("#btn-arrange")
+    page.wait_for_selector("#hand .meld-group")
+    assert page.inner_text("#arrange-info").startswith("Counts 25.")
+    card = page.locator(f'#hand [data-card="{seven}"]')
+    assert card.get_attribute("aria-label") == "seven of spades (wild) as the five of spades"
+    assert card.locator(".stands").inner_text() == "=5♠"
+    group = page.locator("#hand .meld-group", has=page.locator(f'[data-card="{seven}"]'))
+    faces = group.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.face)")
+    assert faces == ["42", "45", "44"], faces  # 4♠, 7♠ as 5♠, 6♠
+    dead = page.locator('#hand [data-group="deadwood"] [data-card]')
+    assert sorted(dead.evaluate_all("els => els.map(e => +e.dataset.face)")) == [7, 12, 14, 17]
+    page.close()
+
+
+def test_round_end_lays_hands_out_as_they_count(server: ServerThread, browser: Any) -> None:
+    """At the round end every hand shows as melds and loose cards, each card over what
+    it counts: the bot's 7♥ (sevens wild) plays as 7♦ in 5♦-9♦ and counts 0, the loose
+    cards add up to the hand's points (Rummyculture: "the wild card joker ... value of
+    zero"; the count is the declarer's gain in Points Rummy)."""
+    page, _g = seat_at(
+        server,
+        browser,
+        sevens_wild(
+            "AH 2H 3H 5S 6S 7S 8S 9C 9D 9H KC KD JK", "5D 6D 8D 9D 7H 2C 3C 4C KS KH QS 3S TC"
+        ),
+    )
+    v = state(page)["version"]
+    page.click("#discard")  # take 4♦
+    wait_version(page, v)
+    v = state(page)["version"]
+    page.click("#btn-knock")
+    wait_version(page, v)
+    four = next(c for c in state(page)["game"]["hand"] if c % 54 == 16)
+    page.click(f'#hand [data-card="{four}"]')
+    page.click("#btn-discard")
+    page.wait_for_selector("#summary:not(.hidden)")
+    row = page.locator('#summary tr[data-seat="1"]')
+    assert row.locator(".hand-layout .laid-meld").count() == 2
+    seven = row.locator('.card[data-face="32"]')  # 7♥
+    assert seven.get_attribute("aria-label") == "seven of hearts (wild) as the seven of diamonds"
+    points = row.locator(".card-points").evaluate_all("els => els.map(e => +e.textContent)")
+    assert sum(points) == int(row.locator(".hand-points").inner_text()) == 43, points
     page.close()

@@ -461,6 +461,9 @@ def _check_result(r: Any, i: int, n: int, deck_cards: int) -> None:
     _bool(r.went_out, ".went_out")
     _str(r.reason, ".reason", _MAX_LABEL)
     _bool(r.rummy, ".rummy")
+    wild = _int(r.wild, ".wild", -1, MAX_CARDS - 1)
+    if wild >= 0 and not deck_cards >> wild & 1:
+        raise _not_a_card(wild, ".wild")
     for p, ps in enumerate(_seq(r.players, tuple, ".players", n)):
         with _Within(".players", p):
             _check_score(ps, deck_cards)

@@ -75,6 +75,8 @@ class RoundResult:
     rummy: bool
     """The winner went out in one turn having laid down nothing before."""
     players: tuple[PlayerScore, ...] = field(default=())
+    wild: int = -1
+    """Declaration games: the deal's wild cut (what its hands counted with), else -1."""
 
     @property
     def deltas(self) -> tuple[int, ...]:

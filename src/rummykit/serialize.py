@@ -81,6 +81,8 @@ _RESULT_FIELDS = frozenset(
     ("round_no", "dealer", "winner", "went_out", "reason", "rummy", "players")
 )
 _SCORE_FIELDS = frozenset(("cards", "hand_points", "delta", "notes"))
+_WILD = frozenset(("wild",))
+"""A declaration game's wild cut (``RoundResult.wild``): saved only there."""
 _BONUS = frozenset(("bonus",))
 """A match-end bonus (``PlayerScore.bonus``): saved only where there is one."""
 _MT_WORDS = 625
@@ -296,6 +298,7 @@ def result_to_dict(r: RoundResult) -> dict[str, Any]:
             }
             for p in r.players
         ],
+        **({"wild": r.wild} if r.wild >= 0 else {}),  # only in declaration games
     }
 
 
@@ -303,7 +306,7 @@ def _result_from_dict(d: Any, i: int) -> RoundResult:
     field = f"results[{i}]"
     if type(d) is not dict:
         raise StateFormatError("expected an object", field)
-    _exact_keys(d, _RESULT_FIELDS, field)
+    _exact_keys(d, _RESULT_FIELDS | (_WILD & d.keys()), field)
     players = []
     for p, ps in enumerate(_list(d["players"], f"{field}.players")):
         where = f"{field}.players[{p}]"
@@ -316,5 +319,5 @@ def _result_from_dict(d: Any, i: int) -> RoundResult:
         players.append(PlayerScore(cards, ps["hand_points"], ps["delta"], notes, bonus))
     return RoundResult(
         d["round_no"], d["dealer"], d["winner"], d["went_out"], d["reason"], d["rummy"],
-        tuple(players),
+        tuple(players), d.get("wild", -1),
     )  # fmt: skip

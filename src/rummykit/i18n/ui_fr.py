@@ -470,6 +470,10 @@ FR: dict[str, str] = {
     "dropped": "a abandonné",
     "counts {n} after a discard": "compte {n} après la défausse",
     "counts {n}": "compte {n}",
+    "after putting out {card}": "en écartant {card}",
+    "(no two sequences with a pure one: every card counts)": (
+        "(pas deux suites dont une pure : toutes les cartes comptent)"
+    ),
     "{card} (aces wild)": "{card} (les as sont jokers)",
     "{card} ({rank} wild)": "{card} (les {rank} sont jokers)",
     "aces": "as",

@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 
 from ..bots.hints import Hint, suggest
 from ..bots.review import decision_seed
-from ..cards import copy_of, face_of
+from ..cards import copy_of, face_of, is_joker
 from ..errors import IllegalMoveError
 from ..i18n import game_title, hint_text, illegal_text
 from ..moves import (
@@ -40,7 +40,7 @@ from ..moves import (
 )
 from ..state import GameState, Phase
 from ..variants.contract import describe
-from ..variants.indian import makes_wrong_show
+from ..variants.indian import is_wild, makes_wrong_show
 from .hand import HAND_ORDERS, ordered_hand
 from .lang import N_, _, _n, contract_words, error_words, lang, set_lang, translate_bindings
 from .review_screen import ReviewScreen
@@ -177,7 +177,9 @@ class TableScreen(Screen[None]):
         self.bot_job: str | None = None
         self.bot_started = 0.0
         self.hint_job: str | None = None
-        self._hand_memo: tuple[tuple[int, str, bool], tuple[list[int], set[int], str]] | None = None
+        self._hand_memo: (
+            tuple[tuple[int, str, bool, int], tuple[list[int], set[int], str]] | None
+        ) = None
         self.order: list[int] = []
         """The hand as shown, left to right (card ids); keys follow this order."""
 
@@ -232,8 +234,9 @@ class TableScreen(Screen[None]):
         if self.cursor >= len(self.order):
             self.cursor = len(self.order) - 1
         labels = [CARD_KEYS[i] if i < len(CARD_KEYS) else " " for i in range(len(self.order))]
+        wild = {c for c in self.order if not is_joker(c) and is_wild(c, s.wild)}
         self.query_one(HandView).show(
-            self.order, labels, self.selected, self.new_card, self.cursor, starts=starts
+            self.order, labels, self.selected, self.new_card, self.cursor, starts=starts, wild=wild
         )
         box = self.query_one("#hand-box")
         cards = _n("{n} card", "{n} cards", len(self.order))
@@ -277,7 +280,7 @@ class TableScreen(Screen[None]):
         stay the same (arranging runs the solver, and the hand is redrawn on every
         key press)."""
         me = self.match.human
-        key = (hand, order, self.state.needs_opening(me))
+        key = (hand, order, self.state.needs_opening(me), self.state.wild)
         if self._hand_memo is None or self._hand_memo[0] != key:
             self._hand_memo = (key, ordered_hand(self.state, hand, order, me))
         return self._hand_memo[1]

@@ -20,11 +20,15 @@ they cannot be laid until they reach it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
+from ..cards import face_of
+from ..scoring import card_value
 from ..state import GameState
+from ..variants.indian import Grouping, Indian
 from .lang import N_, _, _n
-from .session import cards_of_faces, shape_faces, sort_cards
+from .session import card_text, cards_of_faces, shape_faces, sort_cards
 
 HAND_ORDERS = (N_("suit"), N_("rank"), N_("melds"))
 """The orders key ``r`` cycles through; the first is the default."""
@@ -43,6 +47,14 @@ class HandLayout:
     """The value of the cards left out of the melds."""
     meld_points: int
     """The melds' points toward an opening minimum (ace 1 low or 11, faces 10)."""
+    values: tuple[int, ...] = ()
+    """What each card of :attr:`order` counts at the round end."""
+    stands: Mapping[int, int] = field(default_factory=dict)
+    """Jokers and wild cards in the melds: the face each plays as."""
+    out: int = -1
+    """Indian Rummy, a hand over the deal: the card to put out (the last group)."""
+    valid: bool = True
+    """Indian Rummy: the melds hold two sequences, one pure (else every card counts)."""
 
     @property
     def order(self) -> list[int]:
@@ -59,8 +71,14 @@ class HandLayout:
         return out
 
 
-def arrange_hand(state: GameState, hand: int) -> HandLayout:
-    """The solver's least-deadwood melds of ``hand`` (a card mask), as card ids."""
+def arrange_hand(state: GameState, hand: int, wild: int | None = None) -> HandLayout:
+    """The solver's least-deadwood melds of ``hand`` (a card mask), as card ids; in
+    Indian Rummy, the grouping that its count counts, with the wild cut ``wild`` (by
+    default the deal's)."""
+    variant = state.game.variant
+    if isinstance(variant, Indian):
+        cut = state.wild if wild is None else wild
+        return indian_layout(variant.solver.arrange(hand, cut))
     solver = state.game.solver
     best = solver.arrange(hand)
     groups: list[tuple[int, ...]] = []
@@ -75,7 +93,22 @@ def arrange_hand(state: GameState, hand: int) -> HandLayout:
     melds = len(groups)
     if left:
         groups.append(tuple(sort_cards(left)))
-    return HandLayout(tuple(groups), melds, best.deadwood, points)
+    values = tuple(card_value(state.rules, c) for group in groups for c in group)
+    return HandLayout(tuple(groups), melds, best.deadwood, points, values)
+
+
+def indian_layout(g: Grouping) -> HandLayout:
+    """An Indian hand's grouping as a layout: the melds, the loose cards, then the card
+    to put out (if any); its deadwood is the hand's count."""
+    groups = [tuple(c for c, _f in meld) for meld in g.melds]
+    if g.loose:
+        groups.append(g.loose)
+    values = g.card_points
+    if g.out >= 0:
+        groups.append((g.out,))
+        values += (0,)
+    stands = {c: f for meld in g.melds for c, f in meld if face_of(c) != f}
+    return HandLayout(tuple(groups), len(g.melds), g.points, 0, values, stands, g.out, g.valid)
 
 
 def ordered_hand(
@@ -86,6 +119,10 @@ def ordered_hand(
     title on what the melds come to (knock games show their deadwood anyway)."""
     if order != "melds":
         return sort_cards(hand, by_rank=order == "rank"), set(), ""
+    variant = state.game.variant
+    if isinstance(variant, Indian):
+        lay = indian_layout(variant.solver.shown(hand, state.wild, state.game.dealt))
+        return lay.order, lay.starts, indian_note(lay)
     lay = arrange_hand(state, hand)
     note = _n("{n} meld", "{n} melds", lay.melds)
     if state.rules.knock_card is not None:
@@ -97,3 +134,25 @@ def ordered_hand(
             minimum=state.rules.opening_minimum,
         )
     return lay.order, lay.starts, _("{note}, deadwood {n}", note=note, n=lay.deadwood)
+
+
+def indian_note(lay: HandLayout) -> str:
+    """An arranged Indian hand's title: its melds, what it counts (the status line's
+    count), the card to put out, whether the melds make a valid show, and what each
+    joker and wild card in them plays as."""
+    note = _n("{n} meld", "{n} melds", lay.melds) + ", " + _("counts {n}", n=lay.deadwood)
+    if lay.out >= 0:
+        note += " " + _("after putting out {card}", card=card_text(lay.out))
+    if not lay.valid:
+        note += " " + _("(no two sequences with a pure one: every card counts)")
+    stands = stand_ins(lay)
+    return f"{note} · {stands}" if stands else note
+
+
+def stand_ins(lay: HandLayout) -> str:
+    """What each joker and wild card of the melds plays as: ``7♠ as 5♠, ★ as 9♥``."""
+    return ", ".join(
+        _("{joker} as {card}", joker=card_text(c), card=card_text(f))
+        for c in lay.order
+        if (f := lay.stands.get(c)) is not None
+    )

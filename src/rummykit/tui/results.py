@@ -25,12 +25,13 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots.review import sparkline
-from ..cards import face_of, mask_of
+from ..cards import face_of, is_joker, mask_of
 from ..i18n import note_text
-from ..scoring import RoundResult, card_value
+from ..scoring import RoundResult
 from ..state import GameState
 from ..table import TableMeld
-from .hand import arrange_hand
+from ..variants.indian import is_wild
+from .hand import arrange_hand, stand_ins
 from .lang import _, _n, lang
 from .session import cells_text, face_text, is_red, table_cells
 from .widgets import CARD_WIDTH, hand_positions
@@ -38,19 +39,24 @@ from .widgets import CARD_WIDTH, hand_positions
 HAND_WIDTH = 60
 """Cells for a laid-out hand in a round's summary (the dialog fits 80 columns)."""
 RED = Style(color="red")
+WILD = Style(bold=True, underline=True)
 
 
-def card_rows(state: GameState, cards: Sequence[int], width: int = HAND_WIDTH) -> Text:
+def card_rows(
+    state: GameState, cards: Sequence[int], width: int = HAND_WIDTH, wild: int = -1
+) -> Text:
     """``cards`` arranged into the melds they hold, then the deadwood, each card over
-    the points it counts; rows of at most ``width`` cells, a gap between groups."""
-    lay = arrange_hand(state, mask_of(cards))
+    the points it counts; rows of at most ``width`` cells, a gap between groups.  In
+    Indian Rummy (``wild``: the deal's cut) jokers and wild cards are underlined, and
+    a last line says what each one in a meld plays as."""
+    lay = arrange_hand(state, mask_of(cards), wild)
     order = lay.order
     positions = hand_positions(len(order), lay.starts, width)
     out = Text()
     for row in range(positions[-1][0] + 1 if positions else 0):
         faces, points = Text(), Text()
         x = 0
-        for card, (r, at) in zip(order, positions, strict=True):
+        for card, value, (r, at) in zip(order, lay.values, positions, strict=True):
             if r != row:
                 continue
             gap = " " * (at - x)
@@ -58,9 +64,12 @@ def card_rows(state: GameState, cards: Sequence[int], width: int = HAND_WIDTH) -
             shown = face_text(face)
             wide = cell_len(shown)
             faces.append(gap)
-            faces.append(shown, RED if is_red(face) else Style())
+            style = RED if is_red(face) else Style()
+            if is_joker(card) or is_wild(card, wild):
+                style += WILD
+            faces.append(shown, style)
             faces.append(" " * (CARD_WIDTH - wide))
-            points.append(gap + str(card_value(state.rules, card)).rjust(wide))
+            points.append(gap + str(value).rjust(wide))
             points.append(" " * (CARD_WIDTH - wide))
             x = at + CARD_WIDTH
         if row:
@@ -69,6 +78,11 @@ def card_rows(state: GameState, cards: Sequence[int], width: int = HAND_WIDTH) -
         out.append_text(faces)
         out.append("\n")
         out.append(points.plain.rstrip(), Style(dim=True))
+    notes = [stand_ins(lay)]
+    if not lay.valid:
+        notes.append(_("(no two sequences with a pure one: every card counts)"))
+    if any(notes):
+        out.append("\n" + " ".join(n for n in notes if n), Style(italic=True))
     return out
 
 
@@ -104,7 +118,7 @@ def round_details(
             continue
         left = _n("{n} card left", "{n} cards left", len(ps.cards))
         out.append("\n" + _("{left}, {points} points:", left=left, points=ps.hand_points) + "\n")
-        out.append_text(card_rows(state, ps.cards))
+        out.append_text(card_rows(state, ps.cards, wild=result.wild))
     return out
 
 

@@ -692,10 +692,10 @@ def declare_text(state: GameState, hand: int) -> str:
     solver = getattr(state.game.variant, "solver", None)
     if not isinstance(solver, HandSolver) or not hand:
         return ""
-    if hand.bit_count() > state.game.dealt:
-        best = min(solver.points(hand & ~(1 << c), state.wild) for c in solver.distinct(hand))
-        return _("counts {n} after a discard", n=best)
-    return _("counts {n}", n=solver.points(hand, state.wild))
+    points, out = solver.count(hand, state.wild, state.game.dealt)
+    if out >= 0:
+        return _("counts {n} after a discard", n=points)
+    return _("counts {n}", n=points)
 
 
 def wild_text(card: int) -> str:

@@ -129,6 +129,8 @@ class HandView(Widget):
         self.cursor = -1
         self.note = ""
         self.starts: set[int] = set()
+        self.wild: set[int] = set()
+        """Cards of the deal's wild rank (Indian Rummy): drawn as jokers, underlined."""
 
     def show(
         self,
@@ -139,6 +141,7 @@ class HandView(Widget):
         cursor: int = -1,
         note: str = "",
         starts: set[int] | None = None,
+        wild: set[int] | None = None,
     ) -> None:
         rows = self._rows()
         self.cards = list(cards)
@@ -148,6 +151,7 @@ class HandView(Widget):
         self.cursor = cursor
         self.note = note
         self.starts = set(starts or ())
+        self.wild = set(wild or ())
         self.refresh(layout=rows != self._rows())
 
     def _positions(self) -> list[tuple[int, int]]:
@@ -191,6 +195,8 @@ class HandView(Widget):
                 face = face_of(card)
                 text = face_text(face)
                 style = p.face_style(face)
+                if card in self.wild:
+                    style = p.joker + Style(underline=True)
                 if card in self.selected:
                     style = style + p.selected
                 out.append(text, style)

@@ -33,6 +33,7 @@ tests/test_rules_indian.py quotes its passage.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..cards import JOKER, bits, copy_of, display_face, face_of, is_joker
@@ -57,6 +58,29 @@ SOFT_PURE = 20
 """...and for a missing pure sequence."""
 MEMO_LIMIT = 400_000
 """A solver's memo is cleared when it grows past this many entries."""
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """An Indian hand laid out as the count sees it (:meth:`HandSolver.arrange`): the
+    melds, each cell a card and the face it plays as (a joker's or wild card's
+    stand-in, else its own face), then the loose cards.  ``card_points`` gives each card
+    of :attr:`cards` what it counts; they add up to ``points`` unless the hand is
+    capped at ``max_hand_points``.  ``valid``: the melds hold two sequences, one pure,
+    so only the loose cards count (else every card does).  ``out``: the card a hand
+    holding one card over the deal would put out (-1: none)."""
+
+    melds: tuple[tuple[tuple[int, int], ...], ...]
+    loose: tuple[int, ...]
+    card_points: tuple[int, ...]
+    points: int
+    valid: bool
+    out: int = -1
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """The melds' cards in order, then the loose ones."""
+        return (*(c for meld in self.melds for c, _f in meld), *self.loose)
 
 
 def wild_rank(card: int) -> int:
@@ -144,6 +168,133 @@ class HandSolver:
                 total += self.values[f]
         return total
 
+    def count(self, hand: int, wild: int, dealt: int) -> tuple[int, int]:
+        """What ``hand`` counts as its player sees it, and the card it puts out: with
+        one card over ``dealt`` (between draw and discard), the least :meth:`points`
+        after putting out one card, and that card; else ``(points, -1)``.  The one
+        count of the status line, the arrangement and (for a dealt hand) the round
+        end."""
+        if hand.bit_count() > dealt:
+            return min((self.points(hand & ~(1 << c), wild), c) for c in self.distinct(hand))
+        return self.points(hand, wild), -1
+
+    def shown(self, hand: int, wild: int, dealt: int) -> Grouping:
+        """:meth:`arrange` of what :meth:`count` counts: the hand without its card out,
+        that card as ``out``."""
+        points, out = self.count(hand, wild, dealt)
+        if out < 0:
+            return self.arrange(hand, wild)
+        g = self.arrange(hand & ~(1 << out), wild)
+        assert g.points == points
+        return Grouping(g.melds, g.loose, g.card_points, g.points, g.valid, out)
+
+    def arrange(self, hand: int, wild: int) -> Grouping:
+        """``hand`` laid out as :meth:`points` counts it: the melds of its best grouping
+        with two sequences and a pure one (every other card loose); without such a
+        grouping, the melds a bot would aim for (:meth:`soft`), every card counting.
+
+        The grouping is read back from the search's memo: at each step, the first
+        option whose value is the step's value (the options :meth:`_searcher` tries, in
+        its order)."""
+        points = self.points(hand, wild)
+        valid = self._best(hand, wild, self._score, True, _INF, _INF) < _INF
+        memo, pen_run, pen_pure = (
+            (self._score, _INF, _INF) if valid else (self._soft, SOFT_RUN, SOFT_PURE)
+        )
+        search = self._searcher(memo, True, pen_run, pen_pure)
+        splits = self._splits(hand, wild)
+        k, j = min(splits, key=lambda s: search(s[0], s[1], 0, 0, 0))
+        wilds = splits[0][0] - k  # the wild-rank faces that play as jokers (counts)
+        shapes, loose_faces = self._trace(search, k, j)
+        # Physical cards: naturals by face; jokers the printed ones, then the wild
+        # cards playing as jokers.
+        naturals: dict[int, list[int]] = {}
+        printed: list[int] = []
+        played: list[int] = []
+        for c in bits(hand):
+            f = face_of(c)
+            if f == JOKER:
+                printed.append(c)
+            elif wilds >> (2 * f) & 3:
+                wilds -= 1 << (2 * f)
+                played.append(c)
+            else:
+                naturals.setdefault(f, []).append(c)
+        jokers = printed + played
+        melds = tuple(
+            tuple((naturals[f].pop(0) if n else jokers.pop(0), f) for f, n in cells)
+            for cells in shapes
+        )
+        loose = tuple(naturals[f].pop(0) for f in loose_faces) + tuple(jokers)
+        wr = wild_rank(wild)
+
+        def value(c: int) -> int:
+            f = face_of(c)
+            return 0 if f == JOKER or f % 13 == wr else self.values[f]
+
+        cards = [c for meld in melds for c, _f in meld]
+        card_points = tuple(value(c) if not valid else 0 for c in cards) + tuple(
+            value(c) for c in loose
+        )
+        return Grouping(melds, loose, card_points, points, valid)
+
+    def _trace(
+        self, search: Callable[[int, int, int, int, int], int], key: int, j: int
+    ) -> tuple[list[list[tuple[int, int]]], list[int]]:
+        """The melds (cells of ``(face, natural?)``) and loose faces of the best
+        grouping of natural faces ``key`` with ``j`` jokers, as ``search`` (loose cards
+        allowed, its memo filled) values it."""
+        values = self.values
+        shapes: list[list[tuple[int, int]]] = []
+        loose: list[int] = []
+        runs = pure = 0
+        while key:
+            target = search(key, j, runs, pure, 0)
+            bit = (key & -key).bit_length() - 1
+            f = bit >> 1
+            rank = f % 13
+            suit = f // 13
+            rest = key - (1 << (2 * f))
+            if values[f] + search(rest, j, runs, pure, 0) == target:
+                loose.append(f)
+                key = rest
+                continue
+            options: list[tuple[int, int, int, int, list[tuple[int, int]]]] = []
+            others = [s2 for s2 in range(suit + 1, 4) if rest >> (2 * (s2 * 13 + rank)) & 3]
+            for pick in range(1 << len(others)):
+                suits = [suit] + [s2 for i, s2 in enumerate(others) if pick >> i & 1]
+                k = rest - sum(1 << (2 * (s2 * 13 + rank)) for s2 in suits[1:])
+                need = 3 - len(suits) if len(suits) < 3 else 0
+                missing = [s2 for s2 in range(4) if s2 not in suits][:need]
+                cells = [(s2 * 13 + rank, 1) for s2 in suits] + [
+                    (s2 * 13 + rank, 0) for s2 in missing
+                ]
+                options.append((k, need, runs, pure, sorted(cells)))
+            more = runs + 1 if runs < 2 else 2
+            base = suit * 13
+            ends = [(0, 12, False, r) for r in _runs(rest, base, rank, j, 12)]
+            if rank == 0 and self.high_ace:
+                ends += [(1, 13, True, r) for r in _runs_down(rest, base, j)]
+            for low, high, ace_high, (k, used) in ends:
+                taken = [f] + [
+                    g for g in range(base, base + 13) for _i in range(_face_count(rest - k, g))
+                ]
+                places = {13 if ace_high and g == base else g - base for g in taken}
+                length = len(taken) + used
+                start = max(low, min(min(places), high - length + 1))
+                cells = [
+                    (base + p % 13, 1 if p in places else 0) for p in range(start, start + length)
+                ]
+                options.append((k, used, more, 1 if used == 0 else pure, cells))
+            for k, used, r2, p2, cells in options:
+                if used <= j and search(k, j - used, r2, p2, 0) == target:
+                    shapes.append(cells)
+                    key, j, runs, pure = k, j - used, r2, p2
+                    break
+            else:  # pragma: no cover - the options are the search's own
+                raise AssertionError("no option gives the search's value")
+        return shapes, loose
+
     @staticmethod
     def distinct(hand: int) -> list[int]:
         """One physical card per face held (the lowest id)."""
@@ -174,21 +325,25 @@ class HandSolver:
         pen_pure: int,
         spare: int = 0,
     ) -> int:
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        search = self._searcher(memo, loose, pen_run, pen_pure)
+        return min(search(k, j, 0, 0, spare) for k, j in self._splits(hand, wild))
+
+    def _splits(self, hand: int, wild: int) -> list[tuple[int, int]]:
+        """``(natural faces, jokers)`` of each way to play ``hand``: each card of the
+        wild rank stands as itself or as a joker."""
         key = self._faces_key(hand)
         jokers = key >> 104
         key &= (1 << 104) - 1
         wr = wild_rank(wild)
-        # Each card of the wild rank stands as itself or as a joker: try every split.
         splits = [(key, jokers)]
         if wr >= 0:
             for s in range(4):
                 shift = 2 * (s * 13 + wr)
                 n = key >> shift & 3
                 splits = [(k - i * (1 << shift), j + i) for k, j in splits for i in range(n + 1)]
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        search = self._searcher(memo, loose, pen_run, pen_pure)
-        return min(search(k, j, 0, 0, spare) for k, j in splits)
+        return splits
 
     def _searcher(
         self,
@@ -511,8 +666,9 @@ class Indian(Variant):
             for p in range(n)
         )
         return RoundResult(
-            state.round_no, state.dealer, winner, winner is not None, reason, False, players
-        )
+            state.round_no, state.dealer, winner, winner is not None, reason, False, players,
+            state.wild,
+        )  # fmt: skip
 
     def match_over(self, state: GameState) -> bool:
         r = self.rules

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
 from ..bots.explain import refusal
-from ..cards import JOKER, MAX_CARDS, bits, face_of, format_card, make_face, mask_of
+from ..cards import JOKER, MAX_CARDS, bits, copy_of, face_of, format_card, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
 from ..i18n import illegal_text, note_text, round_text
 from ..i18n.engine_fr import CONTRACTS_FR
@@ -55,7 +55,7 @@ from ..solver import Solver
 from ..state import GameState, Phase, determinize
 from ..table import layoff_cells
 from ..variants.contract import describe
-from ..variants.indian import HandSolver, makes_wrong_show, wild_rank
+from ..variants.indian import Grouping, HandSolver, Indian, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 8192
@@ -373,11 +373,7 @@ def _declare_payload(v: PlayerView, spectator: bool) -> dict[str, Any]:
     solver = getattr(v.game.variant, "solver", None)
     count = None
     if not spectator and isinstance(solver, HandSolver) and v.hand:
-        hand = v.hand
-        if hand.bit_count() > v.game.dealt:
-            count = min(solver.points(hand & ~(1 << c), v.wild) for c in solver.distinct(hand))
-        else:
-            count = solver.points(hand, v.wild)
+        count = solver.count(v.hand, v.wild, v.game.dealt)[0]
     in_deal = sum(1 for d in v.dropped if d >= 0)
     r = v.rules
     return {
@@ -411,6 +407,7 @@ def _make_result_payload(v: PlayerView, r: Any) -> dict[str, Any]:
     d = result_to_dict(r)  # "fr": the same words in French (the page picks its language)
     for p in d["players"]:
         p["points"] = [card_value(v.rules, c) for c in p["cards"]]
+        p["layout"] = hand_layout(v, mask_of(p["cards"]), r.wild) if p["cards"] else None
     fr = {
         "text": round_text(r, v.names, "fr"),
         "notes": [[note_text(n, "fr") for n in p.notes] for p in r.players],
@@ -434,7 +431,7 @@ def _solver(rules: Rules) -> Solver:
 ARRANGEMENTS_KEPT = 4096
 """Arrangements remembered by rules and hand (:func:`arrangement_payload`)."""
 
-_arranged: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+_arranged: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
 
 
 def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
@@ -449,33 +446,91 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
         return None
     # A move changes one hand: every other seat's arrangement is remembered (the
     # payload is only ever serialized, never changed).
-    key = (v.game.spec, v.hand)
+    key = (v.game.spec, v.hand, v.wild)
     known = _arranged.get(key)
     if known is not None:
         _arranged.move_to_end(key)
         return known
-    solver = _solver(v.rules)
-    shapes = solver.melds.shapes
-    best = solver.arrange(v.hand)
-    melds = [shapes[i] for i in best.shapes]
-    payload = {
-        "melds": [
-            {
-                "faces": list(sh.cells),
-                "jokers": [bool(sh.joker_cells >> i & 1) for i in range(len(sh.cells))],
-            }
-            for sh in melds
-        ],
-        "deadwood": list(best.deadwood_faces),
-        "deadwood_points": best.deadwood,
-        "meld_points": sum(sh.points for sh in melds),
-        "opening": v.rules.opening_minimum or 0,
-        "partial": not best.exact,
-    }
+    variant = v.game.variant
+    if isinstance(variant, Indian):
+        payload = grouping_payload(variant.solver.shown(v.hand, v.wild, v.game.dealt))
+    else:
+        solver = _solver(v.rules)
+        shapes = solver.melds.shapes
+        best = solver.arrange(v.hand)
+        melds = [shapes[i] for i in best.shapes]
+        payload = {
+            "melds": [
+                {
+                    "faces": list(sh.cells),
+                    "jokers": [bool(sh.joker_cells >> i & 1) for i in range(len(sh.cells))],
+                }
+                for sh in melds
+            ],
+            "deadwood": list(best.deadwood_faces),
+            "deadwood_points": best.deadwood,
+            "meld_points": sum(sh.points for sh in melds),
+            "opening": v.rules.opening_minimum or 0,
+            "partial": not best.exact,
+        }
     _arranged[key] = payload
     if len(_arranged) > ARRANGEMENTS_KEPT:
         _arranged.popitem(last=False)
     return payload
+
+
+def hand_layout(v: PlayerView, hand: int, wild: int) -> dict[str, Any]:
+    """A hand at the round end laid out as melds and loose cards, in
+    :func:`grouping_payload`'s fields: in Indian Rummy as its count counts it (with the
+    deal's cut ``wild``), else the solver's least-deadwood melds with every card
+    counting its value (a hand's cards all count, melds held in hand included)."""
+    variant = v.game.variant
+    if isinstance(variant, Indian):
+        return grouping_payload(variant.solver.arrange(hand, wild))
+    solver = _solver(v.rules)
+    best = solver.arrange(hand)
+    melds = []
+    left = hand
+    for i in best.shapes:
+        sh = solver.melds.shapes[i]
+        meld = []
+        for j, f in enumerate(sh.cells):
+            c = copy_of(left, JOKER if sh.joker_cells >> j & 1 else f)
+            left &= ~(1 << c)
+            meld.append((c, f))
+        melds.append(tuple(meld))
+    loose = tuple(bits(left))
+    cards = [c for meld in melds for c, _f in meld] + list(loose)
+    values = tuple(card_value(v.rules, c) for c in cards)
+    return grouping_payload(Grouping(tuple(melds), loose, values, best.deadwood, True))
+
+
+def grouping_payload(g: Grouping) -> dict[str, Any]:
+    """A hand's :class:`~rummykit.variants.indian.Grouping` in the arrangement's
+    fields: each meld's cards with the faces they play as (``jokers``: the card plays
+    as another, a joker or a card of the wild rank), the loose cards (``loose``) and
+    their faces, ``deadwood_points`` the hand's count, ``card_points`` what each card
+    counts (melds in order, then the loose cards), ``out`` the card to put out (-1:
+    none) and ``valid`` whether the melds hold two sequences, one pure."""
+    return {
+        "melds": [
+            {
+                "cards": [c for c, _f in meld],
+                "faces": [f for _c, f in meld],
+                "jokers": [face_of(c) != f for c, f in meld],
+            }
+            for meld in g.melds
+        ],
+        "deadwood": [face_of(c) for c in g.loose],
+        "loose": list(g.loose),
+        "deadwood_points": g.points,
+        "card_points": list(g.card_points),
+        "meld_points": 0,
+        "opening": 0,
+        "partial": False,
+        "out": g.out,
+        "valid": g.valid,
+    }
 
 
 def _knock_payload(v: PlayerView, spectator: bool) -> dict[str, Any] | None:

@@ -42,6 +42,17 @@ export function cardEl(card, opts = {}) {
     if (suit === 1 || suit === 2) el.classList.add("red");
     el.append(span("rank", rankText(f % 13)), span("suit", SUITS[suit]));
     name = faceName(f);
+    // Indian Rummy: a card of the wild rank is a joker this deal (marked so), and in a
+    // meld may play as another card
+    if (opts.wild) {
+      el.classList.add("wild");
+      el.append(span("wild-mark", JOKER_GLYPH));
+      name = t("card.wild", { card: name });
+    }
+    if (opts.stands !== undefined && opts.stands !== f) {
+      el.append(span("stands", "=" + faceText(opts.stands)));
+      name = t("card.as", { card: name, as: faceName(opts.stands) });
+    }
   }
   for (const s of el.children) s.setAttribute("aria-hidden", "true");
   el.title = name;
@@ -49,6 +60,12 @@ export function cardEl(card, opts = {}) {
   if (el.tagName !== "BUTTON") el.setAttribute("role", "img");
   el.dataset.face = String(f);
   return el;
+}
+
+/** Whether ``card`` is of the deal's wild rank (Indian Rummy; ``wildRank`` -1: none). */
+export function isWild(card, wildRank) {
+  const f = faceOf(card);
+  return wildRank >= 0 && f !== JOKER && f % 13 === wildRank;
 }
 
 export function faceText(face) {

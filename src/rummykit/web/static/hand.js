@@ -1,6 +1,6 @@
 // The player's hand: its order (by suit, by rank, the solver's arrangement, or the
 // player's own by dragging), its cards as buttons, the selection.
-import { cardEl, cardsFor, JOKER, sortByRank, sortBySuit } from "./cards.js";
+import { cardEl, cardsFor, faceText, isWild, JOKER, sortByRank, sortBySuit } from "./cards.js";
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { pref } from "./prefs.js";
@@ -32,8 +32,9 @@ export function handView(ui, els, tableId, render) {
     ui.order = (SORTS[mode] || sortBySuit)(g.hand);
   }
 
-  function handCard(g, c, fresh) {
-    const el = cardEl(c, { tag: "button" });
+  function handCard(g, c, fresh, stands) {
+    const wild = isWild(c, g.declare ? g.declare.wild_rank : -1);
+    const el = cardEl(c, { tag: "button", wild, stands });
     el.dataset.card = String(c);
     el.setAttribute("aria-pressed", String(ui.selected.has(c)));
     if (ui.selected.has(c)) el.classList.add("selected");
@@ -69,18 +70,29 @@ export function handView(ui, els, tableId, render) {
         for (const c of got) pool.splice(pool.indexOf(c), 1);
         return got;
       };
-      const groups = arr.melds.map((md) => take(md.faces.map((f, i) => (md.jokers[i] ? JOKER : f))));
-      const dead = [...take(arr.deadwood), ...pool];
-      ui.order = [...groups.flat(), ...dead];
+      // Indian Rummy's arrangement names its cards (a wild card may play as another)
+      const own = (cards) => {
+        for (const c of cards) if (pool.includes(c)) pool.splice(pool.indexOf(c), 1);
+        return cards;
+      };
+      const groups = arr.melds.map((md) => (md.cards ? own(md.cards) : take(md.faces.map((f, i) => (md.jokers[i] ? JOKER : f)))));
+      const stands = new Map(arr.melds.flatMap((md) => (md.cards || []).map((c, i) => [c, md.faces[i]])));
+      const out = arr.out >= 0 ? own([arr.out]) : [];
+      const dead = [...(arr.loose ? own(arr.loose) : take(arr.deadwood)), ...pool];
+      ui.order = [...groups.flat(), ...dead, ...out];
       els.hand.replaceChildren(
         ...groups.map((cards, i) => h("div", { class: "group meld-group", "data-group": i },
           h("button", { class: "group-label", text: t("arrange.meld", { n: i + 1 }), title: t("arrange.select"),
             onclick: () => { ui.selected = new Set(cards); render(); } }),
-          cards.map((c) => handCard(g, c, fresh)))),
+          cards.map((c) => handCard(g, c, fresh, stands.get(c))))),
         h("div", { class: "group deadwood", "data-group": "deadwood" },
           h("span", { class: "group-label", text: tn("arrange.deadwood", arr.deadwood_points) }),
-          dead.map((c) => handCard(g, c, fresh))));
-      const parts = [tn("arrange.summary", arr.melds.length, { points: arr.deadwood_points })];
+          dead.map((c) => handCard(g, c, fresh))),
+        ...out.map((c) => h("div", { class: "group put-out", "data-group": "out" },
+          h("span", { class: "group-label", text: t("arrange.put_out") }), handCard(g, c, fresh))));
+      const parts = [arr.card_points ? t("arrange.count", { n: arr.deadwood_points }) : tn("arrange.summary", arr.melds.length, { points: arr.deadwood_points })];
+      if (arr.out >= 0) parts.push(t("arrange.out", { card: faceText(arr.out % 54) }));
+      if (arr.valid === false) parts.push(t("arrange.invalid"));
       if (arr.opening && !g.opened[me]) parts.push(t("arrange.opening", { points: arr.meld_points, min: arr.opening }));
       if (arr.partial) parts.push(t("arrange.partial"));
       els.arrangeInfo.textContent = parts.join(" ");

@@ -1,6 +1,6 @@
 // The round-end screen: how the round ended, each hand's cards with what each counts,
 // the score of every round so far with a chart of the running totals, the winner.
-import { cardEl } from "./cards.js";
+import { cardEl, faceOf, isWild, JOKER } from "./cards.js";
 import { scoreChart } from "./charts.js";
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
@@ -24,11 +24,11 @@ export function roundEnd(g, r, names, over, melds) {
     const words = lang === "fr" && r.fr ? r.fr : { text: r.text, notes: r.players.map((p) => p.notes) };
     parts.push(h("p", { id: "round-reason", text: words.text.charAt(0).toUpperCase() + words.text.slice(1) + "." }));
     parts.push(h("table", { class: "summary" },
-      h("tr", {}, h("th", { text: t("end.player") }), h("th", { text: t(melds ? "end.melds_deadwood" : "end.cards_left") }), h("th", { text: t("end.points") }),
+      h("tr", {}, h("th", { text: t("end.player") }), h("th", { text: t(melds || r.players.some((p) => p.layout) ? "end.melds_deadwood" : "end.cards_left") }), h("th", { text: t("end.points") }),
         h("th", { text: t("end.score") }), h("th", { text: t("end.notes") })),
       r.players.map((p, i) => h("tr", { "data-seat": i, class: r.winner === i ? "round-winner" : "" },
         h("th", { scope: "row", text: names[i] }),
-        h("td", {}, laid(melds, i), p.cards.length
+        h("td", {}, laid(melds, i), p.layout ? layout(p.layout, r.wild) : p.cards.length
           ? h("div", { class: "mini" }, p.cards.map((c, j) => h("div", { class: "counted" }, cardEl(c),
             h("span", { class: "card-points", text: String(p.points ? p.points[j] : "") }))))
           : h("span", { class: "muted", text: t("end.no_cards") })),
@@ -51,6 +51,21 @@ function laid(melds, seat) {
   if (!own.length) return null;
   return h("div", { class: "laid", role: "group", "aria-label": t("end.melds") }, own.map((md) => h("div", { class: "mini laid-meld" },
     md.cards.map((c, j) => cardEl(c, { stands: md.jokers[j] ? md.faces[j] : undefined })))));
+}
+
+// A hand laid out as the server arranged it: each meld apart (a joker or wild card with
+// what it plays as), then the loose cards, every card over what it counts; in Indian
+// Rummy (``wild``: the deal's cut) the wild cards are marked.
+function layout(lay, wild) {
+  const rank = wild === undefined || wild < 0 ? -1 : faceOf(wild) === JOKER ? 0 : faceOf(wild) % 13;
+  let k = 0;
+  const counted = (c, stands) => h("div", { class: "counted" }, cardEl(c, { wild: isWild(c, rank), stands }),
+    h("span", { class: "card-points", text: String(lay.card_points[k++]) }));
+  return h("div", { class: "hand-layout" },
+    lay.melds.map((md) => h("div", { class: "mini laid-meld", role: "group", "aria-label": t("arrange.meld", { n: "" }).trim() },
+      md.cards.map((c, j) => counted(c, md.faces[j])))),
+    lay.loose.length ? h("div", { class: "mini loose" }, lay.loose.map((c) => counted(c))) : null,
+    lay.valid ? null : h("p", { class: "muted", text: t("arrange.invalid") }));
 }
 
 // Round by round: what each player scored and the running total; a match-end bonus
