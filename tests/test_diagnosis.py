@@ -213,12 +213,14 @@ DETAIL_RULES: dict[int, set[str]] = {
     DRAW_DEEP: {"deep_discard_must_use"},
     DISCARD: {"card_not_in_hand", "no_discard_of_taken_card", "opening_minimum", "knock_limit",
               "invalid_declaration", "contract"} | PENDING,
-    MELD: {"card_not_in_hand", "one_meld_per_turn", "knock_limit", "contract_down"}
+    MELD: {"card_not_in_hand", "one_meld_per_turn", "knock_limit", "contract_down",
+           "contract_joined_runs"}
     | TURN_END | PENDING,
     LAYOFF: {"no_such_meld", "invalid_layoff", "card_not_in_hand", "layoff_after_own_meld",
              "jokers_per_meld", "contract_before_layoff", "layoff_wait"} | TURN_END | PENDING,
     SWAP: {"no_such_meld", "joker_swap", "swap_after_opening", "invalid_swap",
-           "card_not_in_hand", "swapped_joker_must_meld"} | PENDING,
+           "card_not_in_hand", "swapped_joker_must_meld", "closed_set", "set_joker_both_suits",
+           "joker_to_end"} | PENDING,
     TAKE: {"no_such_meld", "take_from_meld", "take_after_opening", "take_from_meld_size",
            "take_leaves_invalid_meld", "one_meld_per_turn", "taken_card_must_meld"} | PENDING,
     PASS: {"knock_limit"},
