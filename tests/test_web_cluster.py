@@ -306,8 +306,10 @@ takeover after a kill is well inside the issue's 5 s."""
 def test_sigkill_of_the_owner_hands_its_tables_over(pg: str) -> None:
     """Issue #18: "SIGKILL a process that owns tables.  Another process takes those
     tables over within 5 s. No acknowledged move is lost ... bot tables go on"."""
-    a = ServerProcess(pg, args=[*PACE, "--node-id", "killed"]).start()
-    b = ServerProcess(pg, args=[*PACE, "--node-id", "survivor"]).start()
+    # three tables of bots from one address: past the default per-address cap
+    more = ["--bot-tables-per-address", "3"]
+    a = ServerProcess(pg, args=[*PACE, *more, "--node-id", "killed"]).start()
+    b = ServerProcess(pg, args=[*PACE, *more, "--node-id", "survivor"]).start()
     a_base, b_base = a.base, b.base
     try:
         # A Gin deal ends at the wall (some 35 moves), or at an early knock in a dozen
