@@ -1,4 +1,4 @@
-"""The review of a round in the terminal game (issue #16): the person's decisions
+"""The review of a round in the terminal game: the person's decisions
 graded against the hard engine (:mod:`rummykit.bots.review`), with a progress bar while
 it runs, then the accuracy, the key moments with the better move and why, a sparkline
 of the expected score over the round and every decision's label.

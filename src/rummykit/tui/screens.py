@@ -268,7 +268,7 @@ class RoundSummaryScreen(ModalScreen[None]):
     """A round's scoring: each hand laid out as melds and deadwood with every card's
     points, the melds laid in a knock game, the score of every round so far and a
     chart of the running totals.  With ``review`` (a factory of the review screen), a
-    Review button and key ``r`` open the review of the round for the person (issue #16).
+    Review button and key ``r`` open the review of the round for the person.
     """
 
     DEFAULT_CSS = "RoundSummaryScreen {" + DIALOG_CSS + RESULT_CSS + "}"
