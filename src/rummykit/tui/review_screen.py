@@ -25,7 +25,7 @@ from textual.worker import Worker, WorkerState
 from ..bots.review import RoundReview, count_decisions, review_round
 from ..i18n import hint_text
 from ..state import GameState
-from .lang import N_, _, lang, translate_bindings
+from .lang import N_, LocalBindings, _, lang
 from .screens import DIALOG_CSS
 
 N_("best"), N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder")  # the labels
@@ -103,7 +103,7 @@ def review_body(rv: RoundReview) -> Table:
     return t
 
 
-class ReviewScreen(ModalScreen[None]):
+class ReviewScreen(LocalBindings, ModalScreen[None]):
     """The review of ``player``'s round ``round_no`` in ``state`` (copied)."""
 
     DEFAULT_CSS = (
@@ -123,7 +123,6 @@ class ReviewScreen(ModalScreen[None]):
         workers: int = 2,
     ) -> None:
         super().__init__()
-        translate_bindings(self)
         self.state = state.clone()
         self.player = player
         self.round_no = round_no

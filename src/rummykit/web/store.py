@@ -350,11 +350,6 @@ class Store:
                 .values(updated=at)
             )
 
-    def active_tables(self) -> list[StoredTable]:
-        with self.session() as s:
-            rows = s.scalars(select(TableRow).where(TableRow.over.is_(False))).all()
-            return [_stored(r) for r in rows]
-
     def public_tables(self, limit: int = 50) -> list[StoredTable]:
         with self.session() as s:
             rows = s.scalars(
