@@ -1,4 +1,7 @@
 # Two commands do all the setup: `make play` and `make test`.
+# `make check` is the fast tier a developer runs before each commit (lint, types and the
+# tests not marked `slow`, `web_slow` or `peers`: about a minute on 2 cores); `make test`
+# is the full suite CI runs, slow tests included (docs/architecture.md, "Tests").
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +12,7 @@ CORE := */rummykit/cards.py,*/rummykit/rules.py,*/rummykit/melds.py,*/rummykit/t
 BENCH := .venv-bench
 BENCH_STAMP := $(BENCH)/.installed
 
-.PHONY: play test lint typecheck unit browser bench peers strength strength-hard clean
+.PHONY: play check test lint typecheck unit browser bench peers strength strength-hard clean
 
 # `make play` installs what playing needs and nothing else; `make test` adds the dev set
 # (linters, browsers' driver, PostgreSQL's driver, Ray).
@@ -52,6 +55,12 @@ unit: $(STAMP) browser
 		|| (echo "branch coverage of the core is under 95%"; exit 1)
 
 test: lint typecheck unit
+
+# The fast tier: no browser, PostgreSQL, HAProxy, server subprocess, Ray, whole-game or
+# long property test, nothing over a second (those carry the `slow` or `web_slow`
+# marker: pyproject.toml, tests/conftest.py).
+check: lint typecheck
+	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -n 2 -m "not web_slow and not slow and not peers"
 
 # The peers (open-spiel, rlcard) live only in this separate benchmark environment.
 $(BENCH_STAMP): pyproject.toml

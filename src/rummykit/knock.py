@@ -1,6 +1,6 @@
-"""Gin's knock-game helpers under their old name: the code lives in
-:mod:`rummykit.variants.gin` since variants became modules of hooks (issue #19); bots,
-front ends and examples that read deadwood import it from here or from there."""
+"""Gin's knock-game helpers under a short name: the code lives in
+:mod:`rummykit.variants.gin`, since each variant is a module of hooks; bots, front
+ends and examples that read deadwood import it from here or from there."""
 
 from __future__ import annotations
 

@@ -745,11 +745,6 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
         yield number, raw[:-1] if raw.endswith("\r") else raw
 
 
-def _phase(state: GameState) -> Phase:
-    """The phase, read through a call so type narrowing does not outlive a move."""
-    return state.phase
-
-
 _LINE_STARTS = (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
 """Phases that begin a new line: a turn's draw, and Gin's first upcard and wall."""
 

@@ -1,8 +1,8 @@
 """The phases of a turn and the pending-card markers: the vocabulary every layer shares.
 
 They live below the state machine, the variants and the views so that each of those
-can name a phase without importing the others (issue #19 broke the state, knock and
-view import circle by moving them here).  A variant that needs a phase of its own adds
+can name a phase without importing the others (so the state, knock and view modules
+form no import circle).  A variant that needs a phase of its own adds
 a member here; :mod:`rummykit.variants` binds each phase to its move generator.
 """
 

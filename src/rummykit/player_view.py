@@ -9,7 +9,7 @@ nothing else.
 
 This module sits below :mod:`rummykit.state`, which builds views with
 :func:`make_view`; :func:`rummykit.view.determinize`, which builds states from views,
-sits above it, so the two import each other nowhere (issue #19).
+sits above it, so the two import each other nowhere.
 
 >>> from rummykit import new_game
 >>> g = new_game("basic", players=3, seed=5)

@@ -496,7 +496,7 @@ class _Reader:
             face_text, _colon, where = taken.partition(":")
             if where not in ("", "out"):
                 raise PositionError("expected a card, or a card and :out, as in 7H:out", "taken")
-            if where:  # no longer held: melded or laid off, or the knocker's card
+            if where:  # not in hand: melded or laid off, or the knocker's card
                 knocker = s.hands[s.knocker] if s.knocker >= 0 else 0
                 top = 1 << s.discard[-1] if s.discard else 0
                 places, avoid = [on_table, knocker, top, everywhere & ~hand], hand

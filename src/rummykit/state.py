@@ -986,8 +986,8 @@ class GameState:
     def phase_error(self, kind: int) -> IllegalMoveError | None:
         """The error for a move of ``kind`` when the current phase never allows that kind
         (whatever its cards), else None: the first thing :meth:`_diagnose` asks, so a
-        knock before the draw is told "draw first", not which meld or card is wrong
-        (issue #20).  A front end may ask it before checking a selection of cards."""
+        knock before the draw is told "draw first", not which meld or card is wrong.
+        A front end may ask it before checking a selection of cards."""
         phase = self.phase
         if phase is _OVER_PHASE:
             return IllegalMoveError("match_over", "the match is over")

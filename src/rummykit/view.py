@@ -15,7 +15,7 @@ information-set search needs; given per-player card weights (the opponent model 
 This module is where bots and front ends find both.  The view itself is built in
 :mod:`rummykit.player_view`, below the state machine, and :func:`determinize`, which
 builds a state, lives with the state in :mod:`rummykit.state`: so neither of those
-imports the other, and this one imports both (issue #19 broke the circle).
+imports the other, and this one imports both: no import circle.
 
 >>> from rummykit import new_game
 >>> g = new_game("basic", players=3, seed=5)

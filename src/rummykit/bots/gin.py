@@ -1,4 +1,4 @@
-"""The expert's Gin strategy: the decisions only knock games have (issue #16, Part 1).
+"""The expert's Gin strategy: the decisions only knock games have.
 
 Used by :class:`~rummykit.bots.expert.ExpertBot` when ``rules.knock_card is not
 None``; every other game keeps the expert's usual play.  Each rule reads the view and

@@ -85,8 +85,8 @@ def why(view: PlayerView, move: Move, unicode: bool = True) -> str:
 def explain(view: PlayerView, move: Move, solver: Solver, unicode: bool = True) -> str:
     """One line saying why ``move`` is good in this view.
 
-    Every reason is measured on the position (issue #20: "a reason must be true of the
-    position"): a meld is named only if the solver's best arrangement after the move
+    Every reason is measured on the position (a reason must be true of the position):
+    a meld is named only if the solver's best arrangement after the move
     holds it, deadwood figures are the solver's, a draw with a card is named only when
     that card is in hand, connected (:data:`~rummykit.bots.tactics.PARTNERS`) and the
     outs (:func:`outs`) go up; where nothing of that holds, a neutral fact is given.

@@ -1,6 +1,6 @@
 """The opponent model: what the public history says about the cards each opponent holds.
 
-Everyone at the table sees every move (issue #16, Part 1).  A player who throws a
+Everyone at the table sees every move.  A player who throws a
 card away, who draws from the stock rather than take the card on the pile, or who
 passes the first upcard shows that the card did not fit their hand, so they are less
 likely than an unknown hand to hold its *partners* (the cards it could share a set or

@@ -177,9 +177,9 @@ class ISMCTSBot(Bot):
         self.indifference = indifference
         """Reward (in the units of :func:`rewards`: 0.02 is two points of margin) by
         which a candidate may beat the leader and still not be worth searching on
-        for.  Rewards in points spread wider than the old squashed ones, so at one
-        point (0.01) almost no basic decision settled within 96 samples; at two, as
-        before, clear ones do (``tests/test_ai.py``)."""
+        for.  Rewards in points spread wide (:func:`rewards` is not squashed), so at one
+        point (0.01) almost no basic decision settles within 96 samples; at two, clear
+        ones do (``tests/test_ai.py``)."""
         self.deviate_z = DEVIATE_Z if deviate_z is None else deviate_z
         """How sure the paired samples must be that another candidate beats the
         expert's choice before the search plays it (:func:`confident_choice`)."""
@@ -471,10 +471,10 @@ def rewards(s: GameState, deltas: list[int]) -> list[float]:
     in points as the scoring counts them, divided by :data:`REWARD_SCALE`.
 
     Not squashed: the search's mean reward is then the expected margin, the number the
-    scoring adds up and the Gin goals measure.  The earlier ``tanh(margin / 40)``
-    counted a 100-point margin hardly more than a 50-point one, so a Rami search could
-    not see the 100 points of never melding, nor a Gin search the gin and undercut
-    bonuses on top of a knock (issue #16, docs/bots.md).
+    scoring adds up and the Gin goals measure.  A squashed reward such as
+    ``tanh(margin / 40)`` counts a 100-point margin hardly more than a 50-point one, so
+    a Rami search could not see the 100 points of never melding, nor a Gin search the
+    gin and undercut bonuses on top of a knock (docs/bots.md).
 
     >>> from rummykit import new_game
     >>> rewards(new_game("rami51", players=4, seed=1), [0, 40, 140, 60])  # penalty: bad

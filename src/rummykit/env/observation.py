@@ -597,13 +597,6 @@ _BYTE_FLOATS = np.unpackbits(
 rows turns a mask's bytes into the vector, cheaper than unpacking and then converting."""
 
 
-def _unpack(bits: int, nbytes: int, count: int) -> npt.NDArray[np.uint8]:
-    """The low ``count`` bits of ``bits``, lowest first, as 0/1 bytes."""
-    return np.unpackbits(
-        np.frombuffer(bits.to_bytes(nbytes, "little"), np.uint8), count=count, bitorder="little"
-    )
-
-
 __all__ = [
     "Layout", "Section", "Vector", "encode", "encode_state", "layout", "observation_size",
 ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""French and English for the terminal game and the server's texts (issue #20).
+"""French and English for the terminal game and the server's texts.
 
 Outside the pure core: the engine, the bots and the scorer keep making English with
 stable codes (an :class:`~rummykit.errors.IllegalMoveError`'s ``rule``, a round's

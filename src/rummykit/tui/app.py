@@ -42,7 +42,7 @@ from ..state import GameState, Phase
 from ..variants.contract import describe
 from ..variants.indian import is_wild, makes_wrong_show
 from .hand import HAND_ORDERS, ordered_hand
-from .lang import N_, _, _n, contract_words, error_words, lang, set_lang, translate_bindings
+from .lang import N_, LocalBindings, _, _n, contract_words, error_words, lang, set_lang
 from .review_screen import ReviewScreen
 from .screens import (
     ChoiceScreen,
@@ -109,7 +109,7 @@ are not, since nobody draws then."""
 DRAW_ACTIONS = frozenset({"draw_stock", "draw_pile"})
 
 
-class TableScreen(Screen[None]):
+class TableScreen(LocalBindings, Screen[None]):
     """The game: your hand, the table, the piles, the players and the log."""
 
     DEFAULT_CSS = """
@@ -165,7 +165,6 @@ class TableScreen(Screen[None]):
 
     def __init__(self, match: Match) -> None:
         super().__init__()
-        translate_bindings(self)
         self.match = match
         self.selected: set[int] = set()
         self.cursor = -1

@@ -1,5 +1,5 @@
 """The person's hand in order: by suit, by rank, or arranged into the melds the solver
-finds with the deadwood apart (issue #20).
+finds with the deadwood apart.
 
 Arranging answers the question a new player keeps asking, "what do I have?": the
 melds that leave the least deadwood, and, in a game with an opening minimum (Rami 51)

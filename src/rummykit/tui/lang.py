@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from textual.binding import Binding, BindingsMap
+
 from .. import i18n
 
 _lang = ["en"]
@@ -52,15 +54,45 @@ def N_(text: str) -> str:
     return text
 
 
-def translate_bindings(node: Any) -> None:
-    """The descriptions of a screen's key bindings in the app's language (Textual
-    copies a class's bindings to each screen object: only this one changes)."""
-    table = node._bindings.key_to_bindings
-    for key, bindings in table.items():
-        table[key] = [
-            dataclasses.replace(b, description=_(b.description)) if b.description else b
-            for b in bindings
+class LocalBindings:
+    """Mixin for a screen whose key bindings' descriptions are in the app's language.
+
+    Textual reads a class's ``BINDINGS`` when the class is made, and the language is
+    chosen later, when the app starts; so in French a screen is made as a subclass of
+    its class (one per class and language) that declares the same bindings with their
+    descriptions translated.  Put it first among the bases."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        return super().__new__(_localized(cls, _lang[0]))
+
+
+_LOCALIZED: dict[tuple[type, str], type] = {}
+"""The subclass :class:`LocalBindings` makes, by class and language."""
+
+
+def _localized(cls: type, lang: str) -> type:
+    """``cls`` with its bindings (its own and inherited, as Textual merges them: later
+    classes replace a key's bindings) described in ``lang``."""
+    if lang == "en" or cls.__dict__.get("_localized_in"):
+        return cls
+    made = _LOCALIZED.get((cls, lang))
+    if made is None:
+        keys: dict[str, list[Binding]] = {}
+        for base in reversed(cls.__mro__):
+            keys.update(BindingsMap(base.__dict__.get("BINDINGS", [])).key_to_bindings)
+        bindings = [
+            dataclasses.replace(b, description=i18n.tr(lang, b.description)) if b.description else b
+            for key_bindings in keys.values()
+            for b in key_bindings
         ]
+        namespace = {
+            "BINDINGS": bindings,
+            "_localized_in": lang,
+            "__module__": cls.__module__,
+            "__qualname__": cls.__qualname__,
+        }
+        made = _LOCALIZED[cls, lang] = type(cls)(cls.__name__, (cls,), namespace)
+    return made
 
 
 def contract_words(text: str) -> str:

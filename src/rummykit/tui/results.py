@@ -1,4 +1,4 @@
-"""What the end of a round and of a match show (issue #20): each player's hand laid
+"""What the end of a round and of a match show: each player's hand laid
 out as the melds it holds and its deadwood with the points every card counts, the
 melds laid in a knock game, the score of every round so far and a chart of the
 running totals.

@@ -1,4 +1,4 @@
-"""The review of a round in the terminal game (issue #16): the person's decisions
+"""The review of a round in the terminal game: the person's decisions
 graded against the hard engine (:mod:`rummykit.bots.review`), with a progress bar while
 it runs, then the accuracy, the key moments with the better move and why, a sparkline
 of the expected score over the round and every decision's label.
@@ -25,7 +25,7 @@ from textual.worker import Worker, WorkerState
 from ..bots.review import RoundReview, count_decisions, review_round
 from ..i18n import hint_text, localize_cards
 from ..state import GameState
-from .lang import N_, _, lang, translate_bindings
+from .lang import N_, LocalBindings, _, lang
 from .screens import DIALOG_CSS
 
 N_("best"), N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder")  # the labels
@@ -103,7 +103,7 @@ def review_body(rv: RoundReview) -> Table:
     return t
 
 
-class ReviewScreen(ModalScreen[None]):
+class ReviewScreen(LocalBindings, ModalScreen[None]):
     """The review of ``player``'s round ``round_no`` in ``state`` (copied)."""
 
     DEFAULT_CSS = (
@@ -123,7 +123,6 @@ class ReviewScreen(ModalScreen[None]):
         workers: int = 2,
     ) -> None:
         super().__init__()
-        translate_bindings(self)
         self.state = state.clone()
         self.player = player
         self.round_no = round_no

@@ -33,7 +33,7 @@ from ..rules import Ace, Rules, RummyBonus, Scoring
 from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
-from .lang import N_, _, _n, error_words, lang, translate_bindings
+from .lang import N_, LocalBindings, _, _n, error_words, lang
 from .results import history_block, round_details
 from .session import (
     DEFAULT_BOT,
@@ -86,7 +86,7 @@ def _cards_text(cards: Sequence[int]) -> Text:
     return out
 
 
-class ChoiceScreen(ModalScreen[int | None]):
+class ChoiceScreen(LocalBindings, ModalScreen[int | None]):
     """Pick one of several options: number keys, arrows and Enter, or a click."""
 
     DEFAULT_CSS = "ChoiceScreen {" + DIALOG_CSS + "} ChoiceScreen OptionList { height: auto; }"
@@ -97,7 +97,6 @@ class ChoiceScreen(ModalScreen[int | None]):
 
     def __init__(self, title: str, options: Sequence[str]) -> None:
         super().__init__()
-        translate_bindings(self)
         self.title_text = title
         self.options = list(options)
 
@@ -168,7 +167,7 @@ SYMBOLS_HELP = N_(
 )
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(LocalBindings, ModalScreen[None]):
     DEFAULT_CSS = (
         "HelpScreen {"
         + DIALOG_CSS
@@ -180,7 +179,6 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, rules: Rules) -> None:
         super().__init__()
-        translate_bindings(self)
         self.rules = rules
 
     def compose(self) -> ComposeResult:
@@ -215,7 +213,7 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class PileScreen(ModalScreen[None]):
+class PileScreen(LocalBindings, ModalScreen[None]):
     """The whole discard pile (every player saw it being built)."""
 
     DEFAULT_CSS = "PileScreen {" + DIALOG_CSS + "}"
@@ -223,7 +221,6 @@ class PileScreen(ModalScreen[None]):
 
     def __init__(self, pile: Sequence[int]) -> None:
         super().__init__()
-        translate_bindings(self)
         self.pile = list(pile)
 
     def compose(self) -> ComposeResult:
@@ -263,11 +260,11 @@ def scroll_body(screen: Screen[Any], how: str) -> None:
     getattr(screen.query_one("#body", VerticalScroll), f"scroll_{how}")()
 
 
-class RoundSummaryScreen(ModalScreen[None]):
+class RoundSummaryScreen(LocalBindings, ModalScreen[None]):
     """A round's scoring: each hand laid out as melds and deadwood with every card's
     points, the melds laid in a knock game, the score of every round so far and a
     chart of the running totals.  With ``review`` (a factory of the review screen), a
-    Review button and key ``r`` open the review of the round for the person (issue #16).
+    Review button and key ``r`` open the review of the round for the person.
     """
 
     DEFAULT_CSS = "RoundSummaryScreen {" + DIALOG_CSS + RESULT_CSS + "}"
@@ -287,7 +284,6 @@ class RoundSummaryScreen(ModalScreen[None]):
         laid: Sequence[TableMeld] = (),
     ) -> None:
         super().__init__()
-        translate_bindings(self)
         self.state = state
         self.result = result
         self.names = list(state.names)
@@ -337,7 +333,7 @@ class RoundSummaryScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class MatchEndScreen(ModalScreen[str]):
+class MatchEndScreen(LocalBindings, ModalScreen[str]):
     """Final standings; play again with the same or new settings, or quit."""
 
     DEFAULT_CSS = "MatchEndScreen {" + DIALOG_CSS + RESULT_CSS + "}"
@@ -350,7 +346,6 @@ class MatchEndScreen(ModalScreen[str]):
 
     def __init__(self, state: GameState, me: int) -> None:
         super().__init__()
-        translate_bindings(self)
         self.state = state
         self.me = me
 
@@ -425,7 +420,7 @@ class OnOffBox(Checkbox):
         return super().render()
 
 
-class NewGameScreen(Screen[GameSettings | str | None]):
+class NewGameScreen(LocalBindings, Screen[GameSettings | str | None]):
     """Choose the preset, house rules, players, bots, goal and name.
 
     Dismisses with the settings, ``"resume"`` to continue the saved game, or None to quit.
@@ -462,7 +457,6 @@ class NewGameScreen(Screen[GameSettings | str | None]):
         instant: bool = False,
     ) -> None:
         super().__init__()
-        translate_bindings(self)
         self.initial = initial or GameSettings(Rules.preset("basic"))
         self.can_resume = can_resume
         self.instant = instant
@@ -726,7 +720,7 @@ class NewGameScreen(Screen[GameSettings | str | None]):
 
 
 # -- replay ---------------------------------------------------------------------------------
-class ReplayScreen(Screen[None]):
+class ReplayScreen(LocalBindings, Screen[None]):
     """Step through a record, forward and back, with every hand face up."""
 
     DEFAULT_CSS = """
@@ -745,7 +739,6 @@ class ReplayScreen(Screen[None]):
 
     def __init__(self, steps: Sequence[ReplayStep], title: str = "") -> None:
         super().__init__()
-        translate_bindings(self)
         self.steps = list(steps)
         self.index = 0
         self.title_text = title

@@ -69,7 +69,7 @@ JOKER_GLYPH = UNICODE_JOKER
 DIFFICULTIES = ("easy", "medium", "hard")
 N_("easy"), N_("medium"), N_("hard")  # their names on the screen
 DEFAULT_BOT = "easy"
-"""The computer players' difficulty unless chosen, as in the web game (issue #20).
+"""The computer players' difficulty unless chosen, as in the web game.
 
 A first game should be winnable but not trivial.  ``easy`` (the greedy bot) is a real
 opponent: it takes the upcard when it melds, melds and lays off at once, throws the
@@ -851,7 +851,7 @@ def save_match(match: Match) -> Path:
     tmp.write_text(match.record(), encoding="utf-8")
     tmp.replace(path)
     if match.loaded_from is not None and match.loaded_from != path:
-        with contextlib.suppress(OSError):  # the old single slot, now saved in its game's
+        with contextlib.suppress(OSError):  # one copy: the record is in its game's slot
             match.loaded_from.unlink()
         match.loaded_from = path
     return path

@@ -205,7 +205,7 @@ def wall_moves(state: GameState) -> list[Move]:
     return out
 
 
-# -- diagnosing illegal moves (issue #20) ------------------------------------------------
+# -- diagnosing illegal moves -----------------------------------------------------------
 # Only called on the error path, after :meth:`GameState._diagnose` ruled out a bad move
 # object and the match being over; the draw phases are the state's own.
 def phase_error(state: GameState, kind: int) -> IllegalMoveError | None:

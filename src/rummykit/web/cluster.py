@@ -1,4 +1,4 @@
-"""Many server processes on one PostgreSQL database (issue #18).
+"""Many server processes on one PostgreSQL database.
 
 Any process accepts any table's WebSocket; exactly one, the table's *owner*, applies
 its moves and plays its bots.  The others keep a *replica* of the table for their own

@@ -1,5 +1,5 @@
 """What every request passes before the routes see it: the host it names, the
-allowance of its client address, the size of its body (issue 27, findings 7 and 8).
+allowance of its client address, the size of its body.
 
 An ASGI middleware, outside FastAPI's routing, because FastAPI reads and parses a
 whole body before a route's code runs (a 200 MB body to ``POST /api/tables`` costs

@@ -1,4 +1,4 @@
-"""Table leases in PostgreSQL: which server process owns a table (issue #18).
+"""Table leases in PostgreSQL: which server process owns a table.
 
 One row of ``leases`` per table that some process owns or owned: the process's node id,
 a fencing token and the time the lease runs out, in seconds by the *database's* clock
@@ -91,7 +91,7 @@ class Leases:
 
     def renew(self, owned: dict[str, int]) -> set[str]:
         """Extend the leases of ``owned`` (table id -> token); the ids whose lease this
-        process no longer holds (another took it, with a newer token)."""
+        process has lost (another took it, with a newer token)."""
         if not owned:
             return set()
         with self.engine.begin() as conn:

@@ -2,7 +2,7 @@
 
 A stranger may create tables and open sockets, but not without end: each client
 address has a bucket of ``per_minute`` tokens that refills at ``per_minute`` a minute,
-and each new table or socket takes one (issue 15, finding 3).  A connection's
+and each new table or socket takes one.  A connection's
 messages use the same :class:`TokenBucket`, and a table's chat lines one per seat or
 spectator's address (an :class:`AddressLimiter` with a ``burst``), so that a new
 socket brings no new lines.

@@ -70,7 +70,7 @@ _Small = Annotated[int, Field(ge=0, le=1000)]
 
 class _Msg(BaseModel):
     """Strict: ``"version": true`` or ``1.0`` is not the integer 1, ``"seat": "0"`` is
-    not a seat (issue 15, finding 6); unknown fields are refused."""
+    not a seat; unknown fields are refused."""
 
     model_config = ConfigDict(extra="forbid", str_max_length=400, strict=True)
 
@@ -133,7 +133,7 @@ class PingMsg(_Msg):
 
 
 class ReviewMsg(_Msg):
-    """Ask for the review of a finished round of one's own seat (issue 16, part 2).
+    """Ask for the review of a finished round of one's own seat.
 
     ``seat`` may be left out (the connection's seat); naming another seat is refused
     with ``not_your_seat`` rather than ignored, so a forged request gets a clear answer.
@@ -162,11 +162,11 @@ class ProtocolError(Exception):
 def parse_client_message(raw: str | bytes) -> ClientMsg:
     """Validate one client message; :class:`ProtocolError` says what is wrong.
 
-    Any frame at all gets a ProtocolError, never another exception (issue 15, finding
-    6): the JSON is read by pydantic's parser, which refuses ``NaN`` and ``Infinity``
-    (they are not JSON), nesting deeper than 200 levels and numbers too long to
-    convert, all as ``bad_json``, where :func:`json.loads` raised RecursionError or
-    ValueError out of the server's handler.
+    Any frame at all gets a ProtocolError, never another exception: the JSON is read
+    by pydantic's parser, which refuses ``NaN`` and ``Infinity`` (they are not JSON),
+    nesting deeper than 200 levels and numbers too long to convert, all as
+    ``bad_json``, where :func:`json.loads` would raise RecursionError or ValueError out
+    of the server's handler.
     """
     if len(raw) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")

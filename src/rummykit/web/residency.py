@@ -1,10 +1,11 @@
 """Which tables the server keeps in memory, and when a table is gone for good.
 
-Every table used to stay in memory from its creation on, and every unfinished one was
-loaded again at start-up: 3,000 tables created in 19 s all stayed (issue 15, finding
-3).  Memory is not where a table lives: every accepted move, seat and chat line is in
-the database before anyone hears of it, so a table can leave memory whenever nobody
-needs it there and come back unchanged on the next request.
+A table stays in memory only while something needs it there, and unfinished tables
+are not loaded at start-up: a client can create 3,000 tables in 19 s, and were each to
+stay, memory would only grow.  Memory is not where a table lives: every accepted
+move, seat and chat line is in the database before anyone hears of it, so a table can
+leave memory whenever nobody needs it there and come back unchanged on the next
+request.
 
 * A table is *idle* when no socket is open to it (not even one that has not said
   hello yet), its driver has nothing to do (no bot to play, no timer or absent player

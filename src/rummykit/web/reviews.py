@@ -1,4 +1,4 @@
-"""Round reviews on the web (issue 16, part 2): the ``review`` message's work.
+"""Round reviews on the web: the ``review`` message's work.
 
 A review grades every decision a player made in a finished round against the hard
 engine (:mod:`rummykit.bots.review`).  At the default budget a 40-decision round costs

@@ -13,7 +13,7 @@ of database are brought to the newest revision (*head*) by :func:`upgrade`:
 A database at a revision this release does not know was made by a newer release:
 it is refused, untouched, rather than run by code that does not understand it.
 
-Several server processes may start at once on one PostgreSQL database (issue #18):
+Several server processes may start at once on one PostgreSQL database:
 each upgrade holds a PostgreSQL advisory lock, so one process migrates and the others
 wait for it and then find nothing to do.
 

@@ -142,7 +142,7 @@ CLOSE_SPECTATORS_FULL = 4503
 # -- lobby requests ------------------------------------------------------------------------
 _STRICT = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 """Request bodies: ``"deals": true`` is not 1 and ``"public": "yes"`` not True, and
-NaN or Infinity is refused (issue 15, finding 6)."""
+NaN or Infinity is refused."""
 
 
 class SeatSpec(BaseModel):
@@ -253,7 +253,7 @@ class LiveTable:
     record: tuple[int, str] | None = None
     """The exported match record and the version it was made at."""
     failed: str | None = None
-    """Why the table stopped, if the engine could not go on (issue 15, finding 1)."""
+    """Why the table stopped, if the engine could not go on."""
     resting: bool = False
     """The driver has nothing to do until something changes (web/residency.py)."""
     sockets: int = 0
@@ -346,7 +346,7 @@ def _bots_only(seats: list[dict[str, Any]]) -> bool:
 
 def _joinable(seat: dict[str, Any]) -> bool:
     """A seat ``join`` may hand out: a human seat opened to the public at creation and
-    not taken yet.  The creator's seat and invitations never are (issue 15, finding 2);
+    not taken yet.  The creator's seat and invitations never are;
     neither are the seats of tables stored before seats could be opened."""
     return seat["kind"] == "human" and bool(seat.get("open")) and not seat.get("claimed")
 
@@ -550,8 +550,8 @@ class Manager:
                 links.append(None)
             else:
                 # The first human seat not opened to the public is the creator's, claimed
-                # now: a blank name must not leave it for ``join`` to give away (issue 15,
-                # finding 2).  An open seat has no secret, hence no link, until a join.
+                # at creation: a blank name must not leave it for ``join`` to give away.
+                # An open seat has no secret, hence no link, until a join.
                 if creator is None and not spec.open:
                     creator = i
                 secret = None if spec.open else secrets.token_urlsafe(24)
@@ -770,7 +770,7 @@ class Manager:
                 new.apply(move)
             except RummyError:
                 raise
-            except Exception as exc:  # an engine bug: the table stops (issue 15, finding 1)
+            except Exception as exc:  # an engine bug: the table stops
                 await self._mark_failed(live, f"the engine failed on {move}: {exc!r}", exc)
                 raise ProtocolError("table_failed", live.failed or "") from None
             text = log_text(state, move)
@@ -886,7 +886,7 @@ class Manager:
 
         An engine error (a bot raising, ``apply`` raising, nobody able to move) stops
         the table for good (:meth:`_fail`): asked again, the engine would fail again,
-        and the driver used to retry every second forever (issue 15, finding 1).  Only
+        and a driver that retried would retry every second forever.  Only
         the store's errors are retried, with a growing pause.
         """
         s = self.settings
@@ -1001,8 +1001,8 @@ class Manager:
 
     async def broadcast(self, live: LiveTable) -> None:
         """One ``state`` message to every connection: once per version, never per
-        hello (issue 15, finding 3: re-sending it on every spectator's hello made the
-        cost grow with the square of the number of spectators)."""
+        hello (re-sending it on every spectator's hello would make the cost grow with
+        the square of the number of spectators)."""
         table = _table_json(live)
         conns = list(live.conns)
         await asyncio.gather(
@@ -1313,7 +1313,7 @@ class Manager:
             done.exception()  # retrieved: its waiters, if any are left, raise it
 
     async def _review(self, live: LiveTable, conn: Conn, msg: ReviewMsg) -> None:
-        """Start the review of a finished round of the connection's own seat (issue 16).
+        """Start the review of a finished round of the connection's own seat.
 
         Refused with a clear code: another seat (``not_your_seat``), a round not
         finished (``not_finished``), a review already running for this connection or
@@ -1466,7 +1466,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         """422 saying where and what, without echoing the input back: FastAPI's own
-        answer repeats it, and a NaN in it cannot be encoded (a 500, issue 15)."""
+        answer repeats it, and a NaN in it cannot be encoded (a 500)."""
         detail = [
             {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": e.get("type")}
             for e in exc.errors()

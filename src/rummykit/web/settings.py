@@ -36,7 +36,7 @@ class Settings:
     send_timeout: float = 10.0
     """Seconds a message may wait for a client to read it; a client that takes longer
     is disconnected (close code 4408), so it cannot hold its table's broadcasts back."""
-    # -- limits per client address (issue 15; docs/protocol.md, "Limits") ---------------
+    # -- limits per client address (docs/protocol.md, "Limits") -------------------------
     tables_per_minute: float = 10.0
     """Tables one client address may create a minute (bursts as large); 0: no limit."""
     sockets_per_minute: float = 60.0
@@ -55,7 +55,7 @@ class Settings:
     """Browser origins allowed to open WebSockets besides the server's own."""
     openapi: bool = False
     """Serve ``/openapi.json`` (the API schema)."""
-    # -- bot thinking and tables in memory (issue 15; docs/protocol.md, "Limits") -------
+    # -- bot thinking and tables in memory (docs/protocol.md, "Limits") -----------------
     bot_workers: int = -1
     """Processes that think for the bots (web/thinking.py).  -1: one fewer than the
     machine's cores, at least one; 0: a thread of the server process (tests)."""
@@ -76,7 +76,7 @@ class Settings:
     """Seconds a finished or failed table with nobody connected lasts."""
     sweep_every: float = 30.0
     """Seconds between two passes that unload idle tables and expire abandoned ones."""
-    # -- many processes on one PostgreSQL database (issue 18; web/cluster.py, docs/deploy.md)
+    # -- many processes on one PostgreSQL database (web/cluster.py, docs/deploy.md) -----
     cluster: bool = True
     """With PostgreSQL, share the tables with other processes on the same database
     (leases, notices, forwarding, failover); with SQLite there is one process."""
@@ -85,7 +85,7 @@ class Settings:
     lease_seconds: float = 3.0
     """How long a table's lease lasts without renewal (renewed every third of it): a
     dead process's tables are taken over by another within about this plus a second."""
-    # -- round reviews (issue 16; web/reviews.py, docs/protocol.md, "Limits") -----------
+    # -- round reviews (web/reviews.py, docs/protocol.md, "Limits") ---------------------
     review_burst: float = 3.0
     """Round reviews a connection may ask for at once (one from the cache counts too) ..."""
     review_per_minute: float = 1.0

@@ -53,11 +53,11 @@ from .schema import SchemaError, check, shown_url, upgrade
 
 DATABASE_ENV = "RUMMYKIT_DATABASE_URL"
 CHAT_KEEP = 50
-"""Chat lines kept per table; older ones are deleted as new ones come (issue 15: with
-every line kept forever, 20 sockets stored 3,840 rows in 10 seconds)."""
+"""Chat lines kept per table; older ones are deleted as new ones come (were
+every line kept forever, 20 sockets would store 3,840 rows in 10 seconds)."""
 FAILED = -2
-"""``moves.action`` of the row that stops a table the engine could not go on with
-(issue 15, finding 1); its ``text`` says why.  The table is marked over with it."""
+"""``moves.action`` of the row that stops a table the engine could not go on with;
+its ``text`` says why.  The table is marked over with it."""
 EXPIRED = -3
 """``moves.action`` of the row that expires an abandoned table: never loaded again."""
 _STATUS = {FAILED: "failed", EXPIRED: "expired"}
@@ -111,7 +111,7 @@ class ChatRow(Base):
 
 
 class LeaseRow(Base):
-    """Which server process owns a table (web/leases.py; PostgreSQL only, issue #18)."""
+    """Which server process owns a table (web/leases.py; PostgreSQL only)."""
 
     __tablename__ = "leases"
 
@@ -192,7 +192,7 @@ class StoredTable:
 
 
 class StaleWriteError(RuntimeError):
-    """A move written for a version the table is no longer at (a second writer)."""
+    """A move written for a version the table has moved past (a second writer)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,11 +349,6 @@ class Store:
                 .where(TableRow.id == table_id, TableRow.updated < at)
                 .values(updated=at)
             )
-
-    def active_tables(self) -> list[StoredTable]:
-        with self.session() as s:
-            rows = s.scalars(select(TableRow).where(TableRow.over.is_(False))).all()
-            return [_stored(r) for r in rows]
 
     def public_tables(self, limit: int = 50) -> list[StoredTable]:
         with self.session() as s:

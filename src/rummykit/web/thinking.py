@@ -1,8 +1,8 @@
 """Bot thinking off the event loop: a bounded pool of processes, shared fairly.
 
 A bot's decision is CPU-bound Python.  In a thread of the server it holds the GIL,
-and five six-seat tables of ``hard`` bots took everyone's ping from 1 ms to 257 ms
-(issue 15, finding 3).  So every decision (the bots', the auto-player's for an absent
+and five six-seat tables of ``hard`` bots take everyone's ping from 1 ms to 257 ms.
+So every decision (the bots', the auto-player's for an absent
 person, and the hard bot's hints) is sent to a :class:`Thinker`: a small pool of
 worker processes, one fewer than the machine's cores by default, each running at a
 lower scheduling priority (``nice``), so the operating system gives the event loop

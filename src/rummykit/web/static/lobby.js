@@ -39,7 +39,7 @@ export async function lobby(app) {
       ...Array.from({ length: n - 1 }, (_, i) => {
         const diff = h("select", { class: "seat-diff", "data-seat": i + 1, "aria-label": t("lobby.difficulty", { n: i + 2 }) },
           DIFFICULTIES.map((d) => h("option", { value: d, text: t(`bot.${d}`), selected: d === DEFAULT_BOT })));
-        // only a bot has a difficulty: a person's seat shows none (issue #20, finding 7)
+        // only a bot has a difficulty: a person's seat shows none
         const kind = h("select", { class: "seat-kind", "data-seat": i + 1, "aria-label": t("lobby.seat_kind", { n: i + 2 }),
           onchange: () => { diff.hidden = kind.value !== "bot"; } },
         h("option", { value: "bot", text: t("lobby.kind_bot") }), h("option", { value: "human", text: t("lobby.kind_invite") }),

@@ -1,4 +1,4 @@
-// The round's review (issue 16): asked for from the round-end screen, drawn in it.
+// The round's review: asked for from the round-end screen, drawn in it.
 import { reviewChart } from "./charts.js";
 import { moveNodes, richText } from "./cards.js";
 import { capital, h } from "./dom.js";

@@ -331,8 +331,8 @@ export async function tablePage(app, connEl, tableId) {
     renderHand(g, me);
     ui.lastHand = hand;
 
-    // actions: a button is enabled only when the rules allow its move now (issue #20,
-    // finding 5: Gin's upcard phase allows no meld, lay-off or discard)
+    // actions: a button is enabled only when the rules allow its move now
+    // (Gin's upcard phase allows no meld, lay-off or discard)
     const cardButtons = { meld: b.meld, layoff: b.layoff, swap: b.swap, take: b.take, discard: b.discard };
     for (const [k, el] of Object.entries(cardButtons)) {
       el.disabled = !myTurn || !kinds.has(k);
@@ -690,7 +690,7 @@ export async function tablePage(app, connEl, tableId) {
     }
   }, 1000);
 
-  // An invited player names themself before taking the seat (issue #20, finding 4):
+  // An invited player names themself before taking the seat:
   // the first hello claims the seat with that name, for everyone to see.
   const seatInfo = cred && info && info.seats[cred.seat];
   if (params.get("key") && seatInfo && localStorage.getItem("rummy:name") === null && /^Player \d+$/.test(seatInfo.name)) {

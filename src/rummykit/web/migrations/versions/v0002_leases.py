@@ -1,4 +1,4 @@
-"""Table leases: which server process owns a table (issue #18, web/leases.py).
+"""Table leases: which server process owns a table (web/leases.py).
 
 Several processes share one PostgreSQL database; each unfinished table is driven by
 one of them, the holder of its row here.  ``token`` is the fencing token (one more at
