@@ -251,3 +251,38 @@ def test_records_are_made_once_per_version_and_limited_per_address(tmp_path: Pat
         c.get(f"/api/tables/{t['id']}/record")
         refused = c.get(f"/api/tables/{t['id']}/record")
         assert refused.status_code == 429 and "Retry-After" in refused.headers
+
+
+def test_refusals_before_the_draw_are_the_engines_own() -> None:
+    """The page's refusal reasons are built once a move in the event loop; before the
+    draw they are read off the phase without making a state.  In every preset they
+    are exactly what the engine says for a state made from the view (bots/explain.py)."""
+    import random as _random
+
+    from rummykit import PRESETS, new_game
+    from rummykit.bots.explain import refusal
+    from rummykit.i18n import illegal_text
+    from rummykit.state import Phase, determinize
+    from rummykit.web.protocol import _BUTTONS, refusals_payload
+
+    checked = 0
+    for name, rules in PRESETS.items():
+        rng = _random.Random(name)
+        g = new_game(name, players=rules.min_players, seed=7)
+        for _ in range(120):
+            if g.is_over():
+                break
+            v = g.view(g.current)
+            if v.phase is Phase.DRAW:
+                state = determinize(v, _random.Random(v.turn))
+                legal = {m.kind for m in v.legal}
+                want = {}
+                for button, kind in _BUTTONS.items():
+                    exc = None if kind in legal else refusal(state, kind)
+                    if exc is not None:
+                        en, fr = illegal_text(exc, "en"), illegal_text(exc, "fr")
+                        want[button] = {"rule": exc.rule, "text": en, "fr": fr}
+                assert refusals_payload(v) == want, (name, g.turn)
+                checked += 1
+            g.apply(rng.choice(g.legal_moves()))
+    assert checked > 200

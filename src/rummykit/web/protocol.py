@@ -335,7 +335,11 @@ def refusals_payload(v: PlayerView) -> dict[str, dict[str, str]]:
     """Why each action button the player cannot use on their turn is greyed: its rule
     code and the reason in English and French (the page shows the one in its
     language, as the terminal does), from a state made from ``v`` alone; empty when it
-    is not the player's turn."""
+    is not the player's turn.
+
+    Before the draw every card move has one reason, the phase's (``draw_first``), so
+    no state is made for it: this payload is built once a move, inside the server's
+    event loop."""
     if v.phase is Phase.OVER or v.current != v.player or v.phase is Phase.BUY:
         return {}
     legal = {m.kind for m in v.legal}
@@ -344,13 +348,28 @@ def refusals_payload(v: PlayerView) -> dict[str, dict[str, str]]:
     for name, kind in _BUTTONS.items():
         if kind in legal:
             continue
-        if state is None:  # the hidden cards dealt at random: no reason reads them
-            state = determinize(v, random.Random(v.turn))
-        exc = refusal(state, kind)
+        if v.phase is Phase.DRAW:
+            exc: IllegalMoveError | None = _DRAW_FIRST
+        else:
+            if state is None:  # the hidden cards dealt at random: no reason reads them
+                state = determinize(v, random.Random(v.turn))
+            exc = refusal(state, kind)
         if exc is not None:
-            en, fr = illegal_text(exc, "en"), illegal_text(exc, "fr")
+            en, fr = _reason_texts(exc.rule, exc.reason)
             out[name] = {"rule": exc.rule, "text": en, "fr": fr}
     return out
+
+
+_DRAW_FIRST = IllegalMoveError("draw_first", "a turn starts by drawing a card (seed 000, 001)")
+"""What :meth:`GameState.phase_error` says of every card move before the draw."""
+
+
+@lru_cache(maxsize=1024)
+def _reason_texts(rule: str, reason: str) -> tuple[str, str]:
+    """A refusal's reason in English and French (the same few reasons come back on
+    every move, so they are translated once)."""
+    exc = IllegalMoveError(rule, reason)
+    return illegal_text(exc, "en"), illegal_text(exc, "fr")
 
 
 def _contract_payload(v: PlayerView) -> dict[str, Any]:
