@@ -42,7 +42,7 @@ typecheck: $(STAMP)
 
 # Debian's Chromium for the web tests (never `playwright install`); PostgreSQL's server
 # binaries for the storage and crash tests; HAProxy for the deployment test, which runs
-# its own instance in the foreground (tests/web_helpers.py haproxy).
+# its own instance in the foreground (tests/support/web_helpers.py haproxy).
 browser:
 	test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium)
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
@@ -78,7 +78,7 @@ bench: $(STAMP) $(BENCH_STAMP)
 
 # Cross-engine tests against OpenSpiel and RLCard (not part of `make test`).
 peers: $(BENCH_STAMP)
-	$(BENCH)/bin/pytest -q -m peers -o addopts= tests/test_peers.py tests/test_openspiel.py
+	$(BENCH)/bin/pytest -q -m peers -o addopts= tests/env/test_peers.py tests/env/test_openspiel.py
 
 # Long: bot-vs-bot duplicate-deal tournaments (see benchmarks/strength.py --help).
 strength: $(STAMP)

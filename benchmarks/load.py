@@ -53,8 +53,8 @@ from webbench import UNLIMITED, Stats, cpu_seconds, create_tables, percentile_ms
 
 from rummykit.web import tune_gc
 
-# The throwaway PostgreSQL cluster is the tests' (tests/web_helpers.py), not a copy.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+# The throwaway PostgreSQL cluster is the tests' (tests/support/web_helpers.py), not a copy.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 from web_helpers import postgres_cluster, postmaster_pid
 
 SETTINGS: dict[str, Any] = {"bot_delay": 0, "bot_workers": 0, **UNLIMITED}

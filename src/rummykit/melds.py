@@ -300,13 +300,14 @@ class MeldTable:
         )
 
 
-def shape_key(rules: Rules) -> tuple[int, bool, bool, int, int, int]:
-    """The options a :class:`MeldTable` depends on: jokers a meld may hold, a high
-    ace, sets of any suits, decks, the shortest run and the longest meld laid at once.
-    Rule sets that differ only elsewhere (points, scoring, turns) share one table."""
+def shape_key(rules: Rules) -> tuple[int, Ace, bool, int, int, int]:
+    """The options a :class:`MeldTable` depends on: jokers a meld may hold, where an
+    ace may go (below the two, above the king or both), sets of any suits, decks, the
+    shortest run and the longest meld laid at once.  Rule sets that differ only
+    elsewhere (points, scoring, turns) share one table."""
     return (
         rules.jokers_per_meld if rules.jokers else 0,
-        rules.ace is Ace.HIGH_OR_LOW,
+        rules.ace,
         rules.set_suits is SetSuits.ANY,
         rules.decks,
         rules.min_run,
@@ -317,7 +318,7 @@ def shape_key(rules: Rules) -> tuple[int, bool, bool, int, int, int]:
 MELD_TABLES = 16
 """Catalogues :func:`meld_table` keeps by default (:func:`keep_meld_tables`)."""
 
-_tables: OrderedDict[tuple[int, bool, bool, int, int, int], MeldTable] = OrderedDict()
+_tables: OrderedDict[tuple[int, Ace, bool, int, int, int], MeldTable] = OrderedDict()
 _tables_cap = [MELD_TABLES]
 _tables_lock = threading.Lock()
 

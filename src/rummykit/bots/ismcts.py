@@ -126,7 +126,7 @@ def playout_policy(s: GameState, solver: Solver, rng: random.Random) -> Move:
     also the first best of the legal list, which keeps the same order.  When it is not
     legal, or no discard is possible (an obligation), the full legal list decides.
     The choice is therefore always the one :func:`greedy_move` makes on the legal
-    list, at a fraction of the cost in Rami (``tests/test_ai.py`` checks this).
+    list, at a fraction of the cost in Rami (``tests/bots/test_ai.py`` checks this).
     """
     if s.rules.declare:  # Indian Rummy: no melds in play; its own cheap player
         return indian_playout_move(s, indian_solver(s))
@@ -179,7 +179,7 @@ class ISMCTSBot(Bot):
         which a candidate may beat the leader and still not be worth searching on
         for.  Rewards in points spread wide (:func:`rewards` is not squashed), so at one
         point (0.01) almost no basic decision settles within 96 samples; at two, clear
-        ones do (``tests/test_ai.py``)."""
+        ones do (``tests/bots/test_ai.py``)."""
         self.deviate_z = DEVIATE_Z if deviate_z is None else deviate_z
         """How sure the paired samples must be that another candidate beats the
         expert's choice before the search plays it (:func:`confident_choice`)."""

@@ -245,7 +245,7 @@ class PointsSearch(ISMCTSBot):
         self, s: GameState, solver: Solver, rng: random.Random, round_no: int
     ) -> list[float]:
         # The search's reward is the margin in points over REWARD_SCALE, unsquashed;
-        # tests/test_review.py checks that it agrees with :func:`margin`.
+        # tests/bots/test_review.py checks that it agrees with :func:`margin`.
         out = [r * REWARD_SCALE for r in super()._playout(s, solver, rng, round_no)]
         self._outcomes.append(out)
         return out

@@ -3,7 +3,7 @@
 The references are listed in docs/rules.md ("## Indian Rummy"); every rule below is an
 option of :class:`~rummykit.rules.Rules` (``declare``, ``wild_cut``, ``first_drop``,
 ``middle_drop``, ``max_hand_points``, ``elimination``) and a test in
-tests/test_rules_indian.py quotes its passage.
+tests/variants/test_rules_indian.py quotes its passage.
 
 * **The wild rank.**  After the deal the bottom card of the stock is turned face up
   (it stays there, drawn last): every card of its rank, in both decks and all suits,

@@ -1,5 +1,5 @@
 // The page's words in English and French, by key (i18n.js looks them up).  Every key
-// must exist in both languages: tests/test_web_browser.py checks it.  {name} is filled
+// must exist in both languages: tests/web/test_web_browser.py checks it.  {name} is filled
 // in; a key ending in .one/.other is chosen by a count (tn).
 export const MESSAGES = {
   en: {

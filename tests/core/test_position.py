@@ -26,7 +26,7 @@ from rummykit.position import (
     position_to_text,
 )
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "notation.md"
 
 
 def _section() -> str:
@@ -327,7 +327,7 @@ def test_a_read_position_passes_the_loaders_checks() -> None:
 
 
 def test_the_tests_build_positions_through_the_position_format() -> None:
-    """Issue #15: tests/helpers.build writes a position and reads it; what it builds
+    """Issue #15: tests/support/helpers.build writes a position and reads it; what it builds
     is a checked state whose text reads back the same.  Only rest="none" (a partial
     deck, which no position may be) leaves cards out afterwards."""
     from helpers import build, conserved

@@ -13,7 +13,7 @@ pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_train_gin_runs_and_writes_its_curve(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("rlcard")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import gin_crosscheck  # noqa: E402
 
 from rummykit.rules import Rules  # noqa: E402

@@ -2,7 +2,7 @@
 are played on by the server; newer ones are refused untouched; ``rummy db``; the
 migrated schema is the models' one; concurrent upgrades on PostgreSQL.
 
-The earlier releases' databases come from fixed fixtures (tests/fixtures/db-*.sql and
+The earlier releases' databases come from fixed fixtures (tests/web/fixtures/db-*.sql and
 db-release-rows.json): the DDL those releases ran and the rows the last one wrote for a
 table it played, so these tests do not depend on the code they test.
 """

@@ -36,7 +36,7 @@ from rummykit.i18n.ui_fr import FR
 from rummykit.rulebook import rules_summary as summary_en
 from rummykit.rules import PRESET_SOURCES, PRESETS
 
-PKG = Path(__file__).resolve().parent.parent / "src" / "rummykit"
+PKG = Path(__file__).resolve().parents[2] / "src" / "rummykit"
 STATIC = PKG / "web" / "static"
 FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEV_ONLY = ("ray", "playwright", "psycopg", "pytest", "mypy", "ruff", "hypothesis", "open_spiel")
 
 

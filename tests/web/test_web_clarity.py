@@ -29,7 +29,7 @@ pytestmark = test_web_browser.pytestmark
 server = test_web_browser.server
 browser = test_web_browser.browser
 
-MESSAGES = Path(__file__).resolve().parent.parent / "src/rummykit/web/static/messages.js"
+MESSAGES = Path(__file__).resolve().parents[2] / "src/rummykit/web/static/messages.js"
 BOT = {"kind": "bot", "difficulty": "easy"}
 JARGON = re.compile(r"seed \d|\[rule|rule:|_pool|rum500|indian_")
 

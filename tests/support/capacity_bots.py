@@ -1,4 +1,4 @@
-"""Bots for tests/test_web_capacity.py, in a module of their own so that the server's
+"""Bots for tests/web/test_web_capacity.py, in a module of their own so that the server's
 bot worker processes can import them (they are given by name, pickled by reference)."""
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from rummykit.notation import _fingerprint, export_record, import_record, move_t
 from rummykit.state import GameState, Phase
 from rummykit.table import TableMeld
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "notation.md"
 
 PRESETS = ["basic", "classic", "cg101", "rami51"]
 VARIANTS = [

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "src" / "rummykit"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "rummykit"
 
 CORE = frozenset({
     "__init__", "cards", "rules", "melds", "table", "moves", "state", "knock", "variants",

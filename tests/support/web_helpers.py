@@ -175,7 +175,7 @@ def server_processes(
 
 HAPROXY = Path("/usr/sbin/haproxy")
 """Debian's HAProxy (``apt-get install haproxy``; the Makefile's ``browser`` target)."""
-DEPLOY_DOC = Path(__file__).resolve().parent.parent / "docs" / "deploy.md"
+DEPLOY_DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 """The deployment guide: its ``haproxy`` block is the configuration the tests run."""
 HAPROXY_GLOBAL = """global
     nbthread 1

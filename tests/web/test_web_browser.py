@@ -25,7 +25,7 @@ ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--no-first-run", "--disable-sync",
 ]  # fmt: skip
-SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "screenshot-web.png"
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot-web.png"
 
 pytestmark = [
     pytest.mark.web_slow,

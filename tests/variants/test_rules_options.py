@@ -43,7 +43,7 @@ DECLARE_OPTIONS = {
     "wrong_show",
 }  # fmt: skip
 """Options of declaration games (Indian Rummy): they need ``meld_in_play=false`` and
-each other, so tests/test_rules_indian.py combines them with the Indian presets."""
+each other, so tests/variants/test_rules_indian.py combines them with the Indian presets."""
 OPTION_NAMES = [n for n in ALL_OPTIONS if n not in KNOCK_OPTIONS | DECLARE_OPTIONS]
 
 

@@ -1,8 +1,8 @@
-"""Write ``tests/fixtures/perft.json`` from the current engine.
+"""Write ``tests/variants/fixtures/perft.json`` from the current engine.
 
-Run ``python tests/gen_perft.py`` after a deliberate change to move generation, and
+Run ``python tests/variants/gen_perft.py`` after a deliberate change to move generation, and
 review the diff of the JSON: every changed count is a changed rule.  Not a test
-module (pytest collects only ``test_*.py``); ``tests/test_perft.py`` imports
+module (pytest collects only ``test_*.py``); ``tests/variants/test_perft.py`` imports
 :func:`perft_line` from here so both play the lines the same way.
 
 A *line* starts a match from ``(rules, players, seed)`` and plays ``steps`` moves,
@@ -111,7 +111,7 @@ def main() -> int:
     data = {
         "about": (
             "Legal-move counts along fixed lines of play; regenerate with "
-            "`python tests/gen_perft.py` and review the diff."
+            "`python tests/variants/gen_perft.py` and review the diff."
         ),
         "choice": "(step * 7919 + step // 3) % len(legal)",
         "lines": [perft_line(spec, n, seed) for spec, n, seed in CASES],

@@ -15,7 +15,9 @@ from helpers import build, conserved, discard_move, draw, meld_move, pile_faces,
 from rummykit import IllegalMoveError, Move, Rules, RulesError, new_game
 from rummykit.bots import make_bot, play_match
 from rummykit.cards import JOKER, face_of, mask_of, parse_cards
+from rummykit.melds import MeldTable, meld_table
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP
+from rummykit.rules import Ace
 from rummykit.scoring import card_value
 from rummykit.state import GameState, Phase
 from rummykit.variants import variant_for
@@ -135,6 +137,19 @@ def test_set_joker_both_suits_needs_swaps_of_distinct_suits() -> None:
     with pytest.raises(RulesError, match="set_joker_both_suits"):
         Rules.parse("kalooki(set_suits=any)")
     assert not Rules.parse("kalooki(set_joker_both_suits=false)").set_joker_both_suits
+
+
+def test_each_ace_rule_has_its_own_shared_meld_catalogue() -> None:
+    """The shared catalogue (:func:`~rummykit.melds.meld_table`) of each ace rule is the
+    one built from it alone, whichever was asked for first in the process: ``ace=high``
+    has Q-K-A and no A-2-3, ``ace=low`` the reverse (LUDO and rummyon.com, as in the
+    test below), so a shared catalogue of the other rule offers the wrong runs."""
+    for ace in Ace:
+        rules = Rules.parse(f"{K}(ace={ace.value})")
+        shared, fresh = meld_table(rules), MeldTable(rules)
+        assert [shared.describe(i) for i in range(len(shared.shapes))] == [
+            fresh.describe(i) for i in range(len(fresh.shapes))
+        ], ace
 
 
 def test_the_ace_is_high_or_low_and_high_only_is_an_option() -> None:

@@ -3,7 +3,7 @@ order and arrangement, card faces in the move list, seeing other players' moves,
 round-end screen and its chart, the keyboard alone, accessibility (axe-core), French,
 and the page's weight and speed.
 
-axe-core (4.14.1, MPL-2.0, from npm) is vendored gzipped in tests/fixtures and injected
+axe-core (4.14.1, MPL-2.0, from npm) is vendored gzipped in tests/web/fixtures and injected
 into the page by the test: the page never loads it, and nothing comes from the network.
 """
 

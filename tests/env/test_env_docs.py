@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rummykit.env import layout
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "env.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "env.md"
 
 
 def own_part() -> str:

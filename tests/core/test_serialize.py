@@ -190,7 +190,7 @@ FINDING_4 = {
     "RNG position huge": lambda d: d.update(format=1, rng=[3, [0] * 624 + [10**30], None]),
     "RNG spare value as text": _set("rng.2", "x"),
     "RNG spare value infinite": _set("rng.2", float("inf")),
-    # found by tests/test_fuzz.py (test_fuzz_state_loader_text, seed 1): base64 raised
+    # found by tests/core/test_fuzz.py (test_fuzz_state_loader_text, seed 1): base64 raised
     # ValueError, not binascii.Error, for a character that is not ASCII
     "RNG words with a non-ASCII character": lambda d: d["rng"].__setitem__(
         1, "é" + d["rng"][1][1:]

@@ -30,7 +30,7 @@ def test_players_pack_and_values() -> None:
     joker, and other wild cards, if any, count as 15 points; each face card counts 10".
     Our two decks carry one joker each (two jokers: BC's double pack has one); five or
     more players, for whom BC uses a triple pack, play ``contract_big``
-    (tests/test_rules_three_decks.py)."""
+    (tests/variants/test_rules_three_decks.py)."""
     r = Rules.preset(C)
     assert (r.decks, r.jokers, r.min_players, r.max_players) == (2, 1, 3, 4)
     assert (r.ace_points, r.joker_points, r.ace.value) == (15, 15, "high_or_low")

@@ -1,7 +1,7 @@
 """The bots' Indian Rummy policy: hard looks one draw ahead (bots/indian.py).
 
 Sets in Indian Rummy have distinct suits (RC: "a set ... of the same rank but different
-suits"; tests/test_rules_indian.py::test_a_set_has_distinct_suits), so with two decks a
+suits"; tests/variants/test_rules_indian.py::test_a_set_has_distinct_suits), so with two decks a
 second copy of a card the hand already holds can join no set beside the first.
 """
 
