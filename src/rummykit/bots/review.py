@@ -287,9 +287,8 @@ class PointsSearch(ISMCTSBot):
             for c in alive:
                 s = sample.clone()
                 s.apply(cands[c])
-                r = ISMCTSBot._playout(
-                    self, s, solver, random.Random(playout_seed), sample.round_no
-                )
+                # the search's own playout, past this class's recording of outcomes
+                r = super()._playout(s, solver, random.Random(playout_seed), sample.round_no)
                 cols[c].append(r[view.player] * REWARD_SCALE)
             done += 1
         self.last_iterations = done
