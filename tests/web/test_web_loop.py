@@ -24,9 +24,10 @@ import pytest
 from rummykit.bots import make_bot
 from rummykit.cards import JOKER, bits, face_of
 from rummykit.melds import keep_meld_tables, meld_table
+from rummykit.position import position_to_text
 from rummykit.rules import PRESETS, Rules
 from rummykit.solver import Solver
-from rummykit.state import GameState, new_game
+from rummykit.state import GameState, Phase, new_game
 from rummykit.web import Settings
 from rummykit.web.protocol import arrangement_payload
 from test_web_api import make_client
@@ -253,16 +254,18 @@ def test_records_are_made_once_per_version_and_limited_per_address(tmp_path: Pat
         assert refused.status_code == 429 and "Retry-After" in refused.headers
 
 
-def test_refusals_before_the_draw_are_the_engines_own() -> None:
-    """The page's refusal reasons are built once a move in the event loop; before the
-    draw they are read off the phase without making a state.  In every preset they
-    are exactly what the engine says for a state made from the view (bots/explain.py)."""
+def test_refusals_are_the_engines_own_and_read_no_hidden_card() -> None:
+    """The page's refusal reasons are built once a move in the event loop, from the
+    server's own state; before the draw they are read off the phase.  In every preset
+    and phase they are exactly what the engine says for a state made from the view,
+    whatever the hidden cards: three deals of them give the same reasons as the real
+    state, so reading the real state tells the player nothing they cannot see."""
     import random as _random
 
     from rummykit import PRESETS, new_game
     from rummykit.bots.explain import refusal
     from rummykit.i18n import illegal_text
-    from rummykit.state import Phase, determinize
+    from rummykit.state import determinize
     from rummykit.web.protocol import _BUTTONS, refusals_payload
 
     checked = 0
@@ -273,8 +276,10 @@ def test_refusals_before_the_draw_are_the_engines_own() -> None:
             if g.is_over():
                 break
             v = g.view(g.current)
-            if v.phase is Phase.DRAW:
-                state = determinize(v, _random.Random(v.turn))
+            got = refusals_payload(v, g)
+            before = position_to_text(g)
+            for deal in range(3):
+                state = determinize(v, _random.Random(deal))
                 legal = {m.kind for m in v.legal}
                 want = {}
                 for button, kind in _BUTTONS.items():
@@ -282,7 +287,9 @@ def test_refusals_before_the_draw_are_the_engines_own() -> None:
                     if exc is not None:
                         en, fr = illegal_text(exc, "en"), illegal_text(exc, "fr")
                         want[button] = {"rule": exc.rule, "text": en, "fr": fr}
-                assert refusals_payload(v) == want, (name, g.turn)
-                checked += 1
+                if v.phase is not Phase.BUY:
+                    assert got == want, (name, g.turn, deal)
+            assert refusals_payload(v) == got and position_to_text(g) == before
+            checked += 1
             g.apply(rng.choice(g.legal_moves()))
     assert checked > 200

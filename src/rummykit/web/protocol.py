@@ -263,7 +263,9 @@ def legal_entry(v: PlayerView, m: Move) -> dict[str, Any]:
     return e
 
 
-def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
+def view_payload(
+    v: PlayerView, *, spectator: bool = False, state: GameState | None = None
+) -> dict[str, Any]:
     """The game part of a ``state`` message, from ``v`` alone.
 
     ``spectator=True`` leaves out the hand and the legal moves (spectators get seat
@@ -323,7 +325,7 @@ def view_payload(v: PlayerView, *, spectator: bool = False) -> dict[str, Any]:
         # Contract Rummy: the deal's contract, and the buy window (whose decision it is
         # is "current"; "in_turn" is the player who drew and plays on after it).
         **({"contract": _contract_payload(v)} if v.rules.contracts else {}),
-        "refused": {} if spectator else refusals_payload(v),
+        "refused": {} if spectator else refusals_payload(v, state),
     }
 
 
@@ -331,19 +333,22 @@ _BUTTONS = {"meld": MELD, "layoff": LAYOFF, "swap": SWAP, "take": TAKE, "discard
 """The page's action buttons that need cards, by the kind of move each makes."""
 
 
-def refusals_payload(v: PlayerView) -> dict[str, dict[str, str]]:
+def refusals_payload(v: PlayerView, state: GameState | None = None) -> dict[str, dict[str, str]]:
     """Why each action button the player cannot use on their turn is greyed: its rule
     code and the reason in English and French (the page shows the one in its
-    language, as the terminal does), from a state made from ``v`` alone; empty when it
-    is not the player's turn.
+    language, as the terminal does); empty when it is not the player's turn.
 
-    Before the draw every card move has one reason, the phase's (``draw_first``), so
-    no state is made for it: this payload is built once a move, inside the server's
-    event loop."""
+    The reasons are the engine's for the state the view was taken from: ``state``
+    when the caller holds it (the server does), else one made from ``v`` with the
+    hidden cards dealt at random.  The two agree, because no reason reads a hidden
+    card (``tests/web/test_web_loop.py`` checks every preset against several deals of
+    the hidden cards).  The server builds this payload once a move, inside its event
+    loop, so it reads its own state rather than making one, and before the draw every
+    card move has one reason, the phase's (``draw_first``), read off the phase.
+    """
     if v.phase is Phase.OVER or v.current != v.player or v.phase is Phase.BUY:
         return {}
     legal = {m.kind for m in v.legal}
-    state: GameState | None = None
     out = {}
     for name, kind in _BUTTONS.items():
         if kind in legal:
@@ -351,7 +356,7 @@ def refusals_payload(v: PlayerView) -> dict[str, dict[str, str]]:
         if v.phase is Phase.DRAW:
             exc: IllegalMoveError | None = _DRAW_FIRST
         else:
-            if state is None:  # the hidden cards dealt at random: no reason reads them
+            if state is None:
                 state = determinize(v, random.Random(v.turn))
             exc = refusal(state, kind)
         if exc is not None:

@@ -992,7 +992,8 @@ class Manager:
         body = live.cache.get(seat)
         if body is None:
             view = live.state.view(seat if seat >= 0 else 0)
-            payload = {"game": view_payload(view, spectator=seat < 0), "log": list(live.log)}
+            game = view_payload(view, spectator=seat < 0, state=live.state)
+            payload = {"game": game, "log": list(live.log)}
             body = json.dumps(payload, separators=(",", ":"))[1:-1]
             live.cache[seat] = body
         if table is None:
