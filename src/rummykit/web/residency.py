@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING
 from .store import EXPIRED
 
 if TYPE_CHECKING:
-    from .server import LiveTable, Manager
+    from .live import LiveTable
+    from .manager import Manager
 
 log = logging.getLogger("rummykit.web")
 
@@ -127,15 +128,14 @@ class Residency:
         if self.m.tables.get(live.id) is live:
             del self.m.tables[live.id]
         await _stop(live)
-        if self.m.cluster is not None:  # another process may take it at once
-            await self.m.cluster.release(live)
+        await self.m.host.release(live)  # another process may take it at once
         self.unloaded += 1
         await self.m.db(self.m.store.touch, live.id, wall_clock(live.last_seen))
 
     async def expire(self, live: LiveTable) -> None:
         """Mark a table in memory expired in the store and unload it (a replica of
         another process's table is only unloaded: the owner decides)."""
-        if self.m.cluster is not None and live.lease is None:
+        if not self.m.host.owns(live):
             await self.unload(live)
             return
         await _stop(live)
@@ -147,8 +147,7 @@ class Residency:
                 self.expired += 1
         if self.m.tables.get(live.id) is live:
             del self.m.tables[live.id]
-        if self.m.cluster is not None:
-            await self.m.cluster.release(live)
+        await self.m.host.release(live)
 
     async def sweep(self) -> None:
         """One pass: unload idle tables, expire abandoned ones (in memory and not)."""
