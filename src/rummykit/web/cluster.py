@@ -58,7 +58,7 @@ import socket
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fastapi import HTTPException
 from sqlalchemy.engine import make_url
@@ -76,13 +76,14 @@ from .forwarded import (
 from .leases import Leases
 from .live import LiveTable, Presence
 from .protocol import ProtocolError
-from .residency import Unavailable
+from .residency import Registry, Residency, Unavailable
 from .store import MOVES_CHANNEL
 
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
 
-    from .manager import Manager
+    from .fanout import Fanout
+    from .service import TableService
 
 log = logging.getLogger("rummykit.web")
 
@@ -122,10 +123,21 @@ class _Listener:
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
+class Served(Registry, Protocol):
+    """The server as the cluster sees it (web/manager.py): the registry, and the
+    parts that change tables, tell clients and drive tables."""
+
+    residency: Residency
+    service: TableService
+    fanout: Fanout
+
+    def start_driver(self, live: LiveTable) -> None: ...
+
+
 class Cluster:
     """This process's part in a cluster: leases, notices, forwarding, failover."""
 
-    def __init__(self, manager: Manager) -> None:
+    def __init__(self, manager: Served) -> None:
         self.m = manager
         s = manager.settings
         self.node = s.node_id or default_node_id()
@@ -528,9 +540,10 @@ class Cluster:
         rid = secrets.token_hex(8)
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.calls[rid] = done
-        msg = {"op": "call", "id": rid, "from": self.node, "table": table_id}
+        kind, args = encode(request)
+        msg = {"op": "call", "id": rid, "from": self.node, "table": table_id, "kind": kind}
         try:
-            await self.notify(node_channel(node), json.dumps({**msg, "request": encode(request)}))
+            await self.notify(node_channel(node), json.dumps({**msg, "args": args}))
             return await asyncio.wait_for(done, CALL_TIMEOUT)
         except TimeoutError:
             return None
@@ -574,7 +587,7 @@ class Cluster:
         reply: dict[str, Any] = {"op": "reply", "id": msg.get("id")}
         live = self.m.tables.get(str(msg.get("table")))
         try:
-            request = decode(msg.get("request"))
+            request = decode(msg.get("kind"), msg.get("args"))
         except ValueError:  # pydantic's ValidationError: not a request of this version
             request = None
         if live is None or live.lease is None or request is None:

@@ -62,10 +62,15 @@ Forwarded = Annotated[TableRequest | HandoverRequest, Field(discriminator="kind"
 FORWARDED: TypeAdapter[TableRequest | HandoverRequest] = TypeAdapter(Forwarded)
 
 
-def encode(request: TableRequest | HandoverRequest) -> dict[str, Any]:
-    return request.model_dump(mode="json", exclude_none=True)
+def encode(request: TableRequest | HandoverRequest) -> tuple[str, dict[str, Any]]:
+    """The request's kind and arguments, as a forwarded call carries them."""
+    args = request.model_dump(mode="json", exclude_none=True)
+    return str(args.pop("kind")), args
 
 
-def decode(data: Any) -> TableRequest | HandoverRequest:
-    """A forwarded request read back; pydantic's ValidationError if it is not one."""
-    return FORWARDED.validate_python(data)
+def decode(kind: Any, args: Any) -> TableRequest | HandoverRequest:
+    """A forwarded request read back; pydantic's ValidationError (a ValueError) if it
+    is not one."""
+    if not isinstance(args, dict):
+        args = {}
+    return FORWARDED.validate_python({**args, "kind": kind})

@@ -74,8 +74,8 @@ class Manager:
         """Set when tables are shared with other processes (PostgreSQL, web/cluster.py)."""
         self.residency = Residency(self)
         self.host: Host = self.cluster or LocalHost(self.start_driver, self.residency)
-        self.fanout = Fanout(settings, self.host)
-        self.service = TableService(
+        self.fanout: Fanout = Fanout(settings, self.host)
+        self.service: TableService = TableService(
             settings,
             self.store,
             self.db,
@@ -86,7 +86,7 @@ class Manager:
             self.residency,
             self.tables,
         )
-        self.driver = Driver(settings, self.thinker, self.service)
+        self.driver: Driver = Driver(settings, self.thinker, self.service)
         self.sessions = Sessions(self)
 
     def start_driver(self, live: LiveTable) -> None:

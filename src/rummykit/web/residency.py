@@ -32,13 +32,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .store import EXPIRED
 
 if TYPE_CHECKING:
+    from .host import Host
     from .live import LiveTable
-    from .manager import Manager
+    from .settings import Settings
+    from .store import Store
+
+T = TypeVar("T")
 
 log = logging.getLogger("rummykit.web")
 
@@ -90,10 +95,27 @@ def monotonic_clock(wall: float) -> float:
     return time.monotonic() - (time.time() - wall)
 
 
+class Registry(Protocol):
+    """The tables in memory and how to load them, as the residency (and the cluster)
+    see the server (web/manager.py)."""
+
+    settings: Settings
+    store: Store
+    tables: dict[str, LiveTable]
+    loading: dict[str, asyncio.Lock]
+    host: Host
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a store call in the database's threads."""
+        ...
+
+    async def get(self, table_id: str, lease: int | None = None) -> LiveTable | None: ...
+
+
 class Residency:
     """Unloads idle tables, makes room under the cap, expires abandoned tables."""
 
-    def __init__(self, manager: Manager) -> None:
+    def __init__(self, manager: Registry) -> None:
         self.m = manager
         self.task: asyncio.Task[None] | None = None
         self.unloaded = 0
