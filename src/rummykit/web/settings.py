@@ -22,6 +22,9 @@ class Settings:
     ``rummy db upgrade``: for deployments that migrate as a separate step."""
     bot_delay: float = 0.6
     """Seconds a bot waits before each action, so people can follow the play."""
+    young_gc: float = 0.1
+    """Seconds between the event loop's collections of the young generation
+    (:func:`rummykit.web.server.young_collections`); 0 leaves them to CPython."""
     disconnect_grace: float = 60.0
     """A seated player away this long has their turns played for them."""
     hint_budget: int = 0
