@@ -33,7 +33,7 @@ from .forwarded import ClaimRequest, JoinRequest, MoveRequest, RematchRequest
 from .host import Host
 from .live import LiveTable, Seat, bots_only, log_entry, seats_from, seats_to
 from .lobby import CreateTable
-from .policy import PolicyError, check_rules
+from .policy import NewRuleSets, PolicyError, check_rules
 from .protocol import MAX_NAME, MoveIntent, ProtocolError, clean_text, log_text, resolve
 from .residency import Residency, monotonic_clock, server_full
 from .settings import Settings
@@ -71,6 +71,7 @@ class TableService:
         self.fanout = fanout
         self.residency = residency
         self.tables = tables
+        self.new_rule_sets = NewRuleSets(settings.new_rule_sets_per_minute)
 
     async def build(self, rules: Rules) -> None:
         """A rule set's meld tables take up to half a second to build: in a thread (one
@@ -112,6 +113,13 @@ class TableService:
             check_rules(rules, len(req.seats), self.settings)
         except PolicyError as exc:
             raise HTTPException(400, str(exc)) from None
+        if not self.new_rule_sets.allow(rules):
+            raise HTTPException(
+                429,
+                "this server builds only a few new kinds of meld table a minute; "
+                "try again in a minute, or play a preset's decks and runs",
+                headers={"Retry-After": "60"},
+            )
         await self.build(rules)
         seats: list[Seat] = []
         links: list[str | None] = []
