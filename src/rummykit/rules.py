@@ -578,7 +578,7 @@ class Rules:
         option changed from the preset that would change nothing is refused (see
         :meth:`inert_options`).
         """
-        rules = self.replaced(options)
+        rules: Rules = self.replaced(options)
         rules._check_effect()
         return rules
 

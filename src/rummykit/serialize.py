@@ -162,7 +162,6 @@ def state_from_dict(d: Any) -> GameState:
     else:
         s.buys = [0] * len(names)
         s.buy_turn = -1
-    s._legal = None
     check_state(s)
     if fmt < 3:  # found from the history: a state whose history does not hold its
         # round (hand-built) shows its whole history to views

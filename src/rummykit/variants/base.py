@@ -30,6 +30,26 @@ hook                       when the state asks it
 ``open_buys``              (buying games) a stock draw: open the out-of-turn buy window
 ========================  ==============================================================
 
+The hooks reach the state through its public fields and these primitives (its other
+methods are private to it):
+
+========================  ==============================================================
+primitive                  what it does
+========================  ==============================================================
+``begin_turn``             a player's turn begins in the draw phase
+``finish_round``           the round ends (winner, reason): scored, then the next deal
+``set_phase``              enter a phase (and seat to act); clears the cached moves
+``discard_face``           put a held copy of a face on the discard pile
+``lay_meld``, ``lay_off``  lay a meld from the hand, lay a card off onto a table meld
+``draw_moves``             the draw phase's moves
+``layoff_moves``           lay-offs of given cards; ``joker_moves``: joker-to-end swaps
+``may_take_upcard``        whether the top discard may be taken now
+``turn_copy``              a cheap copy for searching the current turn
+``finishable``             whether the player to act can still end the turn legally
+``shuffled``               cards in random order from the state's own generator
+``draw_error``             why a draw the phase allows is refused
+========================  ==============================================================
+
 Dispatch costs nothing on the hot paths: the state reads the phase's generator from a
 tuple the :class:`~rummykit.game.Game` builds once, and the standard play phase keeps
 its generator inline (a ``None`` entry), so a seed game makes no call it did not make
@@ -88,8 +108,7 @@ class Variant:
         """The round's own fields, once the cards are dealt and the first turn began:
         by default, the first upcard offered first if the rules say so."""
         if self.rules.first_upcard_option and state.phase is Phase.DRAW:
-            state.phase = Phase.FIRST_UPCARD
-            state._legal = None
+            state.set_phase(Phase.FIRST_UPCARD)
 
     # -- the turn's phases -----------------------------------------------------------
     def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
@@ -168,7 +187,7 @@ class Variant:
     def at_wall(self, state: GameState, player: int) -> bool:
         """``player``'s discard left the stock at the wall: True if the round ended.
         Without a knock there is nothing to play at the wall: the hand is void."""
-        state._finish_round(None, "wall")
+        state.finish_round(None, "wall")
         return True
 
     def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
@@ -214,4 +233,4 @@ class Variant:
     def diagnose(self, state: GameState, move: Move) -> IllegalMoveError:
         """Why ``move``, of a kind the phase allows, is illegal in a variant phase: in
         the first-upcard phase, a take the must-use rule refuses."""
-        return state._draw_error(move.kind)
+        return state.draw_error(move.kind)

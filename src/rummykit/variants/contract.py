@@ -83,9 +83,9 @@ class Contract(Variant):
         else:
             rules = state.rules
             if not (rules.layoff_wait and state.melds_this_turn):
-                yield from state._layoffs(hand)
+                yield from state.layoff_moves(hand)
             if rules.joker_to_end:
-                yield from state._joker_moves(hand)
+                yield from state.joker_moves(hand)
             if rules.joker_swap:
                 t = state.game.melds
                 both = rules.set_joker_both_suits
@@ -196,8 +196,7 @@ class Contract(Variant):
         q = next_buyer(state, p, p)
         if q >= 0:
             state.buy_turn = p
-            state.current = q
-            state.phase = Phase.BUY
+            state.set_phase(Phase.BUY, q)
 
     def do_phase(self, state: GameState, move: Move) -> bool:
         if state.phase is not Phase.BUY:
@@ -216,11 +215,10 @@ class Contract(Variant):
         else:
             nxt = next_buyer(state, p, q)
         if nxt >= 0:
-            state.current = nxt
+            state.set_phase(Phase.BUY, nxt)
         else:  # the window closes: the player in turn plays on
-            state.current = p
             state.buy_turn = -1
-            state.phase = Phase.PLAY
+            state.set_phase(Phase.PLAY, p)
         return True
 
     def phase_error(self, state: GameState, kind: int) -> IllegalMoveError | None:
@@ -340,7 +338,7 @@ def next_buyer(state: GameState, turn: int, after: int) -> int:
 
 def draw_moves(state: GameState) -> list[Move]:
     """The seeds' draws, as a list of its own (see :meth:`Contract.phase_moves`)."""
-    return list(state._draw_moves())
+    return list(state.draw_moves())
 
 
 def buy_moves(state: GameState) -> list[Move]:

@@ -493,7 +493,7 @@ def _runs_below(
 # -- legal moves per phase ------------------------------------------------------------
 def draw_moves(state: GameState) -> list[Move]:
     """The draws, and the drop when the rules have drops."""
-    out = list(state._draw_moves())
+    out = list(state.draw_moves())
     if state.rules.first_drop:
         out.append(DROP_MOVE)
     return out
@@ -593,17 +593,15 @@ class Indian(Variant):
                 if state.scores[p] >= target:
                     state.dropped[p] = -1
                     # Shuffled (the game's generator) so the cut below stays random.
-                    state.stock[:0] = state._shuffled(bits(state.hands[p]))
+                    state.stock[:0] = state.shuffled(bits(state.hands[p]))
                     state.hands[p] = 0
         if r.wild_cut and state.stock:
             state.wild = state.stock[0]
         if state.dropped[state.dealer]:  # the deal passes on to a seat still in
             state.dealer = self.next_seat(state, state.dealer)
-            state.current = self.next_seat(state, state.dealer)
-            state._legal = None
+            state.set_phase(state.phase, self.next_seat(state, state.dealer))
         elif state.dropped[state.current]:
-            state.current = self.next_seat(state, state.current)
-            state._legal = None
+            state.set_phase(state.phase, self.next_seat(state, state.current))
         super().after_deal(state)
 
     def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
@@ -627,17 +625,13 @@ class Indian(Variant):
         ``wrong_show`` and leaves the deal as a drop does (the card out stays on the
         pile), the deal ending when one player is left."""
         p = state.current
-        card = state._pick(state.hands[p], move.a)
-        hand = state.hands[p] & ~(1 << card)
-        state.hands[p] = hand
-        state.known[p] &= hand
-        state.discard.append(card)
+        hand = state.discard_face(p, move.a)
         if not self.rules.wrong_show or self.solver.valid(hand, state.wild):
-            state._finish_round(p, "declare")
+            state.finish_round(p, "declare")
             return True
         state.dropped[p] = self.rules.wrong_show
         state.knocker = -1
-        state.phase = Phase.DRAW
+        state.set_phase(Phase.DRAW)
         self._last_left(state, "wrong_show")
         return True
 
@@ -645,7 +639,7 @@ class Indian(Variant):
         p = state.current
         if move.kind == KNOCK:
             state.knocker = p
-            state.phase = _KNOCK_PHASE
+            state.set_phase(_KNOCK_PHASE)
             return
         state.dropped[p] = drop_penalty(state)  # a drop (before drawing)
         self._last_left(state, "drop")
@@ -656,7 +650,7 @@ class Indian(Variant):
         (next_seat skips seats out of the deal)."""
         left = [q for q in range(state.num_players) if state.dropped[q] == 0]
         if len(left) == 1:
-            state._finish_round(left[0], reason)
+            state.finish_round(left[0], reason)
 
     def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
         rules = self.rules

@@ -127,12 +127,12 @@ def laid_points(state: GameState) -> list[int]:
 def draw_moves(state: GameState) -> list[Move]:
     """The seeds' draws, then a deep draw of every depth whose deepest card the player
     could use at once."""
-    out = list(state._draw_moves())
+    out = list(state.draw_moves())
     pile = len(state.discard)
     for n in range(2, pile + 1):
-        t = state._turn_copy()
+        t = state.turn_copy()
         take_deep(t, n)
-        if t._finishable({}):
+        if t.finishable({}):
             out.append(Move(DRAW_DEEP, n))
     return out
 
@@ -152,4 +152,4 @@ def take_deep(state: GameState, n: int) -> None:
     state.taken = deepest
     state.pending = deepest
     state.pending_kind = PENDING_USE
-    state.phase = Phase.PLAY
+    state.set_phase(Phase.PLAY)
