@@ -49,6 +49,7 @@ from typing import Any, cast
 
 from .cards import MAX_CARDS, deck, face_of, format_mask, is_joker, mask_of
 from .errors import RummyError
+from .results import RoundEnd
 from .rules import Rules
 from .scoring import PlayerScore, RoundResult
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, GameState, Phase
@@ -59,7 +60,7 @@ __all__ = ["MAX_SCORE", "StateFormatError", "check_state"]
 MAX_SCORE = 10**12
 """Largest score (or round delta, or hand value) a state may hold, either sign."""
 _MAX_LABEL = 64
-"""Longest result reason or event kind (engine words such as ``restock_limit``)."""
+"""Longest event kind (engine words such as ``restock``)."""
 _MAX_EVENT_VALUE = 2**31
 """Event values are cards, seats or counts of hands won: small non-negative ints."""
 
@@ -459,7 +460,8 @@ def _check_result(r: Any, i: int, n: int, deck_cards: int) -> None:
     if r.winner is not None:
         _int(r.winner, ".winner", 0, n - 1)
     _bool(r.went_out, ".went_out")
-    _str(r.reason, ".reason", _MAX_LABEL)
+    if type(r.reason) is not RoundEnd:
+        raise StateFormatError(f"not a way a round ends: {_shown(r.reason)}", ".reason")
     _bool(r.rummy, ".rummy")
     wild = _int(r.wild, ".wild", -1, MAX_CARDS - 1)
     if wild >= 0 and not deck_cards >> wild & 1:

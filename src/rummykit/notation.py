@@ -67,6 +67,7 @@ from .moves import (
     cell_code,
     code_suit_pos,
 )
+from .results import RoundEnd
 from .rules import PRESETS, Ace, Rules
 from .state import GameState, Phase
 from .table import layoff_cells
@@ -659,19 +660,24 @@ def export_record(
             if headed < r.round_no:
                 head(r.round_no, r.dealer, False)
                 headed = r.round_no
-            if r.reason == "declare" and r.winner is not None:
-                how = f"{tok[r.winner]} declares"
-            elif r.reason == "drop" and r.winner is not None:
-                how = f"the others dropped: {tok[r.winner]} wins the deal"
-            elif r.reason == "wrong_show" and r.winner is not None:
-                how = f"a wrong show: {tok[r.winner]} wins the deal"
-            elif r.reason in ("knock", "gin"):
-                how = "gin" if r.reason == "gin" else "knock"
-                how += f": {tok[r.winner]} wins the hand" if r.winner is not None else ": no score"
-            elif r.went_out and r.winner is not None:
-                how = f"{tok[r.winner]} goes out" + (" (rummy)" if r.rummy else "")
-            else:
-                how = f"blocked ({r.reason})"
+            w = r.winner
+            match r.reason:
+                case RoundEnd.DECLARE if w is not None:
+                    how = f"{tok[w]} declares"
+                case RoundEnd.DROP if w is not None:
+                    how = f"the others dropped: {tok[w]} wins the deal"
+                case RoundEnd.WRONG_SHOW if w is not None:
+                    how = f"a wrong show: {tok[w]} wins the deal"
+                case RoundEnd.KNOCK | RoundEnd.GIN:
+                    how = (
+                        f"{r.reason}: {tok[w]} wins the hand"
+                        if w is not None
+                        else f"{r.reason}: no score"
+                    )
+                case _ if r.went_out and w is not None:
+                    how = f"{tok[w]} goes out" + (" (rummy)" if r.rummy else "")
+                case _:
+                    how = f"blocked ({r.reason})"
             deltas = ", ".join(f"{tok[p]} {d:+d}" for p, d in enumerate(r.deltas))
             running = [
                 sum(x.deltas[p] for x in g.results[: done_results + 1]) for p in range(len(names))

@@ -180,7 +180,7 @@ class Episode:
     >>> copy.deepcopy(e).engine.history == pickle.loads(pickle.dumps(e)).engine.history
     True
     >>> utilities(e.engine), e.engine.results[0].reason     # a void hand scores nothing
-    ([0.0, 0.0], 'wall')
+    ([0.0, 0.0], <RoundEnd.WALL: 'wall'>)
     >>> lo, hi = utility_bounds(e.setup.rules, 2)
     >>> len(e.log) <= max_game_length(e.setup.rules, 2), lo < 0 < hi
     (True, True)

@@ -36,6 +36,7 @@ from typing import Any
 
 from .errors import RummyError
 from .invariants import StateFormatError, check_state
+from .results import RoundEnd
 from .rules import Rules
 from .scoring import PlayerScore, RoundResult
 from .state import Game, GameState, Phase, rng_in_state, round_start_of
@@ -318,6 +319,19 @@ def _result_from_dict(d: Any, i: int) -> RoundResult:
         bonus = ps.get("bonus", 0)
         players.append(PlayerScore(cards, ps["hand_points"], ps["delta"], notes, bonus))
     return RoundResult(
-        d["round_no"], d["dealer"], d["winner"], d["went_out"], d["reason"], d["rummy"],
+        d["round_no"], d["dealer"], d["winner"], d["went_out"], _round_end(d["reason"], field),
+        d["rummy"],
         tuple(players), d.get("wild", -1),
     )  # fmt: skip
+
+
+def _round_end(reason: Any, field: str) -> RoundEnd:
+    """A saved result's reason, one of the words :class:`RoundEnd` names."""
+    if not isinstance(reason, str):  # text, or the RoundEnd of an unsaved state_to_dict
+        raise StateFormatError(f"expected text, not {type(reason).__name__}", f"{field}.reason")
+    try:
+        return RoundEnd(reason)
+    except ValueError:
+        raise StateFormatError(
+            f"{reason[:30]!r} is not a way a round ends", f"{field}.reason"
+        ) from None

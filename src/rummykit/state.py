@@ -63,6 +63,7 @@ from .moves import (
 )
 from .phase import NO_CARD, PENDING_MELD, PENDING_USE, Phase
 from .player_view import CardWeights, PlayerView, make_view, unseen_cards
+from .results import RoundEnd
 from .rules import OpeningScope, Restock, Rules, SwappedJoker
 from .scoring import RoundResult, match_winners, standings
 from .table import (
@@ -290,7 +291,7 @@ class GameState:
         rules = self.rules
         # Every branch sets the legal list (_finish_round clears it).
         if self.turn > rules.max_turns:
-            self._finish_round(None, "turn_limit")
+            self._finish_round(None, RoundEnd.TURN_LIMIT)
         elif self.stock and self.discard and self.game.both_draws:
             self._legal = _BOTH_DRAWS  # the usual case (see _draw_moves), without the call
         elif (
@@ -298,11 +299,11 @@ class GameState:
             and rules.max_restocks is not None
             and self.restocks >= rules.max_restocks
         ):
-            self._finish_round(None, "restock_limit")
+            self._finish_round(None, RoundEnd.RESTOCK_LIMIT)
         else:
             legal = self._legal = self._generate()
             if not legal:
-                self._finish_round(None, "no_draw")
+                self._finish_round(None, RoundEnd.NO_DRAW)
 
     # -- copying ----------------------------------------------------------------------
     def clone(self) -> GameState:
@@ -734,14 +735,14 @@ class GameState:
             self.phase = _DRAW_PHASE
             self._pass_turn(p)
         else:  # pragma: no cover - a knock game's hand keeps the cards dealt
-            self._finish_round(p, "out")
+            self._finish_round(p, RoundEnd.OUT)
 
     def _settle(self) -> None:
         """After a move: end the round if a hand is empty, or pass the turn after a discard."""
         p = self.current
         phase = self.phase
         if phase is _PLAY_PHASE and self.hands[p] == 0:
-            self._finish_round(p, "out")
+            self._finish_round(p, RoundEnd.OUT)
         elif phase is _DRAW_PHASE and self.round_start != len(self.history):
             self._pass_turn(p)  # a discard ended the turn (not a move that ended the round)
         else:
@@ -754,7 +755,7 @@ class GameState:
         if r.repeat_void:
             thrown_back = self.discard[-1] == self.taken
             if thrown_back and self.repeated:
-                self._finish_round(None, "repeated")
+                self._finish_round(None, RoundEnd.REPEATED)
                 return
             self.repeated = thrown_back
         if r.wall and len(self.stock) <= r.wall and self.game.variant.at_wall(self, p):
@@ -815,7 +816,7 @@ class GameState:
             if limit is not None and self.phase is _DRAW_PHASE:  # OpenSpiel does not
                 self.upcard_draws += 1  # count the first upcard
                 if self.upcard_draws >= limit:
-                    self._finish_round(None, "upcard_limit")
+                    self._finish_round(None, RoundEnd.UPCARD_LIMIT)
                     return
             self._take_upcard(p)
         elif kind == MELD:
@@ -966,7 +967,7 @@ class GameState:
         self.restocks += 1
         self.events.append(("restock", self.current, ()))
 
-    def _finish_round(self, winner: int | None, reason: str) -> None:
+    def _finish_round(self, winner: int | None, reason: RoundEnd) -> None:
         n = len(self.names)
         result = self.game.variant.score(self, winner, reason)
         self.game.variant.add_round(self, result)

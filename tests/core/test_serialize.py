@@ -466,9 +466,11 @@ def test_check_state_names_each_broken_field(
         (lambda d: d["rng"].__setitem__(1, "QUJD"), "rng"),
         (lambda d: d.update(results=[[]]), "results[0]"),
         (lambda d: d.update(results=[dict(_RESULT, players=[[]])]), "results[0].players[0]"),
+        (lambda d: d.update(results=[dict(_RESULT, reason="won")]), "results[0].reason"),
+        (lambda d: d.update(results=[dict(_RESULT, reason=["out"])]), "results[0].reason"),
     ],
     ids=["seven players", "words not text", "position 700", "three words", "result a list",
-         "player a list"],
+         "player a list", "an unknown round end", "a round end not text"],
 )  # fmt: skip
 def test_loader_names_the_field(damage: Callable[[dict[str, Any]], None], field: str) -> None:
     d = _saved()

@@ -27,6 +27,7 @@ from helpers import (
 from rummykit import IllegalMoveError, Rules, new_game
 from rummykit.cards import deck, format_card, parse_cards
 from rummykit.moves import DISCARD, MELD, TAKE
+from rummykit.results import RoundEnd
 from rummykit.scoring import card_value
 from rummykit.state import Phase
 
@@ -204,7 +205,7 @@ def test_end_round_by_discarding_last_card() -> None:
     g.apply(meld_move(g, "3S 4S 5S"))
     g.apply(discard_move("9C"))
     r = g.results[-1]
-    assert r.winner == 0 and r.reason == "out" and r.deltas == (10 * 2, 0)  # rummy
+    assert r.winner == 0 and r.reason is RoundEnd.OUT and r.deltas == (10 * 2, 0)  # rummy
 
 
 def test_end_round_by_melding_last_card() -> None:

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import IllegalMoveError
 from ..moves import PASS, Move
 from ..phase import Phase
+from ..results import RoundEnd
 from ..rules import Rules
 from ..scoring import RoundResult, score_round
 from . import upcard
@@ -168,10 +169,10 @@ class Variant:
     def at_wall(self, state: GameState, player: int) -> bool:
         """``player``'s discard left the stock at the wall: True if the round ended.
         Without a knock there is nothing to play at the wall: the hand is void."""
-        state._finish_round(None, "wall")
+        state._finish_round(None, RoundEnd.WALL)
         return True
 
-    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
+    def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
         """The round's scores (seed scoring: winner collects or penalty)."""
         return score_round(
             state.rules,

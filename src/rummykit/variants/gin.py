@@ -43,6 +43,7 @@ from ..moves import (
     Move,
 )
 from ..phase import Phase
+from ..results import RoundEnd
 from ..rules import Rules
 from ..scoring import RoundResult, card_value, hand_value, score_knock
 from ..table import layoff_cells
@@ -423,7 +424,7 @@ class Gin(Variant):
             return super().do_phase(state, move)
         if phase is _WALL_PHASE:
             if kind == PASS:
-                state._finish_round(None, "wall")
+                state._finish_round(None, RoundEnd.WALL)
             else:  # a knock at the wall takes the upcard with it
                 card = state.discard.pop()
                 state.hands[p] |= 1 << card
@@ -447,7 +448,7 @@ class Gin(Variant):
         elif state.knock_stage == 0:
             state.knock_stage = 1
         else:
-            state._finish_round(state.knocker, "knock")
+            state._finish_round(state.knocker, RoundEnd.KNOCK)
         return True
 
     def do_move(self, state: GameState, move: Move) -> None:
@@ -462,8 +463,8 @@ class Gin(Variant):
         state._legal = None
         return True
 
-    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
-        if reason == "knock":
+    def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
+        if reason is RoundEnd.KNOCK:
             return score_knock(
                 state.rules, state.round_no, state.dealer, state.hands, state.knocker
             )

@@ -27,6 +27,7 @@ from ..errors import IllegalMoveError
 from ..melds import RUN, Shape, meld_table
 from ..moves import DRAW_DEEP, Move
 from ..phase import PENDING_USE, Phase
+from ..results import RoundEnd
 from ..rules import Rules
 from ..scoring import PlayerScore, RoundResult, card_value, hand_value
 from .base import MoveGenerator, Variant
@@ -88,7 +89,7 @@ class Rum500(Variant):
     def _shapes(self, shape: int) -> Shape:
         return meld_table(self.rules).shapes[shape]
 
-    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
+    def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
         """The hand's points: each player's melds and lay-offs (already in the score,
         added as they were laid) less the cards left in hand, so the rounds' deltas add
         up to the scores.  The melds are summed from the round's ``laid`` events, so a
