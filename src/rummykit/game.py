@@ -14,7 +14,7 @@ from .cards import deck, is_joker
 from .melds import meld_table
 from .moves import ActionSpace, Move
 from .phase import Phase
-from .rules import DiscardPickup, Rules
+from .rules import DiscardPickup, Family, Rules
 from .solver import Solver, solver_for
 from .variants import MoveGenerator, variant_for
 
@@ -65,7 +65,7 @@ class Game:
         self.play_actions = variant.play_actions
         self.play_action = variant.play_action
         """The variant's quick play-phase hooks, bound once (Gin asks them every turn)."""
-        self.skip_seats = rules.declare
+        self.skip_seats = rules.family is Family.INDIAN
         """Turns skip seats out of the deal (declaration games' drops and eliminations)."""
         self.meld_scoring = rules.meld_scoring
         """Melds and lay-offs score when laid (the variant's ``meld_points``)."""

@@ -50,7 +50,7 @@ from typing import Any, cast
 from .cards import MAX_CARDS, deck, face_of, format_mask, is_joker, mask_of
 from .errors import RummyError
 from .results import RoundEnd
-from .rules import Rules
+from .rules import Family, Rules
 from .scoring import PlayerScore, RoundResult
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, GameState, Phase
 from .table import TableMeld
@@ -269,7 +269,7 @@ def _check_cards(s: GameState, n: int) -> None:
                     f"the cards do not match the meld {s.game.melds.describe(tm.shape)}", field
                 )
     cards.check_complete()
-    if rules.knock_card is not None and s.table and s.phase in _HANDS_FULL:
+    if rules.family is Family.GIN and s.table and s.phase in _HANDS_FULL:
         raise StateFormatError("a knock game lays melds only after a knock", "table")
 
 
@@ -324,10 +324,10 @@ def _check_knock(s: GameState, n: int) -> None:
     rules = s.rules
     phase = s.phase
     over = phase is Phase.OVER
-    knock = rules.knock_card is not None
+    knock = rules.family is Family.GIN
     if phase is Phase.FIRST_UPCARD and not rules.first_upcard_option:
         raise StateFormatError("these rules have no first-upcard option", "phase")
-    if phase is Phase.KNOCK and rules.declare:
+    if phase is Phase.KNOCK and rules.family is Family.INDIAN:
         pass  # a declaration: the declarer puts out the extra card
     elif phase in (Phase.KNOCK, Phase.LAYOFF, Phase.WALL) and not knock:
         raise StateFormatError("these rules have no knocking", "phase")

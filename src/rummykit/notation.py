@@ -68,7 +68,7 @@ from .moves import (
     code_suit_pos,
 )
 from .results import RoundEnd
-from .rules import PRESETS, Ace, Rules
+from .rules import PRESETS, Ace, Family, Rules
 from .state import GameState, Phase
 from .table import layoff_cells
 
@@ -155,7 +155,7 @@ def move_to_text(
     if kind == PASS:
         return "p" if short else "pass"
     if kind == KNOCK:  # Indian Rummy's declaration is the same move
-        return "k" if short else ("declare" if state.rules.declare else "knock")
+        return "k" if short else ("declare" if state.rules.family is Family.INDIAN else "knock")
     if kind == DROP:
         return "dr" if short else "drop"
     if kind == BUY:  # Contract Rummy: the top discard, bought out of turn

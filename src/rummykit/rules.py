@@ -94,6 +94,22 @@ class OpeningScope(StrEnum):
     """Only the first meld of the round must reach it (seed 003's literal wording)."""
 
 
+class Family(StrEnum):
+    """The family of games a :class:`Rules` belongs to: which variant module plays it
+    (:func:`rummykit.variants.variant_for`).  The value is the variant's name."""
+
+    RUMMY = "rummy"
+    """Draw, meld, lay off, discard, go out (the seeds, Kalooki)."""
+    GIN = "gin"
+    """Knock games: Gin Rummy (``knock_card``)."""
+    INDIAN = "indian"
+    """Declaration games: Indian Rummy (``declare``)."""
+    RUM500 = "rum500"
+    """Melds score as laid: 500 Rum (``meld_scoring``, ``deep_discard``)."""
+    CONTRACT = "contract"
+    """A contract per deal: Contract Rummy (``contracts``)."""
+
+
 _STANDARD_HAND_SIZES = ((2, 10), (4, 7), (6, 6))
 """Seed 002: 10 cards for two players, 7 for three or four, 6 for five or six."""
 
@@ -422,8 +438,15 @@ class Rules:
                     f"contracts must be words of s (set) and r (run), one to four letters, "
                     f"separated by /, at most 20: not {self.contracts!r}"
                 )
-            if self.knock_card is not None or self.meld_scoring or self.deep_discard:
-                raise RulesError("contracts are for draw-meld-discard games (not knock or 500 Rum)")
+            if (
+                self.knock_card is not None
+                or self.declare
+                or self.meld_scoring
+                or self.deep_discard
+            ):
+                raise RulesError(
+                    "contracts are for draw-meld-discard games (not knock, declare or 500 Rum)"
+                )
             if self.discard_pickup is not DiscardPickup.FREE:
                 raise RulesError("contracts keep a taken discard in hand: discard_pickup=free")
             if self.opening_minimum or self.take_from_meld:
@@ -466,7 +489,8 @@ class Rules:
             for name in names.split():
                 out.setdefault(name, why)
 
-        if self.declare:
+        family = self.family
+        if family is Family.INDIAN:
             moot("joker_points", "jokers and wild cards count 0 in a declaration")
             moot(
                 "set_suits jokers_per_meld min_run",
@@ -482,17 +506,17 @@ class Rules:
                 moot("elimination", "a match of a number of deals has no score to be out at")
         else:
             moot("elimination", "only declaration games (Indian pool rummy) put players out")
-        if self.declare or self.knock_card is not None:
+        if family is Family.INDIAN or family is Family.GIN:
             moot(
                 "rummy_bonus never_melded_penalty one_turn_out_bonus",
                 "the hand is scored by its count at the end, with no going out in play",
             )
-        if self.knock_card is None:
+        if family is not Family.GIN:
             moot(
                 "gin_bonus undercut_bonus game_bonus line_bonus shutout_double",
                 "only knock games (Gin) score these",
             )
-        if self.contracts:
+        if family is Family.CONTRACT:
             moot("layoff_after_own_meld", "lay-offs always wait for going down with the contract")
             moot("opening_applies opening_pure_run", "the contract is every player's opening")
         else:
@@ -541,6 +565,25 @@ class Rules:
         if self.deal_sizes:
             return max(int(x) for x in self.deal_sizes.split("/"))
         return self.cards_per_player(players)
+
+    @property
+    def family(self) -> Family:
+        """The family these rules belong to, read off the options that make one (the
+        one place that says which): a knock card makes Gin, a declaration Indian Rummy,
+        scoring melds or a deep discard 500 Rum, contracts Contract Rummy.
+
+        >>> Rules.preset("gin").family, Rules.parse("basic(meld_scoring=true)").family
+        (<Family.GIN: 'gin'>, <Family.RUM500: 'rum500'>)
+        """
+        if self.knock_card is not None:
+            return Family.GIN
+        if self.declare:
+            return Family.INDIAN
+        if self.meld_scoring or self.deep_discard:
+            return Family.RUM500
+        if self.contracts:
+            return Family.CONTRACT
+        return Family.RUMMY
 
     @property
     def deck_size(self) -> int:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from .cards import JOKER, bits, face_of
 from .results import RoundEnd
-from .rules import Rules, RummyBonus, Scoring
+from .rules import Family, Rules, RummyBonus, Scoring
 
 
 def card_value(rules: Rules, card: int) -> int:
@@ -104,7 +104,7 @@ def score_round(
     notes: list[list[str]] = [[] for _ in range(n)]
     deltas = [0] * n
     went_out = winner is not None
-    if rules.knock_card is not None:
+    if rules.family is Family.GIN:
         pass  # a Gin hand that ends without a knock is void: nobody scores
     elif rules.scoring is Scoring.WINNER_COLLECTS:
         if winner is None:

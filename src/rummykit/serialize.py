@@ -37,7 +37,7 @@ from typing import Any
 from .errors import RummyError
 from .invariants import StateFormatError, check_state
 from .results import RoundEnd
-from .rules import Rules
+from .rules import Family, Rules
 from .scoring import PlayerScore, RoundResult
 from .state import Game, GameState, Phase, rng_in_state, round_start_of
 from .table import TableMeld
@@ -109,7 +109,7 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
         d[name] = getattr(s, name)
     for name in _LISTS:
         d[name] = list(getattr(s, name))
-    if s.rules.declare:  # written only where used, so older saves load unchanged
+    if s.rules.family is Family.INDIAN:  # written only where used, so older saves load unchanged
         d["wild"] = s.wild
         d["dropped"] = list(s.dropped)
     if s.game.buying:

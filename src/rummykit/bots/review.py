@@ -59,7 +59,7 @@ from typing import Any
 
 from ..moves import Move
 from ..notation import import_record, move_to_text
-from ..rules import Rules, Scoring
+from ..rules import Family, Rules, Scoring
 from ..serialize import state_from_json, state_to_json
 from ..solver import Solver
 from ..state import GameState, Phase
@@ -135,7 +135,7 @@ def horizon(rules: Rules, players: int) -> int:
     """Actions a review playout plays before it scores the round as it stands: the
     hard bot's own horizon, or :data:`INDIAN_TURNS` turns of each player (a draw and
     a discard each) in Indian Rummy."""
-    if rules.declare:
+    if rules.family is Family.INDIAN:
         return INDIAN_TURNS * 2 * players
     return ISMCTSBot().horizon
 

@@ -51,7 +51,7 @@ from ..errors import IllegalMoveError
 from ..moves import PASS, Move
 from ..phase import Phase
 from ..results import RoundEnd
-from ..rules import Rules
+from ..rules import Family, Rules
 from ..scoring import RoundResult, score_round
 from . import upcard
 
@@ -69,8 +69,11 @@ class Variant:
     bound at construction; it holds no per-match state.
     """
 
-    name: ClassVar[str] = "rummy"
-    """The family's name, as :mod:`rummykit.variants` lists it."""
+    name: ClassVar[Family] = Family.RUMMY
+    """The family this variant plays (:attr:`Rules.family <rummykit.rules.Rules.family>`)."""
+
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names :func:`~rummykit.variants.find_variant` knows the family by."""
 
     quick_discard: ClassVar[bool] = False
     """The play phase's discards are every held card but the one just taken, so the
@@ -78,11 +81,6 @@ class Variant:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        """Whether these rules are this family's (the registry asks in its order)."""
-        return True
 
     # -- dealing ---------------------------------------------------------------------
     def after_deal(self, state: GameState) -> None:

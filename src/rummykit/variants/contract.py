@@ -34,7 +34,7 @@ from ..errors import IllegalMoveError
 from ..melds import ACE_HIGH, RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
 from ..phase import Phase
-from ..rules import Rules
+from ..rules import Family
 from ..table import joker_swaps
 from .base import MoveGenerator, Variant
 
@@ -47,11 +47,8 @@ _BUY_MOVES = (Move(BUY), Move(PASS))
 class Contract(Variant):
     """Contracts per deal, going down, lay-offs after it, and buying out of turn."""
 
-    name = "contract"
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return bool(rules.contracts)
+    name = Family.CONTRACT
+    aliases = ("Contract Rummy", "Shanghai", "Shanghai Rummy")
 
     def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
         moves = dict(super().phase_moves())

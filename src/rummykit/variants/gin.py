@@ -44,7 +44,7 @@ from ..moves import (
 )
 from ..phase import Phase
 from ..results import RoundEnd
-from ..rules import Rules
+from ..rules import Family
 from ..scoring import RoundResult, card_value, hand_value, score_knock
 from ..table import layoff_cells
 from .base import MoveGenerator, Variant
@@ -390,12 +390,9 @@ def _without_shape(state: GameState, hand: int, shape: int) -> int:
 class Gin(Variant):
     """Knock games: melds only at the end, the first upcard, knocking, the wall."""
 
-    name = "gin"
+    name = Family.GIN
+    aliases = ("Gin Rummy", "Gin", "gin_rummy", "Oklahoma Gin")
     quick_discard = True
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return rules.knock_card is not None
 
     def after_deal(self, state: GameState) -> None:
         """The hand's knock limit (Oklahoma reads it off the upcard), then the first

@@ -41,7 +41,7 @@ from ..errors import IllegalMoveError
 from ..moves import DISCARD, DISCARD_MOVES, DROP, KNOCK, Move
 from ..phase import Phase
 from ..results import RoundEnd
-from ..rules import Rules, Scoring
+from ..rules import Family, Rules, Scoring
 from ..scoring import PlayerScore, RoundResult
 from .base import MoveGenerator, Variant
 
@@ -553,11 +553,8 @@ def drop_penalty(state: GameState) -> int:
 class Indian(Variant):
     """Indian Rummy: a wild rank, melds shown only in a declaration, drops, pools."""
 
-    name = "indian"
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return rules.declare
+    name = Family.INDIAN
+    aliases = ("Indian Rummy", "13 Card Rummy", "Pool Rummy")
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)

@@ -28,7 +28,7 @@ from ..melds import RUN, Shape, meld_table
 from ..moves import DRAW_DEEP, Move
 from ..phase import PENDING_USE, Phase
 from ..results import RoundEnd
-from ..rules import Rules
+from ..rules import Family, Rules
 from ..scoring import PlayerScore, RoundResult, card_value, hand_value
 from .base import MoveGenerator, Variant
 
@@ -39,11 +39,8 @@ if TYPE_CHECKING:
 class Rum500(Variant):
     """Melds scored when laid; deep draws from the discard pile."""
 
-    name = "rum500"
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return rules.meld_scoring or rules.deep_discard
+    name = Family.RUM500
+    aliases = ("500 Rum", "Rummy 500", "Rum 500", "Pinochle Rummy")
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)

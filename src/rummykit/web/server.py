@@ -54,7 +54,7 @@ from ..i18n.rulebook_fr import SOURCES_FR
 from ..melds import keep_meld_tables, meld_table
 from ..moves import Move
 from ..notation import export_record
-from ..rules import PRESET_SOURCES, PRESETS, Rules
+from ..rules import PRESET_SOURCES, PRESETS, Family, Rules
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
 from .cluster import Cluster, Presence
@@ -1523,8 +1523,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "spec": PRESETS[n].spec(),
                 "players": [PRESETS[n].min_players, PRESETS[n].max_players],
                 "example": _DECLARE_EXAMPLE
-                if PRESETS[n].declare
-                else _HOUSE_EXAMPLES[PRESETS[n].knock_card is not None],
+                if PRESETS[n].family is Family.INDIAN
+                else _HOUSE_EXAMPLES[PRESETS[n].family is Family.GIN],
                 "target": PRESETS[n].target_score,
                 "deals": PRESETS[n].deals,
                 "summary": rules_summary(PRESETS[n], lg),
