@@ -49,6 +49,7 @@ from typing import Any, cast
 
 from .cards import MAX_CARDS, deck, face_of, format_mask, is_joker, mask_of
 from .errors import RummyError
+from .events import EVENT_KINDS
 from .results import RoundEnd
 from .rules import Family, Rules
 from .scoring import PlayerScore, RoundResult
@@ -59,10 +60,10 @@ __all__ = ["MAX_SCORE", "StateFormatError", "check_state"]
 
 MAX_SCORE = 10**12
 """Largest score (or round delta, or hand value) a state may hold, either sign."""
-_MAX_LABEL = 64
-"""Longest event kind (engine words such as ``restock``)."""
 _MAX_EVENT_VALUE = 2**31
 """Event values are cards, seats or counts of hands won: small non-negative ints."""
+
+_EVENT_TYPES = frozenset(EVENT_KINDS.values())
 
 _BEFORE_DRAW = (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
 """Phases at the start of a turn: nothing drawn, melded or taken yet."""
@@ -486,7 +487,7 @@ def _check_score(ps: Any, deck_cards: int) -> None:
 
 
 def _check_event(e: Any, n: int) -> None:
-    kind, who, values = _seq(e, tuple, "", 3)
-    _str(kind, ".kind", _MAX_LABEL)
-    _int(who, ".player", -1, n - 1)
-    _ints(_seq(values, tuple, ".values"), ".values", 0, _MAX_EVENT_VALUE)
+    if type(e) not in _EVENT_TYPES:
+        raise StateFormatError(f"not an event: {_shown(e)}", "")
+    _int(e.player, ".player", -1, n - 1)
+    _ints(e.values, ".values", 0, _MAX_EVENT_VALUE)

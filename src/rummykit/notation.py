@@ -49,6 +49,7 @@ from .cards import (
     parse_face,
 )
 from .errors import IllegalMoveError, NotationError, RummyError
+from .events import Cut, Deal, Event
 from .melds import ACE_HIGH, RUN, SET, MeldTable, pos_rank
 from .moves import (
     BUY,
@@ -581,12 +582,12 @@ def _rules_text(rules: Rules) -> str:
 # -- export ---------------------------------------------------------------------------
 def _how_dealt(state: GameState) -> tuple[bool, int]:
     """(whether the first dealer was found by cutting, the first dealer)."""
-    events: list[Any] = getattr(state, "events", None) or []
-    if events and events[0][0] == "cut":
+    events: list[Event] = getattr(state, "events", None) or []
+    if events and type(events[0]) is Cut:
         return True, -1
     for ev in events:
-        if ev[0] == "deal":
-            return False, int(ev[1])
+        if type(ev) is Deal:
+            return False, ev.player
     raise NotationError("cannot write a record: the state does not say how the match began")
 
 
@@ -632,8 +633,8 @@ def export_record(
 
     body: list[str] = []
     if cut:
-        cuts = [(p, cards) for kind, p, cards in g.events if kind == "cut"]
-        shown = ", ".join(f"{tok[p]} {format_card(c[0], unicode)}" for p, c in cuts)
+        cuts = [e for e in g.events if type(e) is Cut]
+        shown = ", ".join(f"{tok[e.player]} {format_card(e.card, unicode)}" for e in cuts)
         body.append(_comment(f"cut for the deal: {shown}; {tok[g.dealer]} deals"))
     done_results = 0
     headed = 0

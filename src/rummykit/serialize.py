@@ -35,6 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import RummyError
+from .events import Event, event_from_wire
 from .invariants import StateFormatError, check_state
 from .results import RoundEnd
 from .rules import Family, Rules
@@ -103,7 +104,7 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
         "results": [result_to_dict(r) for r in s.results],
         "history": list(s.history),
         "round_start": s.round_start,
-        "events": [[k, p, list(c)] for k, p, c in s.events],
+        "events": [[e.kind, e.player, list(e.values)] for e in s.events],
     }
     for name in _SCALARS:
         d[name] = getattr(s, name)
@@ -223,9 +224,15 @@ def _table_meld(m: Any, i: int) -> TableMeld:
     return TableMeld(owner, shape, tuple(_list(cards, f"table[{i}].cards")))
 
 
-def _event(e: Any, i: int) -> tuple[str, int, tuple[int, ...]]:
+def _event(e: Any, i: int) -> Event:
+    """A saved ``[kind, player, values]``; the numbers are checked with the state."""
     kind, who, values = _entries(e, 3, f"events[{i}]")
-    return (kind, who, tuple(_list(values, f"events[{i}].values")))
+    if type(kind) is not str:
+        raise StateFormatError("expected text", f"events[{i}].kind")
+    try:
+        return event_from_wire(kind, who, tuple(_list(values, f"events[{i}].values")))
+    except ValueError as exc:
+        raise StateFormatError(str(exc), f"events[{i}]") from None
 
 
 def _rng_from(saved: Any, fmt: int) -> random.Random:

@@ -39,6 +39,7 @@ from typing import Any, SupportsIndex
 
 from .cards import COPIES, FACE_MASKS, JOKER, bits, face_of, holds_face, is_joker
 from .errors import IllegalMoveError, RulesError
+from .events import Cut, Deal, Event, Laid, Restocked, RoundOver
 from .game import Game
 from .melds import RUN, HandCounts, MeldTable
 from .moves import (
@@ -164,7 +165,7 @@ class GameState:
     round_start: int
     """The index in :attr:`history` of the current round's first move: the round's
     moves are ``history[round_start:]`` (views carry those, not the whole match)."""
-    events: list[tuple[str, int, tuple[int, ...]]]
+    events: list[Event]
     _legal: list[Move] | None
 
     # -- construction -----------------------------------------------------------------
@@ -219,7 +220,7 @@ class GameState:
                     pack = list(self.game.cut_pack)
                 card = pack.pop(randrange(len(pack)))  # any card of the rest, at random
                 cuts[p] = face_of(card) % 13 + 1
-                self.events.append(("cut", p, (card,)))
+                self.events.append(Cut(p, card))
             best = max(cuts.values())
             contenders = [p for p in contenders if cuts[p] == best]
             if len(contenders) == 1:
@@ -273,7 +274,7 @@ class GameState:
         self.dropped = [0] * n
         self.buys = [0] * n
         self.buy_turn = -1
-        self.events.append(("deal", self.dealer, ()))
+        self.events.append(Deal(self.dealer))
         self._begin_turn((self.dealer + 1) % n)
         self.game.variant.after_deal(self)
 
@@ -898,7 +899,7 @@ class GameState:
         """``meld_scoring``: what ``p`` laid scores at once, and a ``("laid", p,
         (points,))`` event that the round's result sums (its delta counts the melds)."""
         self.scores[p] += points
-        self.events.append(("laid", p, (points,)))
+        self.events.append(Laid(p, points))
 
     def _swap(self, p: int, m: Move) -> None:
         t = self.game.melds
@@ -965,14 +966,14 @@ class GameState:
             self.stock = self._shuffled(pile)
             self.discard = [top]
         self.restocks += 1
-        self.events.append(("restock", self.current, ()))
+        self.events.append(Restocked(self.current))
 
     def _finish_round(self, winner: int | None, reason: RoundEnd) -> None:
         n = len(self.names)
         result = self.game.variant.score(self, winner, reason)
         self.game.variant.add_round(self, result)
         self.results.append(result)
-        self.events.append(("round", -1 if winner is None else winner, ()))
+        self.events.append(RoundOver(-1 if winner is None else winner))
         over = self.round_no >= self.rules.max_deals or self.game.variant.match_over(self)
         self._legal = None
         if over:

@@ -22,6 +22,7 @@ from helpers import (
     pile_faces,
 )
 from rummykit import IllegalMoveError, Move, Rules, new_game
+from rummykit.events import Restocked
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP, TAKE
 from rummykit.results import RoundEnd
 from rummykit.state import Phase
@@ -199,7 +200,7 @@ def test_stock_runs_out_pile_shuffled_and_new_upcard() -> None:
     assert len(drawn) == 1 and len(g.discard) == 1  # a new upcard
     assert sorted(g.stock + g.discard + drawn) == sorted(pile)
     assert g.stock + g.discard + drawn != pile and g.stock + g.discard + drawn != pile[::-1]
-    assert ("restock", 0, ()) in g.events
+    assert Restocked(0) in g.events
     assert conserved(g)
 
 

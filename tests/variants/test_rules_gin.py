@@ -14,6 +14,7 @@ from helpers import build, meld_move, snapshot
 from rummykit import RulesError, new_game
 from rummykit.cards import mask_of, parse_cards
 from rummykit.errors import IllegalMoveError
+from rummykit.events import Bonus
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD, PASS, Move
 from rummykit.notation import export_record, import_record
 from rummykit.results import RoundEnd
@@ -363,7 +364,7 @@ def test_tied_match_has_no_game_winner() -> None:
     assert [r.reason for r in g.results] == [RoundEnd.REPEATED, RoundEnd.WALL]
     assert g.scores == [0, 0]
     assert g.result().winners == (0, 1)
-    assert g.events[-1] == ("bonus", -1, (0, 0))
+    assert g.events[-1] == Bonus(-1, (0, 0))
 
 
 def test_layoffs_chain_along_a_run_past_openspiel() -> None:

@@ -24,6 +24,7 @@ from helpers import (
 )
 from rummykit import IllegalMoveError, Move, Rules, RulesError, new_game
 from rummykit.cards import JOKER, face_of, parse_cards
+from rummykit.events import Cut
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP, TAKE
 from rummykit.results import RoundEnd
 from rummykit.scoring import card_value
@@ -482,7 +483,7 @@ def test_cut_for_dealer_ignores_jokers() -> None:
     (docs/rules.md, interpretation 1)."""
     for seed in range(30):
         g = new_game("rami51", players=5, seed=seed)
-        cuts = [cards[0] for kind, _p, cards in g.events if kind == "cut"]
+        cuts = [e.card for e in g.events if type(e) is Cut]
         assert len(cuts) >= 5
         assert all(face_of(c) != JOKER for c in cuts)
 

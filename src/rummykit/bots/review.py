@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
+from ..events import Cut, Deal
 from ..moves import Move
 from ..notation import import_record, move_to_text
 from ..rules import Family, Rules, Scoring
@@ -530,8 +531,8 @@ def match_start(final: GameState) -> GameState:
         raise ValueError("this state has no seed, so its history cannot be replayed")
     events = final.events
     dealer: int | None = None
-    if not (events and events[0][0] == "cut"):
-        dealer = next((int(e[1]) for e in events if e[0] == "deal"), 0)
+    if not (events and type(events[0]) is Cut):
+        dealer = next((e.player for e in events if type(e) is Deal), 0)
     return GameState.new(final.rules, list(final.names), seed, dealer=dealer)
 
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import COPIES, JOKER, bits, face_of, holds_face
 from ..errors import IllegalMoveError
+from ..events import Bought
 from ..melds import ACE_HIGH, RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
 from ..phase import Phase
@@ -208,7 +209,7 @@ class Contract(Variant):
             for _ in range(self.rules.buy_penalty):
                 state.hands[q] |= 1 << state.stock.pop()
             state.buys[q] += 1
-            state.events.append(("buy", q, (card,)))
+            state.events.append(Bought(q, card))
             nxt = -1
         else:
             nxt = next_buyer(state, p, q)

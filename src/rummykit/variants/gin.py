@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import bits, display_face, face_of
 from ..errors import IllegalMoveError
+from ..events import Bonus
 from ..moves import (
     DISCARD,
     DISCARD_MOVES,
@@ -496,7 +497,7 @@ class Gin(Variant):
             if r.shutout_double and all(won[p] == 0 for p in range(n) if p != winner):
                 notes[winner].append(f"shutout: doubled, +{state.scores[winner]}")
                 state.scores[winner] *= 2
-        state.events.append(("bonus", winner, tuple(won)))
+        state.events.append(Bonus(winner, tuple(won)))
         # The bonuses are the last result's own part (PlayerScore.bonus), so the rows
         # of the results add up to the scores.
         last = state.results[-1]

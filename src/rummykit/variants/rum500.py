@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import bits
 from ..errors import IllegalMoveError
+from ..events import Deal, Laid
 from ..melds import RUN, Shape, meld_table
 from ..moves import DRAW_DEEP, Move
 from ..phase import PENDING_USE, Phase
@@ -114,10 +115,10 @@ def laid_points(state: GameState) -> list[int]:
     """Per player, the points their melds and lay-offs scored this round: the ``laid``
     events since the round's ``deal``."""
     out = [0] * state.num_players
-    for kind, p, values in reversed(state.events):
-        if kind == "laid":
-            out[p] += values[0]
-        elif kind == "deal":
+    for event in reversed(state.events):
+        if type(event) is Laid:
+            out[event.player] += event.points
+        elif type(event) is Deal:
             break
     return out
 
