@@ -27,6 +27,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from .errors import RulesError
@@ -108,6 +109,51 @@ class Family(StrEnum):
     """Melds score as laid: 500 Rum (``meld_scoring``, ``deep_discard``)."""
     CONTRACT = "contract"
     """A contract per deal: Contract Rummy (``contracts``)."""
+
+
+class ContractMeld(StrEnum):
+    """One meld a contract asks for; the value is its letter in ``contracts``."""
+
+    SET = "s"
+    RUN = "r"
+
+
+DealContract = tuple[ContractMeld, ...]
+"""One deal's contract: the melds a player goes down with, ``(SET, SET, RUN)`` for
+"two sets and a run" (written ``ssr``)."""
+
+_MAX_CONTRACTS = 20
+_MAX_CONTRACT_MELDS = 4
+
+
+@lru_cache(maxsize=64)
+def parse_contracts(text: str) -> tuple[DealContract, ...]:
+    """The contracts written ``text`` (/-separated words of s and r), one per deal;
+    :class:`RulesError` if malformed.  Parsed once per text (rules are read often).
+
+    >>> parse_contracts("ss/sr")[1]
+    (<ContractMeld.SET: 's'>, <ContractMeld.RUN: 'r'>)
+    >>> contracts_text(parse_contracts("ss/sr/rrr")), parse_contracts("")
+    ('ss/sr/rrr', ())
+    """
+    if not text:
+        return ()
+    words = text.split("/")
+    if (
+        any(not w or set(w) - {"s", "r"} or len(w) > _MAX_CONTRACT_MELDS for w in words)
+        or len(words) > _MAX_CONTRACTS
+    ):
+        raise RulesError(
+            f"contracts must be words of s (set) and r (run), one to four letters, "
+            f"separated by /, at most 20: not {text!r}"
+        )
+    return tuple(tuple(ContractMeld(c) for c in w) for w in words)
+
+
+def contracts_text(contracts: tuple[DealContract, ...]) -> str:
+    """The ``contracts`` option's text for these contracts (:func:`parse_contracts`'s
+    inverse)."""
+    return "/".join("".join(m.value for m in c) for c in contracts)
 
 
 _STANDARD_HAND_SIZES = ((2, 10), (4, 7), (6, 6))
@@ -432,12 +478,7 @@ class Rules:
     def _check_contracts(self) -> None:
         """The contract options: well formed, and only with a game they fit."""
         if self.contracts:
-            words = self.contracts.split("/")
-            if any(not w or set(w) - {"s", "r"} or len(w) > 4 for w in words) or len(words) > 20:
-                raise RulesError(
-                    f"contracts must be words of s (set) and r (run), one to four letters, "
-                    f"separated by /, at most 20: not {self.contracts!r}"
-                )
+            words = parse_contracts(self.contracts)
             if (
                 self.knock_card is not None
                 or self.declare
@@ -464,7 +505,7 @@ class Rules:
             )
         if self.deal_sizes:
             sizes = self.deal_sizes.split("/")
-            if len(sizes) != len(self.contracts.split("/")) or not all(
+            if len(sizes) != len(self.contract_plan) or not all(
                 x.isdigit() and 1 <= int(x) <= 52 for x in sizes
             ):
                 raise RulesError(
@@ -547,11 +588,20 @@ class Rules:
             if name in inert:
                 raise RulesError(f"{name} changes nothing in {self.name}: {inert[name]}")
 
+    @property
+    def contract_plan(self) -> tuple[DealContract, ...]:
+        """Per deal, its contract (the ``contracts`` option parsed); empty without.
+
+        >>> Rules.preset("contract").contract_plan[1]
+        (<ContractMeld.SET: 's'>, <ContractMeld.RUN: 'r'>)
+        """
+        return parse_contracts(self.contracts)
+
     def contract_list(self) -> tuple[tuple[int, int], ...]:
-        """Per deal, the contract as (sets, runs); empty without contracts."""
-        if not self.contracts:
-            return ()
-        return tuple((w.count("s"), w.count("r")) for w in self.contracts.split("/"))
+        """Per deal, the contract counted as (sets, runs); empty without contracts."""
+        return tuple(
+            (c.count(ContractMeld.SET), c.count(ContractMeld.RUN)) for c in self.contract_plan
+        )
 
     def deal_size(self, players: int, round_no: int) -> int:
         """Cards dealt in deal ``round_no`` (1-based; past the list, the last size)."""
