@@ -56,6 +56,9 @@ class Game:
         """The move generator of each phase, by phase number: None for the draw, the
         end of the match and the standard play phase, which the state generates
         itself."""
+        self.variant_phase = tuple(phase in variant.own_phases for phase in Phase)
+        """By phase number: whether the variant carries out the phase's moves (its
+        ``do_phase``), for the phases its family names."""
         self.both_draws = self.free_pickup and self.movegen[Phase.DRAW] is None
         """A turn with both piles open starts with just the two draws (a shared list)."""
         self.standard_play = self.movegen[Phase.PLAY] is None

@@ -788,7 +788,7 @@ class GameState:
         p = self.current
         kind = m.kind
         self._legal = None
-        if self.phase > 2 and self.game.variant.do_phase(self, m):  # variant phases follow OVER
+        if self.game.variant_phase[self.phase] and self.game.variant.do_phase(self, m):
             return
         if kind == DISCARD:  # the commonest kinds first
             hands = self.hands

@@ -4,9 +4,13 @@ python-chess)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rummykit import Rules, RulesError
+from rummykit.game import Game
+from rummykit.phase import Phase
 from rummykit.rules import PRESETS, Family
 from rummykit.state import new_game
 from rummykit.variants import (
@@ -80,3 +84,42 @@ def test_every_name_and_alias_finds_one_variant_only() -> None:
 def test_an_unknown_variant_name_is_refused_naming_the_families() -> None:
     with pytest.raises(ValueError, match=r"unknown variant 'canasta'.*gin"):
         find_variant("canasta")
+
+
+def test_the_phase_values_are_the_saved_ones() -> None:
+    """Saves write a phase by name and positions by word, but the numbers index the
+    game's per-phase tables: they never move."""
+    assert [(p.name, p.value) for p in Phase] == [
+        ("DRAW", 0), ("PLAY", 1), ("OVER", 2), ("FIRST_UPCARD", 3), ("KNOCK", 4),
+        ("LAYOFF", 5), ("WALL", 6), ("BUY", 7),
+    ]  # fmt: skip
+
+
+def test_each_family_names_the_phases_it_plays() -> None:
+    assert Rummy.own_phases == Rum500.own_phases == {Phase.FIRST_UPCARD}
+    assert Gin.own_phases == {Phase.FIRST_UPCARD, Phase.KNOCK, Phase.LAYOFF, Phase.WALL}
+    assert Indian.own_phases == {Phase.KNOCK}
+    assert Contract.own_phases == {Phase.FIRST_UPCARD, Phase.BUY}
+    shared = {Phase.DRAW, Phase.PLAY, Phase.OVER}
+    assert all(not v.own_phases & shared for v in VARIANTS)
+    assert set().union(*(v.own_phases for v in VARIANTS)) == set(Phase) - shared
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_game_hands_a_phases_moves_to_the_variant_by_membership(name: str) -> None:
+    game = Game.shared(PRESETS[name], PRESETS[name].min_players)
+    assert game.variant_phase == tuple(p in type(game.variant).own_phases for p in Phase)
+
+
+@pytest.mark.parametrize(("spec", "players"), [("gin", 2), ("indian", 3), ("contract", 3)])
+def test_a_random_match_visits_only_its_familys_phases(spec: str, players: int) -> None:
+    allowed = {Phase.DRAW, Phase.PLAY, Phase.OVER} | find_variant(spec).own_phases
+    seen: set[Phase] = set()
+    g = new_game(spec, players, seed=3)
+    rng = random.Random(3)
+    for _ in range(3000):
+        if g.is_over():
+            break
+        seen.add(g.phase)
+        g.apply(rng.choice(g.legal_moves()))
+    assert {Phase.DRAW, Phase.PLAY} <= seen <= allowed, seen

@@ -75,6 +75,11 @@ class Variant:
     aliases: ClassVar[tuple[str, ...]] = ()
     """Other names :func:`~rummykit.variants.find_variant` knows the family by."""
 
+    own_phases: ClassVar[frozenset[Phase]] = frozenset({Phase.FIRST_UPCARD})
+    """The phases whose moves :meth:`do_phase` carries out: the family's own (the first
+    upcard is every family's).  The draw, the play phase and the end of the match are
+    the state's, even where :meth:`phase_moves` replaces their generators."""
+
     quick_discard: ClassVar[bool] = False
     """The play phase's discards are every held card but the one just taken, so the
     state may accept a discard by action number without listing the moves (Gin)."""

@@ -50,6 +50,7 @@ class Contract(Variant):
 
     name = Family.CONTRACT
     aliases = ("Contract Rummy", "Shanghai", "Shanghai Rummy")
+    own_phases = Variant.own_phases | {Phase.BUY}
 
     def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
         moves = dict(super().phase_moves())

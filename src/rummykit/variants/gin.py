@@ -393,6 +393,7 @@ class Gin(Variant):
 
     name = Family.GIN
     aliases = ("Gin Rummy", "Gin", "gin_rummy", "Oklahoma Gin")
+    own_phases = frozenset({_UPCARD_PHASE, _KNOCK_PHASE, _LAYOFF_PHASE, _WALL_PHASE})
     quick_discard = True
 
     def after_deal(self, state: GameState) -> None:

@@ -555,6 +555,8 @@ class Indian(Variant):
 
     name = Family.INDIAN
     aliases = ("Indian Rummy", "13 Card Rummy", "Pool Rummy")
+    own_phases = frozenset({Phase.KNOCK})
+    """The declaration's card out (no first upcard: refused with ``declare``)."""
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
