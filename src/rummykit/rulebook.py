@@ -76,7 +76,9 @@ def rules_summary(rules: Rules) -> list[str]:
     out.append("Turn: " + ", ".join(turn) + ".")
     out.extend(_contract_lines(rules))
     extras: list[str] = []
-    if rules.layoff_after_own_meld and not rules.contracts:  # (said with the contracts)
+    if (
+        rules.layoff_after_own_meld and rules.family is not Family.CONTRACT
+    ):  # (said with the contracts)
         extras.append("you may lay off only after laying down a meld of your own")
     if rules.final_discard:
         extras.append("going out needs a final discard")

@@ -896,8 +896,8 @@ class GameState:
         raise AssertionError("layoff cell vanished")  # pragma: no cover
 
     def _score_laid(self, p: int, points: int) -> None:
-        """``meld_scoring``: what ``p`` laid scores at once, and a ``("laid", p,
-        (points,))`` event that the round's result sums (its delta counts the melds)."""
+        """``meld_scoring``: what ``p`` laid scores at once, and a :class:`Laid` event
+        that the round's result sums (its delta counts the melds)."""
         self.scores[p] += points
         self.events.append(Laid(p, points))
 

@@ -108,7 +108,7 @@ def rules_summary_fr(rules: Rules) -> list[str]:
     out.append("Tour : " + ", ".join(turn) + ".")
     out.extend(_contract_lines_fr(rules))
     extras: list[str] = []
-    if rules.layoff_after_own_meld and not rules.contracts:
+    if rules.layoff_after_own_meld and rules.family is not Family.CONTRACT:
         extras.append("on ne peut ajouter de cartes qu'après avoir posé une combinaison à soi")
     if rules.final_discard:
         extras.append("pour finir, il faut une dernière défausse")
