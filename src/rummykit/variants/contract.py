@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import COPIES, JOKER, bits, face_of, holds_face
 from ..errors import IllegalMoveError
+from ..events import Bought
 from ..melds import ACE_HIGH, RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
 from ..phase import Phase
-from ..rules import Rules
+from ..rules import Family
 from ..table import joker_swaps
 from .base import MoveGenerator, Variant
 
@@ -47,11 +48,9 @@ _BUY_MOVES = (Move(BUY), Move(PASS))
 class Contract(Variant):
     """Contracts per deal, going down, lay-offs after it, and buying out of turn."""
 
-    name = "contract"
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return bool(rules.contracts)
+    name = Family.CONTRACT
+    aliases = ("Contract Rummy", "Shanghai", "Shanghai Rummy")
+    own_phases = Variant.own_phases | {Phase.BUY}
 
     def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
         moves = dict(super().phase_moves())
@@ -210,7 +209,7 @@ class Contract(Variant):
             for _ in range(self.rules.buy_penalty):
                 state.hands[q] |= 1 << state.stock.pop()
             state.buys[q] += 1
-            state.events.append(("buy", q, (card,)))
+            state.events.append(Bought(q, card))
             nxt = -1
         else:
             nxt = next_buyer(state, p, q)

@@ -40,7 +40,8 @@ from ..cards import JOKER, bits, copy_of, display_face, face_of, is_joker
 from ..errors import IllegalMoveError
 from ..moves import DISCARD, DISCARD_MOVES, DROP, KNOCK, Move
 from ..phase import Phase
-from ..rules import Rules, Scoring
+from ..results import RoundEnd
+from ..rules import Family, Rules, Scoring
 from ..scoring import PlayerScore, RoundResult
 from .base import MoveGenerator, Variant
 
@@ -572,11 +573,10 @@ def drop_penalty(state: GameState) -> int:
 class Indian(Variant):
     """Indian Rummy: a wild rank, melds shown only in a declaration, drops, pools."""
 
-    name = "indian"
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return rules.declare
+    name = Family.INDIAN
+    aliases = ("Indian Rummy", "13 Card Rummy", "Pool Rummy")
+    own_phases = frozenset({Phase.KNOCK})
+    """The declaration's card out (no first upcard: refused with ``declare``)."""
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
@@ -627,12 +627,12 @@ class Indian(Variant):
         p = state.current
         hand = state.discard_face(p, move.a)
         if not self.rules.wrong_show or self.solver.valid(hand, state.wild):
-            state.finish_round(p, "declare")
+            state.finish_round(p, RoundEnd.DECLARE)
             return True
         state.dropped[p] = self.rules.wrong_show
         state.knocker = -1
         state.set_phase(Phase.DRAW)
-        self._last_left(state, "wrong_show")
+        self._last_left(state, RoundEnd.WRONG_SHOW)
         return True
 
     def do_move(self, state: GameState, move: Move) -> None:
@@ -642,17 +642,17 @@ class Indian(Variant):
             state.set_phase(_KNOCK_PHASE)
             return
         state.dropped[p] = drop_penalty(state)  # a drop (before drawing)
-        self._last_left(state, "drop")
+        self._last_left(state, RoundEnd.DROP)
 
     @staticmethod
-    def _last_left(state: GameState, reason: str) -> None:
+    def _last_left(state: GameState, reason: RoundEnd) -> None:
         """End the deal if one player is left in it; else the state passes the turn on
         (next_seat skips seats out of the deal)."""
         left = [q for q in range(state.num_players) if state.dropped[q] == 0]
         if len(left) == 1:
             state.finish_round(left[0], reason)
 
-    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
+    def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
         rules = self.rules
         solver = self.solver
         n = state.num_players
@@ -666,7 +666,7 @@ class Indian(Variant):
                 counts[p] = d
                 notes[p] = (f"wrong show: {d}" if showed_wrong(rules, d) else f"dropped: {d}",)
             elif p == winner:
-                notes[p] = ("declared" if reason == "declare" else "last in the deal",)
+                notes[p] = ("declared" if reason is RoundEnd.DECLARE else "last in the deal",)
             else:
                 counts[p] = solver.points(state.hands[p], state.wild)
         deltas = [0] * n

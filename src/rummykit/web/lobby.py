@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ..i18n import game_description, game_title, normalize, rules_summary, spec_title
 from ..i18n.rulebook_fr import SOURCES_FR
 from ..notation import export_record
-from ..rules import PRESET_SOURCES, PRESETS
+from ..rules import PRESET_SOURCES, PRESETS, Family
 from .limits import AddressLimiter, address_key
 from .live import LiveTable, peer
 from .protocol import MAX_NAME
@@ -91,8 +91,8 @@ def preset_list(lang: str | None) -> list[dict[str, Any]]:
             "spec": PRESETS[n].spec(),
             "players": [PRESETS[n].min_players, PRESETS[n].max_players],
             "example": _DECLARE_EXAMPLE
-            if PRESETS[n].declare
-            else _HOUSE_EXAMPLES[PRESETS[n].knock_card is not None],
+            if PRESETS[n].family is Family.INDIAN
+            else _HOUSE_EXAMPLES[PRESETS[n].family is Family.GIN],
             "target": PRESETS[n].target_score,
             "deals": PRESETS[n].deals,
             "summary": rules_summary(PRESETS[n], lg),
