@@ -37,7 +37,7 @@ from ..phase import Phase
 from ..rules import Rules
 from ..table import joker_swaps
 from .base import MoveGenerator, Variant
-from .show import Action, StatusLine
+from .show import Action, Param, StatusLine
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -67,7 +67,7 @@ class Contract(Variant):
         contracts = g.game.contracts
         if g.phase is Phase.OVER or not contracts:
             return []
-        params = {
+        params: dict[str, Param] = {
             "n": g.round_no,
             "deals": self.rules.deals or len(contracts),
             "contract": describe(contracts, g.round_no),
