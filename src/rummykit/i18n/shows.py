@@ -16,6 +16,7 @@ parameters (a family that adds a line is never silent).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from ..cards import face_of
 from ..variants.show import StatusLine
@@ -112,13 +113,16 @@ def line_payload(line: StatusLine) -> dict[str, object]:
     """A status line for the web page: its code, parameters, whether it is about the
     player's own hand, and its text in both languages (the page shows the one in its
     own, unless its catalog words the code itself)."""
-    return {
-        "code": line.code,
-        "params": dict(line.params),
-        "own": line.own,
-        "text": show_text(line, "en"),
-        "text_fr": show_text(line, "fr"),
-    }
+    en, fr = _both(line.code, tuple(line.params.items()))
+    return {"code": line.code, "params": dict(line.params), "own": line.own, "text": en,
+            "text_fr": fr}  # fmt: skip
+
+
+@lru_cache(maxsize=1024)
+def _both(code: str, params: tuple[tuple[str, object], ...]) -> tuple[str, str]:
+    """A line's English and French (the same few lines come back on every move)."""
+    values = dict(params)
+    return code_text(code, values, "en"), code_text(code, values, "fr")
 
 
 __all__ = ["RANKS_PLURAL", "SHOWS", "code_text", "line_payload", "param_text", "show_text"]

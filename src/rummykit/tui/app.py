@@ -248,7 +248,7 @@ class TableScreen(LocalBindings, Screen[None]):
         melds_n = _n("{n} meld", "{n} melds", len(s.table))
         self.query_one("#table-box").border_title = _("Table · {melds}", melds=melds_n)
         takeable = set()
-        if self.match.my_turn and s.rules.deep_discard:
+        if self.match.my_turn:  # 500 Rum: the pile cards a deep draw can take
             takeable = {len(s.discard) - m.a for m in s.legal_moves() if m.kind == DRAW_DEEP}
         self.query_one(PilesBar).show(len(s.stock), s.discard, takeable)
         seats = [
