@@ -6,33 +6,19 @@ from __future__ import annotations
 
 import pytest
 
+import toy_family
 from rummykit.cards import bits, face_of
 from rummykit.i18n import card_text
 from rummykit.i18n.shows import SHOWS
-from rummykit.state import GameState, new_game
-from rummykit.variants import Rummy
-from rummykit.variants.show import StatusLine
-from rummykit.view import PlayerView
+from rummykit.state import new_game
 from rummykit.web.protocol import view_payload
 from test_tui import SIZE, my_turn, start, sync, table, wait_until
-
-
-def _toy_status(self: Rummy, g: GameState | PlayerView, hand: int) -> list[StatusLine]:
-    """The toy family's lines: the deal's tide (public), and the player's lowest card."""
-    out = [StatusLine("toy_tide", {"n": g.round_no + 6})]
-    if hand:
-        out.append(StatusLine("toy_low", {"card": min(bits(hand))}, own=True))
-    return out
 
 
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> None:
     """The draw-meld-discard family, with two more status lines and their words."""
-    monkeypatch.setattr(Rummy, "status", _toy_status)
-    monkeypatch.setitem(SHOWS["en"], "toy_tide", "tide {n}")
-    monkeypatch.setitem(SHOWS["fr"], "toy_tide", "marée {n}")
-    monkeypatch.setitem(SHOWS["en"], "toy_low", "lowest {card}")
-    monkeypatch.setitem(SHOWS["fr"], "toy_low", "la plus basse : {card}")
+    toy_family.install(monkeypatch)
 
 
 @pytest.mark.usefixtures("toy")
