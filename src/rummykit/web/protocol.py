@@ -28,7 +28,6 @@ from ..errors import IllegalMoveError, NotationError
 from ..i18n import illegal_text, note_text, round_text
 from ..i18n.engine_fr import CONTRACTS_FR
 from ..i18n.shows import line_payload
-from ..knock import deadwood_shown
 from ..melds import RUN, HandCounts, meld_table, pos_rank
 from ..moves import (
     BUY,
@@ -314,7 +313,7 @@ def view_payload(
         "opened": list(v.opened),
         "taken": v.taken,
         "pending": v.pending,
-        "knock": _knock_payload(v, spectator),
+        "knock": _knock_payload(v),
         "results": [_result_payload(v, r) for r in v.results],
         "legal": [] if spectator else [legal_entry(v, m) for m in v.legal],
         "arrangement": None if spectator else arrangement_payload(v),
@@ -545,18 +544,12 @@ def grouping_payload(g: Grouping) -> dict[str, Any]:
     }
 
 
-def _knock_payload(v: PlayerView, spectator: bool) -> dict[str, Any] | None:
-    """A knock game's public state (limit, knocker, lay-off stage) and the player's
-    own least deadwood (after the best discard when holding one card more); None in
-    rummy.  The deadwood comes from the player's own hand, so it leaks nothing."""
+def _knock_payload(v: PlayerView) -> dict[str, Any] | None:
+    """A knock game's public state (limit, knocker, lay-off stage); None in rummy.
+    (The player's own deadwood is a status line of the family's: :func:`status_payload`.)"""
     if v.rules.knock_card is None:
         return None
-    return {
-        "limit": v.knock_limit,
-        "knocker": v.knocker,
-        "stage": v.knock_stage,
-        "deadwood": None if spectator else deadwood_shown(v.game, v.hand),
-    }
+    return {"limit": v.knock_limit, "knocker": v.knocker, "stage": v.knock_stage}
 
 
 # -- intents -------------------------------------------------------------------------------
