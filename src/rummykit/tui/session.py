@@ -66,6 +66,8 @@ from ..variants.indian import drop_penalty
 from .lang import N_, _, _n, contract_words, lang
 
 JOKER_GLYPH = UNICODE_JOKER
+KNOCKED = {"knock": N_("knocked"), "declare": N_("declared")}
+"""A knock in the log, by what the family calls it (:meth:`Variant.action_name`)."""
 DIFFICULTIES = ("easy", "medium", "hard")
 N_("easy"), N_("medium"), N_("hard")  # their names on the screen
 DEFAULT_BOT = "easy"
@@ -215,7 +217,7 @@ def move_clause(state: GameState, move: Move) -> str:
     if kind == PASS:
         return _("passed")
     if kind == KNOCK:
-        return _("declared") if state.rules.declare else _("knocked")
+        return _(KNOCKED[state.game.variant.action_name(KNOCK, "knock")])
     if kind == DROP:
         return _("dropped")
     if kind == BUY:

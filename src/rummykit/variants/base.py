@@ -231,6 +231,11 @@ class Variant:
         draw-meld-discard turn's: the front ends bind and describe exactly these."""
         return ()
 
+    def action_name(self, kind: int, default: str) -> str:
+        """What this family calls its move of ``kind`` (its action's name), else
+        ``default``: Indian Rummy's knock is ``declare``."""
+        return next((a.name for a in self.actions() if a.kind == kind), default)
+
     def status(self, g: GameState | PlayerView, hand: int) -> list[StatusLine]:
         """What a player must see of this family now, public lines first: the
         state ``g`` (a state or one seat's view) and ``hand``, the viewer's own hand

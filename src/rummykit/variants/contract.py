@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 _BUY_MOVES = (Move(BUY), Move(PASS))
 
 
-BUY_ACTIONS = (Action("buy", "b", "key.buy"), Action("decline", "n", "key.decline"))
+BUY_ACTIONS = (Action("buy", "b", "key.buy", BUY), Action("decline", "n", "key.decline", PASS))
 """The buy window's: buy the discard offered out of turn, or leave it."""
 
 

@@ -389,8 +389,8 @@ def _without_shape(state: GameState, hand: int, shape: int) -> int:
 
 # -- the variant ----------------------------------------------------------------------------
 GIN_ACTIONS = (
-    Action("knock", "k", "key.knock"),
-    Action("pass_turn", "n", "key.pass"),
+    Action("knock", "k", "key.knock", KNOCK),
+    Action("pass_turn", "n", "key.pass", PASS),
     Action("lay_best", "b", "key.lay_best"),
 )
 """Knocking, passing (the first upcard, the wall, done laying) and the best melds after

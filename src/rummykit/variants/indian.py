@@ -552,7 +552,10 @@ def drop_penalty(state: GameState) -> int:
 
 
 # -- the variant ----------------------------------------------------------------------
-INDIAN_ACTIONS = (Action("declare", "k", "key.declare"), Action("drop", "x", "key.drop"))
+INDIAN_ACTIONS = (
+    Action("declare", "k", "key.declare", KNOCK),
+    Action("drop", "x", "key.drop", DROP),
+)
 """Declaring (then putting out the extra card) and dropping out of the deal."""
 
 

@@ -38,12 +38,15 @@ class StatusLine:
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """An action only some families have: the terminal's action name, its key, and the
-    code of the help text that says what it does."""
+    """An action only some families have: the terminal's action name, its key, the
+    code of the help text that says what it does, and the kind of move it makes (-1:
+    several, as laying the best melds does).  The name is also what the family calls
+    the move (Indian Rummy's knock is a declaration)."""
 
     name: str
     key: str
     help: str
+    kind: int = -1
 
 
 @dataclass(frozen=True, slots=True)

@@ -217,7 +217,7 @@ def move_text(v: PlayerView | GameState, m: Move) -> str:
     if m.kind == BUY:
         return "buy"
     if m.kind == KNOCK:
-        return "declare" if v.rules.declare else "knock"
+        return v.game.variant.action_name(KNOCK, "knock")  # Indian Rummy: "declare"
     try:
         return move_to_text(cast(GameState, v), m)
     except NotationError:  # pragma: no cover - every legal move has a text

@@ -339,7 +339,10 @@ export async function tablePage(app, connEl, tableId) {
     b.pass.hidden = !kinds.has("pass");
     b.buy.hidden = !kinds.has("buy");
     b.knock.hidden = !kinds.has("knock");
-    b.knock.textContent = g.declare ? t("act.declare") : t("act.knock");
+    // the button says what the family calls its knock, the legal move's text (act.knock,
+    // act.declare: Indian Rummy's knock is a declaration)
+    const knock = g.legal.find((l) => l.kind === "knock");
+    if (knock) b.knock.textContent = t(`act.${knock.text}`);
     b.drop.hidden = !kinds.has("drop");
     b.hint.disabled = !myTurn;
     b.swap.hidden = !g.options.joker_swap;
