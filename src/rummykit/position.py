@@ -404,7 +404,6 @@ class _Reader:
         s.history = []
         s.round_start = 0
         s.events = []
-        s._legal = None
         try:
             check_state(s)
         except StateFormatError as exc:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .rules import PRESET_SOURCES, Rules, RummyBonus, Scoring
+from .rules import PRESET_SOURCES, Family, Rules, RummyBonus, Scoring
 from .variants.show import RuleLine
 
 Params = Mapping[str, Any]
@@ -56,9 +56,9 @@ def rules_lines(rules: Rules) -> list[RuleLine]:
              "deal_sizes": sizes},
         )
     )  # fmt: skip
-    if rules.knock_card is not None:
+    if rules.family is Family.GIN:
         return out + _knock_lines(rules)
-    if rules.declare:
+    if rules.family is Family.INDIAN:
         return out + _declare_lines(rules)
     out.append(
         RuleLine(
@@ -71,7 +71,10 @@ def rules_lines(rules: Rules) -> list[RuleLine]:
     out.append(RuleLine("turn.multiple" if rules.multiple_melds else "turn.once"))
     out.extend(_contract_lines(rules))
     flags = (
-        (rules.layoff_after_own_meld and not rules.contracts, "layoff_after_own_meld"),
+        (
+            rules.layoff_after_own_meld and rules.family is not Family.CONTRACT,
+            "layoff_after_own_meld",
+        ),
         (rules.final_discard, "final_discard"),
         (not rules.final_discard, "go_out_any_way"),
         (rules.discard_pickup.value == "must_use", "must_use"),

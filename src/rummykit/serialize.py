@@ -35,8 +35,10 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import RummyError
+from .events import Event, event_from_wire
 from .invariants import StateFormatError, check_state
-from .rules import Rules
+from .results import RoundEnd
+from .rules import Family, Rules
 from .scoring import PlayerScore, RoundResult
 from .state import Game, GameState, Phase, rng_in_state, round_start_of
 from .table import TableMeld
@@ -102,13 +104,13 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
         "results": [result_to_dict(r) for r in s.results],
         "history": list(s.history),
         "round_start": s.round_start,
-        "events": [[k, p, list(c)] for k, p, c in s.events],
+        "events": [[e.kind, e.player, list(e.values)] for e in s.events],
     }
     for name in _SCALARS:
         d[name] = getattr(s, name)
     for name in _LISTS:
         d[name] = list(getattr(s, name))
-    if s.rules.declare:  # written only where used, so older saves load unchanged
+    if s.rules.family is Family.INDIAN:  # written only where used, so older saves load unchanged
         d["wild"] = s.wild
         d["dropped"] = list(s.dropped)
     if s.game.buying:
@@ -162,7 +164,6 @@ def state_from_dict(d: Any) -> GameState:
     else:
         s.buys = [0] * len(names)
         s.buy_turn = -1
-    s._legal = None
     check_state(s)
     if fmt < 3:  # found from the history: a state whose history does not hold its
         # round (hand-built) shows its whole history to views
@@ -222,9 +223,15 @@ def _table_meld(m: Any, i: int) -> TableMeld:
     return TableMeld(owner, shape, tuple(_list(cards, f"table[{i}].cards")))
 
 
-def _event(e: Any, i: int) -> tuple[str, int, tuple[int, ...]]:
+def _event(e: Any, i: int) -> Event:
+    """A saved ``[kind, player, values]``; the numbers are checked with the state."""
     kind, who, values = _entries(e, 3, f"events[{i}]")
-    return (kind, who, tuple(_list(values, f"events[{i}].values")))
+    if type(kind) is not str:
+        raise StateFormatError("expected text", f"events[{i}].kind")
+    try:
+        return event_from_wire(kind, who, tuple(_list(values, f"events[{i}].values")))
+    except ValueError as exc:
+        raise StateFormatError(str(exc), f"events[{i}]") from None
 
 
 def _rng_from(saved: Any, fmt: int) -> random.Random:
@@ -318,6 +325,19 @@ def _result_from_dict(d: Any, i: int) -> RoundResult:
         bonus = ps.get("bonus", 0)
         players.append(PlayerScore(cards, ps["hand_points"], ps["delta"], notes, bonus))
     return RoundResult(
-        d["round_no"], d["dealer"], d["winner"], d["went_out"], d["reason"], d["rummy"],
+        d["round_no"], d["dealer"], d["winner"], d["went_out"], _round_end(d["reason"], field),
+        d["rummy"],
         tuple(players), d.get("wild", -1),
     )  # fmt: skip
+
+
+def _round_end(reason: Any, field: str) -> RoundEnd:
+    """A saved result's reason, one of the words :class:`RoundEnd` names."""
+    if not isinstance(reason, str):  # text, or the RoundEnd of an unsaved state_to_dict
+        raise StateFormatError(f"expected text, not {type(reason).__name__}", f"{field}.reason")
+    try:
+        return RoundEnd(reason)
+    except ValueError:
+        raise StateFormatError(
+            f"{reason[:30]!r} is not a way a round ends", f"{field}.reason"
+        ) from None

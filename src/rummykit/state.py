@@ -39,6 +39,7 @@ from typing import Any, SupportsIndex
 
 from .cards import COPIES, FACE_MASKS, JOKER, bits, face_of, holds_face, is_joker
 from .errors import IllegalMoveError, RulesError
+from .events import Cut, Deal, Event, Laid, Restocked, RoundOver
 from .game import Game
 from .melds import RUN, HandCounts, MeldTable
 from .moves import (
@@ -63,6 +64,7 @@ from .moves import (
 )
 from .phase import NO_CARD, PENDING_MELD, PENDING_USE, Phase
 from .player_view import CardWeights, PlayerView, make_view, unseen_cards
+from .results import RoundEnd
 from .rules import OpeningScope, Restock, Rules, SwappedJoker
 from .scoring import RoundResult, match_winners, standings
 from .table import (
@@ -163,8 +165,11 @@ class GameState:
     round_start: int
     """The index in :attr:`history` of the current round's first move: the round's
     moves are ``history[round_start:]`` (views carry those, not the whole match)."""
-    events: list[tuple[str, int, tuple[int, ...]]]
-    _legal: list[Move] | None
+    events: list[Event]
+    _legal: list[Move] | None = None
+    """The cached legal moves, or None until asked (a state built field by field
+    starts with none).  Every move clears it; outside a move, :meth:`set_phase`,
+    :meth:`begin_turn` and :meth:`finish_round` keep it right."""
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -186,7 +191,7 @@ class GameState:
             else [str(p) for p in players]
         )
         game = Game.shared(rules, len(names))
-        s = cls.__new__(cls)
+        s: GameState = cls.__new__(cls)
         s.game = game
         s.rules = rules
         s.names = names
@@ -218,13 +223,13 @@ class GameState:
                     pack = list(self.game.cut_pack)
                 card = pack.pop(randrange(len(pack)))  # any card of the rest, at random
                 cuts[p] = face_of(card) % 13 + 1
-                self.events.append(("cut", p, (card,)))
+                self.events.append(Cut(p, card))
             best = max(cuts.values())
             contenders = [p for p in contenders if cuts[p] == best]
             if len(contenders) == 1:
                 return contenders[0]
 
-    def _shuffled(self, cards: Iterable[int]) -> list[int]:
+    def shuffled(self, cards: Iterable[int]) -> list[int]:
         """``cards`` in a uniformly random order from the state's RNG.
 
         Sorting on random float keys is uniform (a tie among 2**53 keys is negligible)
@@ -237,7 +242,7 @@ class GameState:
         n = len(self.names)
         self.round_no += 1
         self.round_start = len(self.history)
-        cards = self._shuffled(self.game.pack)
+        cards = self.shuffled(self.game.pack)
         # Deal one card at a time from the top (the end of the list), starting left of
         # the dealer: the k-th card from the top goes to seat dealer + 1 + k (mod n).
         game = self.game
@@ -272,11 +277,14 @@ class GameState:
         self.dropped = [0] * n
         self.buys = [0] * n
         self.buy_turn = -1
-        self.events.append(("deal", self.dealer, ()))
-        self._begin_turn((self.dealer + 1) % n)
+        self.events.append(Deal(self.dealer))
+        self.begin_turn((self.dealer + 1) % n)
         self.game.variant.after_deal(self)
 
-    def _begin_turn(self, player: int) -> None:
+    def begin_turn(self, player: int) -> None:
+        """``player``'s turn begins in the draw phase with no obligation pending, and
+        its legal moves are listed; a turn past ``max_turns``, or with nothing left to
+        draw, ends the round instead (:meth:`finish_round`)."""
         self.current = player
         self.phase = _DRAW_PHASE
         self.taken = NO_CARD
@@ -288,25 +296,35 @@ class GameState:
         self.turn_start_laid = self.laid[player]
         self.turn += 1
         rules = self.rules
-        # Every branch sets the legal list (_finish_round clears it).
+        # Every branch sets the legal list (finish_round clears it).
         if self.turn > rules.max_turns:
-            self._finish_round(None, "turn_limit")
+            self.finish_round(None, RoundEnd.TURN_LIMIT)
         elif self.stock and self.discard and self.game.both_draws:
-            self._legal = _BOTH_DRAWS  # the usual case (see _draw_moves), without the call
+            self._legal = _BOTH_DRAWS  # the usual case (see draw_moves), without the call
         elif (
             not self.stock
             and rules.max_restocks is not None
             and self.restocks >= rules.max_restocks
         ):
-            self._finish_round(None, "restock_limit")
+            self.finish_round(None, RoundEnd.RESTOCK_LIMIT)
         else:
             legal = self._legal = self._generate()
             if not legal:
-                self._finish_round(None, "no_draw")
+                self.finish_round(None, RoundEnd.NO_DRAW)
+
+    def set_phase(self, phase: Phase, player: int | None = None) -> None:
+        """Enter ``phase``, with ``player`` to act if given.  The cached legal moves
+        belong to the phase and seat they were listed for, so this clears them: a
+        variant moves the game on through this, :meth:`begin_turn` or
+        :meth:`finish_round`, never by writing the fields."""
+        self.phase = phase
+        if player is not None:
+            self.current = player
+        self._legal = None
 
     # -- copying ----------------------------------------------------------------------
     def clone(self) -> GameState:
-        s = GameState.__new__(GameState)
+        s: GameState = GameState.__new__(GameState)
         d = s.__dict__
         d.update(self.__dict__)
         for name in (
@@ -318,10 +336,11 @@ class GameState:
         s._legal = None
         return s
 
-    def _turn_copy(self) -> GameState:
+    def turn_copy(self) -> GameState:
         """A copy for searching the current turn: it shares the stock, RNG and history,
-        which no move inside a turn touches (the draw is searched only from the pile)."""
-        s = GameState.__new__(GameState)
+        which no move inside a turn touches (the draw is searched only from the pile).
+        A variant searches its own turn options on one (Rum500's deep draw)."""
+        s: GameState = GameState.__new__(GameState)
         d = s.__dict__
         d.update(self.__dict__)
         d["hands"] = list(self.hands)
@@ -432,7 +451,7 @@ class GameState:
         if gen is not None:
             return gen(self)
         if phase is _DRAW_PHASE:
-            return self._draw_moves()
+            return self.draw_moves()
         if phase is _PLAY_PHASE:
             out: list[Move] = []
             memo: dict[Any, bool] = {}
@@ -461,17 +480,19 @@ class GameState:
             return move.kind == DISCARD or self._keeps_turn_finishable(move, {})
         return True
 
-    def _draw_moves(self) -> list[Move]:
+    def draw_moves(self) -> list[Move]:
+        """The draw phase's moves: the stock (restocked if need be) and the top
+        discard, when each may be drawn.  The list may be shared: never mutate it."""
         if self.stock and self.discard and self.game.free_pickup:
             return _BOTH_DRAWS  # the usual case, shared: cached legal lists are never mutated
         out: list[Move] = []
         if self.stock or self._restock_size() > 0:
             out.append(DRAW_STOCK_MOVE)
-        if self._may_take_upcard():
+        if self.may_take_upcard():
             out.append(DRAW_DISCARD_MOVE)
         return out
 
-    def _may_take_upcard(self) -> bool:
+    def may_take_upcard(self) -> bool:
         """Whether taking the top discard is legal now: under ``must_use`` only if the
         player can then use it, unless the take reaches ``max_upcard_draws`` and voids
         the hand (no obligation is left, and trying it on a turn copy would end the
@@ -483,9 +504,9 @@ class GameState:
         limit = self.rules.max_upcard_draws
         if limit is not None and self.phase is _DRAW_PHASE and self.upcard_draws + 1 >= limit:
             return True
-        t = self._turn_copy()
+        t: GameState = self.turn_copy()
         t._take_upcard(self.current)
-        return t._finishable({})
+        return t.finishable({})
 
     def _restock_size(self) -> int:
         r = self.rules
@@ -520,15 +541,15 @@ class GameState:
                     if sh.njokers if pface == JOKER else pface in sh.naturals:
                         yield Move(MELD, i)
             if self.pending_kind == PENDING_USE and may_layoff:
-                yield from self._layoffs(1 << pending)
+                yield from self.layoff_moves(1 << pending)
             return
         if may_meld:
             for i in t.shapes_in(HandCounts.of(hand)):
                 yield Move(MELD, i)
         if may_layoff:
-            yield from self._layoffs(hand)
+            yield from self.layoff_moves(hand)
         if opened and rules.joker_to_end:
-            yield from self._joker_moves(hand)
+            yield from self.joker_moves(hand)
         if opened and rules.joker_swap:
             both = rules.set_joker_both_suits
             for slot, tm in enumerate(self.table):
@@ -562,7 +583,7 @@ class GameState:
                     seen_faces |= 1 << f
                     yield DISCARD_MOVES[f]
 
-    def _joker_moves(self, hand: int) -> Iterable[Move]:
+    def joker_moves(self, hand: int) -> Iterable[Move]:
         """``joker_to_end``: a held natural card for a joker inside a run (a SWAP move)."""
         t = self.game.melds
         for slot, tm in enumerate(self.table):
@@ -570,7 +591,7 @@ class GameState:
                 if holds_face(hand, face):
                     yield Move(SWAP, slot, face)
 
-    def _layoffs(self, cards: int) -> Iterable[Move]:
+    def layoff_moves(self, cards: int) -> Iterable[Move]:
         """Lay-offs of any card in the mask ``cards`` onto any table meld."""
         t = self.game.melds
         jokers = holds_face(cards, JOKER) if self.rules.jokers else False
@@ -612,11 +633,14 @@ class GameState:
                     return True
                 if left == 0:
                     return not self.rules.final_discard
-        t = self._turn_copy()
+        t: GameState = self.turn_copy()
         t._do(m)
-        return t._finishable(memo)
+        return t.finishable(memo)
 
-    def _finishable(self, memo: dict[Any, bool]) -> bool:
+    def finishable(self, memo: dict[Any, bool]) -> bool:
+        """Whether the player to act can still end this turn legally from here,
+        searching their own options on turn copies; ``memo`` caches positions within
+        one search (pass ``{}``)."""
         if self._turn_can_end():
             return True
         p = self.current
@@ -636,9 +660,9 @@ class GameState:
         for m in self._candidates():
             if m.kind == DISCARD:
                 continue
-            t = self._turn_copy()
+            t: GameState = self.turn_copy()
             t._do(m)
-            if t._finishable(memo):
+            if t.finishable(memo):
                 ok = True
                 break
         memo[key] = ok
@@ -672,7 +696,7 @@ class GameState:
         if type(action) is int:
             legal = self._legal
             if legal is _BOTH_DRAWS:
-                # A turn's draw with both piles open (see _draw_moves): what _do does for
+                # A turn's draw with both piles open (see draw_moves): what _do does for
                 # it without the dispatch, and nothing for _settle to do after it.
                 if action == 0:
                     self.history.append(0)
@@ -721,11 +745,7 @@ class GameState:
         """A knock game's discard after the draw, which ends the turn: :meth:`_do` then
         :meth:`_settle` for that move, without the dispatch (one deck: card == face)."""
         p = self.current
-        hands = self.hands
-        hand = hands[p] & ~(1 << card)
-        hands[p] = hand
-        self.known[p] &= hand
-        self.discard.append(card)
+        hand = self.discard_face(p, card)
         pending = self.pending
         if pending != NO_CARD and not hand >> pending & 1:
             self.pending = NO_CARD
@@ -734,14 +754,14 @@ class GameState:
             self.phase = _DRAW_PHASE
             self._pass_turn(p)
         else:  # pragma: no cover - a knock game's hand keeps the cards dealt
-            self._finish_round(p, "out")
+            self.finish_round(p, RoundEnd.OUT)
 
     def _settle(self) -> None:
         """After a move: end the round if a hand is empty, or pass the turn after a discard."""
         p = self.current
         phase = self.phase
         if phase is _PLAY_PHASE and self.hands[p] == 0:
-            self._finish_round(p, "out")
+            self.finish_round(p, RoundEnd.OUT)
         elif phase is _DRAW_PHASE and self.round_start != len(self.history):
             self._pass_turn(p)  # a discard ended the turn (not a move that ended the round)
         else:
@@ -754,15 +774,15 @@ class GameState:
         if r.repeat_void:
             thrown_back = self.discard[-1] == self.taken
             if thrown_back and self.repeated:
-                self._finish_round(None, "repeated")
+                self.finish_round(None, RoundEnd.REPEATED)
                 return
             self.repeated = thrown_back
         if r.wall and len(self.stock) <= r.wall and self.game.variant.at_wall(self, p):
             return
         if self.game.skip_seats:  # seats out of the deal (drops, eliminations)
-            self._begin_turn(self.game.variant.next_seat(self, p))
+            self.begin_turn(self.game.variant.next_seat(self, p))
             return
-        self._begin_turn((p + 1) % len(self.names))
+        self.begin_turn((p + 1) % len(self.names))
 
     def _pick(self, hand: int, face: int, avoid: int = 0) -> int:
         """The physical copy of ``face`` to use: the pending card, then the card taken
@@ -786,22 +806,12 @@ class GameState:
         p = self.current
         kind = m.kind
         self._legal = None
-        if self.phase > 2 and self.game.variant.do_phase(self, m):  # variant phases follow OVER
+        if self.game.variant_phase[self.phase] and self.game.variant.do_phase(self, m):
             return
         if kind == DISCARD:  # the commonest kinds first
-            hands = self.hands
-            hand = hands[p]
-            if self.game.one_copy:
-                card = m.a  # one deck without jokers: the face is the card
-            else:
-                taken = self.taken
-                avoid = 1 << taken if taken >= 0 and not self.rules.discard_taken_card else 0
-                card = self._pick(hand, m.a, avoid)
-            hand &= ~(1 << card)
-            hands[p] = hand
-            self.known[p] &= hand
-            self.discard.append(card)
-            if hand:
+            taken = self.taken
+            avoid = 1 << taken if taken >= 0 and not self.rules.discard_taken_card else 0
+            if self.discard_face(p, m.a, avoid):
                 self.phase = _DRAW_PHASE
         elif kind == DRAW_STOCK:
             if not self.stock:
@@ -815,13 +825,13 @@ class GameState:
             if limit is not None and self.phase is _DRAW_PHASE:  # OpenSpiel does not
                 self.upcard_draws += 1  # count the first upcard
                 if self.upcard_draws >= limit:
-                    self._finish_round(None, "upcard_limit")
+                    self.finish_round(None, RoundEnd.UPCARD_LIMIT)
                     return
             self._take_upcard(p)
         elif kind == MELD:
-            self._meld(p, m.a)
+            self.lay_meld(p, m.a)
         elif kind == LAYOFF:
-            self._layoff(p, m)
+            self.lay_off(p, m)
         elif kind == SWAP:
             self._swap(p, m)
         elif kind == TAKE:
@@ -832,6 +842,19 @@ class GameState:
         if self.pending != NO_CARD and not self.hands[p] >> self.pending & 1:
             self.pending = NO_CARD
             self.pending_kind = 0
+
+    def discard_face(self, p: int, face: int, avoid: int = 0) -> int:
+        """``p`` puts a held copy of ``face`` on the discard pile (never a card in
+        ``avoid``; :meth:`_pick` says which copy) and the hand left is returned.  What
+        follows (the turn passing, the round ending) is the caller's."""
+        hands = self.hands
+        hand = hands[p]
+        card = face if self.game.one_copy else self._pick(hand, face, avoid)
+        hand &= ~(1 << card)
+        hands[p] = hand
+        self.known[p] &= hand
+        self.discard.append(card)
+        return hand
 
     def _take_upcard(self, p: int) -> None:
         """``p`` takes the top of the discard pile (as a draw)."""
@@ -844,7 +867,9 @@ class GameState:
             self.pending_kind = PENDING_USE
         self.phase = _PLAY_PHASE
 
-    def _meld(self, p: int, index: int) -> None:
+    def lay_meld(self, p: int, index: int) -> None:
+        """``p`` lays the meld of shape ``index`` from the hand (held: the caller
+        checked), with the opening and meld-scoring bookkeeping."""
         t = self.game.melds
         sh = t.shapes[index]
         hand = self.hands[p]
@@ -876,7 +901,8 @@ class GameState:
             self.opened[p] = True
         self.melds_this_turn += 1
 
-    def _layoff(self, p: int, m: Move) -> None:
+    def lay_off(self, p: int, m: Move) -> None:
+        """``p`` carries out the legal lay-off ``m`` (a :data:`LAYOFF` move)."""
         t = self.game.melds
         tm = self.table[m.a]
         for code, face, index in layoff_cells(t, tm):
@@ -894,10 +920,10 @@ class GameState:
         raise AssertionError("layoff cell vanished")  # pragma: no cover
 
     def _score_laid(self, p: int, points: int) -> None:
-        """``meld_scoring``: what ``p`` laid scores at once, and a ``("laid", p,
-        (points,))`` event that the round's result sums (its delta counts the melds)."""
+        """``meld_scoring``: what ``p`` laid scores at once, and a :class:`Laid` event
+        that the round's result sums (its delta counts the melds)."""
         self.scores[p] += points
-        self.events.append(("laid", p, (points,)))
+        self.events.append(Laid(p, points))
 
     def _swap(self, p: int, m: Move) -> None:
         t = self.game.melds
@@ -956,22 +982,25 @@ class GameState:
             self.stock = pile[::-1]
             self.discard = []
         elif r.restock is Restock.SHUFFLE:
-            pile = self._shuffled(pile)
+            pile = self.shuffled(pile)
             self.stock = pile
             self.discard = [self.stock.pop()]
         else:
             top = pile.pop()
-            self.stock = self._shuffled(pile)
+            self.stock = self.shuffled(pile)
             self.discard = [top]
         self.restocks += 1
-        self.events.append(("restock", self.current, ()))
+        self.events.append(Restocked(self.current))
 
-    def _finish_round(self, winner: int | None, reason: str) -> None:
+    def finish_round(self, winner: int | None, reason: RoundEnd) -> None:
+        """End the round, won by ``winner`` (None: nobody went out) for ``reason``, the
+        round end the variant's :meth:`~rummykit.variants.Variant.score` reads: score
+        it, then deal the next round or end the match."""
         n = len(self.names)
         result = self.game.variant.score(self, winner, reason)
         self.game.variant.add_round(self, result)
         self.results.append(result)
-        self.events.append(("round", -1 if winner is None else winner, ()))
+        self.events.append(RoundOver(-1 if winner is None else winner))
         over = self.round_no >= self.rules.max_deals or self.game.variant.match_over(self)
         self._legal = None
         if over:
@@ -1030,7 +1059,7 @@ class GameState:
         t = self.game.melds
         phase = self.phase
         if phase is _DRAW_PHASE:
-            return self._draw_error(kind)
+            return self.draw_error(kind)
         if phase is not _PLAY_PHASE or not self.game.standard_play:
             return self.game.variant.diagnose(self, move)
         if self.game.contract:
@@ -1156,7 +1185,7 @@ class GameState:
             "cannot be (seed 003)",
         )
 
-    def _draw_error(self, kind: int) -> IllegalMoveError:
+    def draw_error(self, kind: int) -> IllegalMoveError:
         """Why a draw the phase allows is refused (only called on failure)."""
         if kind == DRAW_STOCK:
             return IllegalMoveError("stock_empty", "the stock is empty and cannot be restocked")
@@ -1293,7 +1322,6 @@ def determinize(v: PlayerView, rng: random.Random, weights: CardWeights | None =
     s.history = list(v.history)
     s.round_start = 0
     s.events = []
-    s._legal = None
     return s
 
 

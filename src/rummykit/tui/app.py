@@ -38,6 +38,7 @@ from ..moves import (
     TAKE,
     Move,
 )
+from ..rules import Family
 from ..state import GameState, Phase
 from ..variants.contract import describe
 from ..variants.indian import is_wild, makes_wrong_show
@@ -308,7 +309,7 @@ class TableScreen(LocalBindings, Screen[None]):
 
     def _turn_advice(self) -> str:
         s = self.state
-        if s.rules.declare:
+        if s.rules.family is Family.INDIAN:
             return self._declare_advice()
         if s.phase is Phase.BUY:  # Contract Rummy: the discard offered out of turn
             top = _face(s.discard[-1]) if s.discard else _("the discard")
@@ -321,7 +322,7 @@ class TableScreen(LocalBindings, Screen[None]):
                 n=s.rules.buy_penalty,
                 left=left,
             )
-        if s.rules.knock_card is not None and s.phase is not Phase.DRAW:
+        if s.rules.family is Family.GIN and s.phase is not Phase.DRAW:
             return self._knock_advice()
         if s.phase is Phase.DRAW:
             if not s.discard:

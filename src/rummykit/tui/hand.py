@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from ..cards import face_of
+from ..rules import Family
 from ..scoring import card_value
 from ..state import GameState
 from ..variants.indian import Grouping, Indian
@@ -102,7 +103,7 @@ def round_layout(state: GameState, hand: int, wild: int) -> HandLayout:
     (:meth:`~rummykit.variants.base.Variant.layout`, with the deal's cut ``wild``): the
     melds, then the loose cards by suit, each card with what it counts, and what each
     joker or wild card in a meld stands for."""
-    g = state.game.variant.layout(hand, wild, state.game.solver)
+    g = state.game.variant.layout(hand, wild, lambda: state.game.solver)
     counts = dict(zip(g.cards, g.card_points, strict=True))
     loose = tuple(sort_cards(list(g.loose)))
     in_melds = len(g.card_points) - len(g.loose)
@@ -138,7 +139,7 @@ def ordered_hand(
         return lay.order, lay.starts, indian_note(lay)
     lay = arrange_hand(state, hand)
     note = _n("{n} meld", "{n} melds", lay.melds)
-    if state.rules.knock_card is not None:
+    if state.rules.family is Family.GIN:
         return lay.order, lay.starts, note
     if lay.melds and state.needs_opening(player):
         note += " " + _(

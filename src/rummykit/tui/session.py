@@ -54,6 +54,7 @@ from ..notation import export_record, import_record
 from ..rulebook import join_clauses
 from ..rules import (
     DiscardPickup,
+    Family,
     Rules,
     Scoring,
     SwappedJoker,
@@ -389,7 +390,7 @@ class Match:
         table = list(s.table)
         rounds = len(s.results)
         apply_logged(s, move, self.log, self.human)
-        if len(s.results) > rounds and s.rules.knock_card is not None:
+        if len(s.results) > rounds and s.rules.family is Family.GIN:
             # A knock game's hand ends with a pass once the melds are laid, so the
             # table before that move is the table at the end (the next deal clears it).
             self.laid[s.results[-1].round_no] = table

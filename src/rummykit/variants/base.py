@@ -30,6 +30,26 @@ hook                       when the state asks it
 ``open_buys``              (buying games) a stock draw: open the out-of-turn buy window
 ========================  ==============================================================
 
+The hooks reach the state through its public fields and these primitives (its other
+methods are private to it):
+
+========================  ==============================================================
+primitive                  what it does
+========================  ==============================================================
+``begin_turn``             a player's turn begins in the draw phase
+``finish_round``           the round ends (winner, reason): scored, then the next deal
+``set_phase``              enter a phase (and seat to act); clears the cached moves
+``discard_face``           put a held copy of a face on the discard pile
+``lay_meld``, ``lay_off``  lay a meld from the hand, lay a card off onto a table meld
+``draw_moves``             the draw phase's moves
+``layoff_moves``           lay-offs of given cards; ``joker_moves``: joker-to-end swaps
+``may_take_upcard``        whether the top discard may be taken now
+``turn_copy``              a cheap copy for searching the current turn
+``finishable``             whether the player to act can still end the turn legally
+``shuffled``               cards in random order from the state's own generator
+``draw_error``             why a draw the phase allows is refused
+========================  ==============================================================
+
 What a family shows a player is data too (:mod:`rummykit.variants.show`), asked by the
 front ends, never by the state: ``actions`` (its extra keys), ``status`` (its status
 lines, as message codes with parameters) and ``layout`` (a hand laid out at the round
@@ -55,7 +75,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import IllegalMoveError
 from ..moves import PASS, Move
 from ..phase import Phase
-from ..rules import Rules
+from ..results import RoundEnd
+from ..rules import Family, Rules
 from ..scoring import RoundResult, score_round
 from . import upcard
 from .show import Action, StatusLine
@@ -77,8 +98,16 @@ class Variant:
     bound at construction; it holds no per-match state.
     """
 
-    name: ClassVar[str] = "rummy"
-    """The family's name, as :mod:`rummykit.variants` lists it."""
+    name: ClassVar[Family] = Family.RUMMY
+    """The family this variant plays (:attr:`Rules.family <rummykit.rules.Rules.family>`)."""
+
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names :func:`~rummykit.variants.find_variant` knows the family by."""
+
+    own_phases: ClassVar[frozenset[Phase]] = frozenset({Phase.FIRST_UPCARD})
+    """The phases whose moves :meth:`do_phase` carries out: the family's own (the first
+    upcard is every family's).  The draw, the play phase and the end of the match are
+    the state's, even where :meth:`phase_moves` replaces their generators."""
 
     quick_discard: ClassVar[bool] = False
     """The play phase's discards are every held card but the one just taken, so the
@@ -87,18 +116,12 @@ class Variant:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
 
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        """Whether these rules are this family's (the registry asks in its order)."""
-        return True
-
     # -- dealing ---------------------------------------------------------------------
     def after_deal(self, state: GameState) -> None:
         """The round's own fields, once the cards are dealt and the first turn began:
         by default, the first upcard offered first if the rules say so."""
         if self.rules.first_upcard_option and state.phase is Phase.DRAW:
-            state.phase = Phase.FIRST_UPCARD
-            state._legal = None
+            state.set_phase(Phase.FIRST_UPCARD)
 
     # -- the turn's phases -----------------------------------------------------------
     def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
@@ -177,10 +200,10 @@ class Variant:
     def at_wall(self, state: GameState, player: int) -> bool:
         """``player``'s discard left the stock at the wall: True if the round ended.
         Without a knock there is nothing to play at the wall: the hand is void."""
-        state._finish_round(None, "wall")
+        state.finish_round(None, RoundEnd.WALL)
         return True
 
-    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
+    def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
         """The round's scores (seed scoring: winner collects or penalty)."""
         return score_round(
             state.rules,
@@ -223,7 +246,7 @@ class Variant:
     def diagnose(self, state: GameState, move: Move) -> IllegalMoveError:
         """Why ``move``, of a kind the phase allows, is illegal in a variant phase: in
         the first-upcard phase, a take the must-use rule refuses."""
-        return state._draw_error(move.kind)
+        return state.draw_error(move.kind)
 
     # -- what the family shows (data for the front ends; the state never asks) -----------
     def actions(self) -> tuple[Action, ...]:
@@ -243,20 +266,22 @@ class Variant:
         game shows nothing beyond its table."""
         return []
 
-    def layout(self, hand: int, wild: int, solver: Solver) -> Grouping:
+    def layout(self, hand: int, wild: int, solver: Callable[[], Solver]) -> Grouping:
         """``hand`` laid out at the round end: the solver's least-deadwood melds, each
         card with the face it plays as, the loose cards, and what every card counts (a
         hand's cards all count, melds held in hand included).  ``wild`` is the deal's
-        cut, for the families that have one."""
+        cut, for the families that have one; ``solver`` gives the front end's solver,
+        asked only by a family that arranges with one."""
         from ..cards import JOKER, bits, copy_of
         from ..scoring import card_value
         from .indian import Grouping
 
-        best = solver.arrange(hand)
+        arranging = solver()
+        best = arranging.arrange(hand)
         melds = []
         left = hand
         for i in best.shapes:
-            sh = solver.melds.shapes[i]
+            sh = arranging.melds.shapes[i]
             meld = []
             for j, f in enumerate(sh.cells):
                 c = copy_of(left, JOKER if sh.joker_cells >> j & 1 else f)

@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import COPIES, JOKER, bits, face_of, holds_face
 from ..errors import IllegalMoveError
+from ..events import Bought
 from ..melds import ACE_HIGH, RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
 from ..phase import Phase
-from ..rules import Rules
+from ..rules import Family
 from ..table import joker_swaps
 from .base import MoveGenerator, Variant
 from .show import Action, Param, StatusLine
@@ -53,11 +54,9 @@ BUY_ACTIONS = (Action("buy", "b", "key.buy", BUY), Action("decline", "n", "key.d
 class Contract(Variant):
     """Contracts per deal, going down, lay-offs after it, and buying out of turn."""
 
-    name = "contract"
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return bool(rules.contracts)
+    name = Family.CONTRACT
+    aliases = ("Contract Rummy", "Shanghai", "Shanghai Rummy")
+    own_phases = Variant.own_phases | {Phase.BUY}
 
     def actions(self) -> tuple[Action, ...]:
         return BUY_ACTIONS if self.rules.buys_per_round else ()
@@ -104,9 +103,9 @@ class Contract(Variant):
         else:
             rules = state.rules
             if not (rules.layoff_wait and state.melds_this_turn):
-                yield from state._layoffs(hand)
+                yield from state.layoff_moves(hand)
             if rules.joker_to_end:
-                yield from state._joker_moves(hand)
+                yield from state.joker_moves(hand)
             if rules.joker_swap:
                 t = state.game.melds
                 both = rules.set_joker_both_suits
@@ -217,8 +216,7 @@ class Contract(Variant):
         q = next_buyer(state, p, p)
         if q >= 0:
             state.buy_turn = p
-            state.current = q
-            state.phase = Phase.BUY
+            state.set_phase(Phase.BUY, q)
 
     def do_phase(self, state: GameState, move: Move) -> bool:
         if state.phase is not Phase.BUY:
@@ -232,16 +230,15 @@ class Contract(Variant):
             for _ in range(self.rules.buy_penalty):
                 state.hands[q] |= 1 << state.stock.pop()
             state.buys[q] += 1
-            state.events.append(("buy", q, (card,)))
+            state.events.append(Bought(q, card))
             nxt = -1
         else:
             nxt = next_buyer(state, p, q)
         if nxt >= 0:
-            state.current = nxt
+            state.set_phase(Phase.BUY, nxt)
         else:  # the window closes: the player in turn plays on
-            state.current = p
             state.buy_turn = -1
-            state.phase = Phase.PLAY
+            state.set_phase(Phase.PLAY, p)
         return True
 
     def phase_error(self, state: GameState, kind: int) -> IllegalMoveError | None:
@@ -361,7 +358,7 @@ def next_buyer(state: GameState, turn: int, after: int) -> int:
 
 def draw_moves(state: GameState) -> list[Move]:
     """The seeds' draws, as a list of its own (see :meth:`Contract.phase_moves`)."""
-    return list(state._draw_moves())
+    return list(state.draw_moves())
 
 
 def buy_moves(state: GameState) -> list[Move]:

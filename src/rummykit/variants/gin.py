@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import bits, display_face, face_of
 from ..errors import IllegalMoveError
+from ..events import Bonus
 from ..moves import (
     DISCARD,
     DISCARD_MOVES,
@@ -43,7 +44,8 @@ from ..moves import (
     Move,
 )
 from ..phase import Phase
-from ..rules import Rules
+from ..results import RoundEnd
+from ..rules import Family
 from ..scoring import RoundResult, card_value, hand_value, score_knock
 from ..table import layoff_cells
 from .base import MoveGenerator, Variant
@@ -193,7 +195,7 @@ def layoff_moves(state: GameState) -> list[Move]:
     hand = state.hands[state.current]
     out = [Move(PASS)]
     if state.knock_stage == 0:
-        out.extend(m for m in state._layoffs(hand) if state.table[m.a].owner == state.knocker)
+        out.extend(m for m in state.layoff_moves(hand) if state.table[m.a].owner == state.knocker)
     else:
         out.extend(Move(MELD, i) for i in state.game.melds.shapes_in_mask(hand))
     return out
@@ -400,12 +402,10 @@ a knock."""
 class Gin(Variant):
     """Knock games: melds only at the end, the first upcard, knocking, the wall."""
 
-    name = "gin"
+    name = Family.GIN
+    aliases = ("Gin Rummy", "Gin", "gin_rummy", "Oklahoma Gin")
+    own_phases = frozenset({_UPCARD_PHASE, _KNOCK_PHASE, _LAYOFF_PHASE, _WALL_PHASE})
     quick_discard = True
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return rules.knock_card is not None
 
     def actions(self) -> tuple[Action, ...]:
         return GIN_ACTIONS
@@ -446,47 +446,42 @@ class Gin(Variant):
             return super().do_phase(state, move)
         if phase is _WALL_PHASE:
             if kind == PASS:
-                state._finish_round(None, "wall")
+                state.finish_round(None, RoundEnd.WALL)
             else:  # a knock at the wall takes the upcard with it
                 card = state.discard.pop()
                 state.hands[p] |= 1 << card
                 state.known[p] |= 1 << card
                 state.knocker = p
-                state.phase = _KNOCK_PHASE
+                state.set_phase(_KNOCK_PHASE)
             return True
         if kind == DISCARD:  # the knocker's discard
-            card = state._pick(state.hands[p], move.a)
-            state.hands[p] &= ~(1 << card)
-            state.known[p] &= state.hands[p]
-            state.discard.append(card)
+            state.discard_face(p, move.a)
         elif kind == MELD:
-            state._meld(p, move.a)
+            state.lay_meld(p, move.a)
         elif kind == LAYOFF:
-            state._layoff(p, move)
+            state.lay_off(p, move)
         elif phase is _KNOCK_PHASE:  # the knocker passes: over to the defender
             state.knock_stage = 1 if hand_points(state, state.hands[p]) == 0 else 0
-            state.current = 1 - p
-            state.phase = _LAYOFF_PHASE
+            state.set_phase(_LAYOFF_PHASE, 1 - p)
         elif state.knock_stage == 0:
             state.knock_stage = 1
         else:
-            state._finish_round(state.knocker, "knock")
+            state.finish_round(state.knocker, RoundEnd.KNOCK)
         return True
 
     def do_move(self, state: GameState, move: Move) -> None:
         """The knock after the draw: the knocker's discard and melds follow."""
         state.knocker = state.current
-        state.phase = _KNOCK_PHASE
+        state.set_phase(_KNOCK_PHASE)
 
     def at_wall(self, state: GameState, player: int) -> bool:
         """At the wall the next player may still knock with the upcard (or pass)."""
-        state._begin_turn((player + 1) % state.num_players)
-        state.phase = _WALL_PHASE
-        state._legal = None
+        state.begin_turn((player + 1) % state.num_players)
+        state.set_phase(_WALL_PHASE)
         return True
 
-    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
-        if reason == "knock":
+    def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
+        if reason is RoundEnd.KNOCK:
             return score_knock(
                 state.rules, state.round_no, state.dealer, state.hands, state.knocker
             )
@@ -521,7 +516,7 @@ class Gin(Variant):
             if r.shutout_double and all(won[p] == 0 for p in range(n) if p != winner):
                 notes[winner].append(f"shutout: doubled, +{state.scores[winner]}")
                 state.scores[winner] *= 2
-        state.events.append(("bonus", winner, tuple(won)))
+        state.events.append(Bonus(winner, tuple(won)))
         # The bonuses are the last result's own part (PlayerScore.bonus), so the rows
         # of the results add up to the scores.
         last = state.results[-1]

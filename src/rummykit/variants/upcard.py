@@ -23,7 +23,7 @@ def first_upcard_moves(state: GameState) -> list[Move]:
     it can be used at once, as in a normal draw."""
     if state.upcard_passes >= state.num_players:
         return [Move(DRAW_STOCK)]
-    if state._may_take_upcard():
+    if state.may_take_upcard():
         return [Move(DRAW_DISCARD), Move(PASS)]
     return [Move(PASS)]
 
@@ -31,7 +31,7 @@ def first_upcard_moves(state: GameState) -> list[Move]:
 def pass_upcard(state: GameState) -> None:
     """The player passes the upcard to the next seat."""
     state.upcard_passes += 1
-    state.current = (state.current + 1) % state.num_players
+    state.set_phase(state.phase, (state.current + 1) % state.num_players)
 
 
 def phase_error(state: GameState, kind: int) -> IllegalMoveError | None:

@@ -48,7 +48,7 @@ from ..moves import (
     code_suit_pos,
 )
 from ..notation import move_to_text, parse_move
-from ..rules import Rules
+from ..rules import Family, Rules
 from ..scoring import card_value, describe_round, match_winners, standings
 from ..serialize import result_to_dict
 from ..solver import Solver
@@ -294,7 +294,7 @@ def view_payload(
         "options": {
             "joker_swap": v.rules.joker_swap,
             "take_from_meld": v.rules.take_from_meld,
-            "knock": v.rules.knock_card is not None,
+            "knock": v.rules.family is Family.GIN,
         },
         "phase": v.phase.name.lower(),
         "current": v.current,
@@ -324,10 +324,10 @@ def view_payload(
         # so other games' payloads stay as they were).
         **({"deep_discard": True} if v.rules.deep_discard else {}),
         # Indian Rummy: the wild cut, the drops and the player's own count (only then).
-        **({"declare": _declare_payload(v, spectator)} if v.rules.declare else {}),
+        **({"declare": _declare_payload(v, spectator)} if v.rules.family is Family.INDIAN else {}),
         # Contract Rummy: the deal's contract, and the buy window (whose decision it is
         # is "current"; "in_turn" is the player who drew and plays on after it).
-        **({"contract": _contract_payload(v)} if v.rules.contracts else {}),
+        **({"contract": _contract_payload(v)} if v.rules.family is Family.CONTRACT else {}),
         "refused": {} if spectator else refusals_payload(v, state),
     }
 
@@ -513,7 +513,8 @@ def hand_layout(v: PlayerView, hand: int, wild: int) -> dict[str, Any]:
     (:meth:`~rummykit.variants.base.Variant.layout`: in Indian Rummy as its count
     counts it, with the deal's cut ``wild``; else the solver's least-deadwood melds
     with every card counting its value), in :func:`grouping_payload`'s fields."""
-    return grouping_payload(v.game.variant.layout(hand, wild, _solver(v.rules)))
+    rules = v.rules
+    return grouping_payload(v.game.variant.layout(hand, wild, lambda: _solver(rules)))
 
 
 def grouping_payload(g: Grouping) -> dict[str, Any]:
@@ -547,7 +548,7 @@ def grouping_payload(g: Grouping) -> dict[str, Any]:
 def _knock_payload(v: PlayerView) -> dict[str, Any] | None:
     """A knock game's public state (limit, knocker, lay-off stage); None in rummy.
     (The player's own deadwood is a status line of the family's: :func:`status_payload`.)"""
-    if v.rules.knock_card is None:
+    if v.rules.family is not Family.GIN:
         return None
     return {"limit": v.knock_limit, "knocker": v.knocker, "stage": v.knock_stage}
 
