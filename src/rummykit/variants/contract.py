@@ -38,11 +38,17 @@ from ..phase import Phase
 from ..rules import Family
 from ..table import joker_swaps
 from .base import MoveGenerator, Variant
+from .show import Action, Param, StatusLine
 
 if TYPE_CHECKING:
     from ..state import GameState
+    from ..view import PlayerView
 
 _BUY_MOVES = (Move(BUY), Move(PASS))
+
+
+BUY_ACTIONS = (Action("buy", "b", "key.buy", BUY), Action("decline", "n", "key.decline", PASS))
+"""The buy window's: buy the discard offered out of turn, or leave it."""
 
 
 class Contract(Variant):
@@ -51,6 +57,21 @@ class Contract(Variant):
     name = Family.CONTRACT
     aliases = ("Contract Rummy", "Shanghai", "Shanghai Rummy")
     own_phases = Variant.own_phases | {Phase.BUY}
+
+    def actions(self) -> tuple[Action, ...]:
+        return BUY_ACTIONS if self.rules.buys_per_round else ()
+
+    def status(self, g: GameState | PlayerView, hand: int) -> list[StatusLine]:
+        """The deal and the contract it asks for, all deal long."""
+        contracts = g.game.contracts
+        if g.phase is Phase.OVER or not contracts:
+            return []
+        params: dict[str, Param] = {
+            "n": g.round_no,
+            "deals": self.rules.deals or len(contracts),
+            "contract": describe(contracts, g.round_no),
+        }
+        return [StatusLine("contract", params)]
 
     def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
         moves = dict(super().phase_moves())
