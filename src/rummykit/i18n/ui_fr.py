@@ -39,7 +39,6 @@ FR: dict[str, str] = {
     "empty": "vide",
     "none": "aucune",
     "bonus|none": "aucun",
-    "the upcard": "la carte retournée",
     # -- the table screen; the key bar's words are short, as the English ones (all ten
     # of a Gin table fit 80 columns)
     "Stock": "Pioche",
@@ -92,32 +91,6 @@ FR: dict[str, str] = {
         "posez (m) ou défaussez (d) ; l'ouverture demande {minimum} points ou plus"
     ),
     "meld (m), lay off (l) or discard (d)": "posez (m), ajoutez (l) ou défaussez (d)",
-    "take {card} (p) or pass (n)": "prenez le {card} (p) ou passez (n)",
-    "both passed: draw from the stock (s)": "tous deux ont passé : piochez (s)",
-    "two stock cards left: knock with {card} (k) or pass (n, void hand)": (
-        "plus que deux cartes à piocher : frappez avec le {card} (k) ou passez (n, donne nulle)"
-    ),
-    "two stock cards left: pass (n); the hand is void": (
-        "plus que deux cartes à piocher : passez (n) ; la donne est nulle"
-    ),
-    "discard (d) a card that leaves deadwood {limit} or less": (
-        "défaussez (d) une carte qui laisse {limit} points isolés ou moins"
-    ),
-    "lay your melds (m, or b for the best ones), then n": (
-        "posez vos combinaisons (m, ou b pour les meilleures), puis n"
-    ),
-    "lay off on {who}'s melds (l, or b for the best), then n": (
-        "ajoutez aux combinaisons de {who} (l, ou b pour le mieux), puis n"
-    ),
-    "lay your melds (m, or b for the best ones), then n to score": (
-        "posez vos combinaisons (m, ou b pour les meilleures), puis n pour compter"
-    ),
-    "discard (d), or knock (k): your deadwood can be {limit} or less": (
-        "défaussez (d), ou frappez (k) : vos cartes isolées peuvent faire {limit} ou moins"
-    ),
-    "discard (d); knock (k) once your deadwood is {limit} or less": (
-        "défaussez (d) ; frappez (k) dès que vos cartes isolées font {limit} ou moins"
-    ),
     "The bot failed: {error}": "Le robot a échoué : {error}",
     "No hint: {error}": "Pas de conseil : {error}",
     "The bot tried an illegal move: {error}": "Le robot a tenté un coup interdit : {error}",
@@ -231,7 +204,6 @@ FR: dict[str, str] = {
     "to {n}, low wins": "en {n}, le plus bas gagne",
     "Round {n} of {deals}": "Manche {n} sur {deals}",
     "Round {n} · to {target}": "Manche {n} · en {target}",
-    "Next: deal {n} of {deals}, {contract}": "Ensuite : donne {n} sur {deals}, {contract}",
     "highest score wins": "le plus haut score gagne",
     "lowest score wins": "le plus bas score gagne",
     # -- help
@@ -430,16 +402,6 @@ FR: dict[str, str] = {
     # -- Indian Rummy: the declaration, the drops and the wild cut
     "Declare": "Déclare",
     "Drop": "Abandon",
-    "you declared: select the card to put out and discard it (d)": (
-        "vous avez déclaré : choisissez la carte à écarter et défaussez-la (d)"
-    ),
-    ", or drop (x) for {n} points": ", ou abandonnez (x) pour {n} points",
-    "declare (k): your cards make two sequences, one pure; or discard (d)": (
-        "déclarez (k) : vos cartes font deux suites, dont une pure ; ou défaussez (d)"
-    ),
-    "discard (d); declare (k) once every card is in a meld": (
-        "défaussez (d) ; déclarez (k) quand toutes vos cartes sont en combinaisons"
-    ),
     "declared": "a déclaré",
     "dropped": "a abandonné",
     "counts {n}": "compte {n}",
@@ -463,18 +425,6 @@ FR: dict[str, str] = {
     "Choose another card": "Choisir une autre carte",
     " · out": " · éliminé",
     # -- Contract Rummy: going down with the contract, buying out of turn
-    "the discard": "la défausse",
-    "{who} drew from the stock: buy {card} with {n} penalty card(s) (b) or pass (n); "
-    "{left} buy(s) left": (
-        "{who} a pioché : achetez {card} avec {n} carte(s) de pénalité (b) ou passez (n) ; "
-        "achats restants : {left}"
-    ),
-    "going down: lay the rest of {contract} (m)": (
-        "descente : posez le reste du contrat, {contract} (m)"
-    ),
-    "go down with {contract} (m), or discard (d)": (
-        "descendez avec {contract} (m), ou défaussez (d)"
-    ),
     "bought {card} and {n} penalty card out of turn": (
         "a acheté le {card} et {n} carte de pénalité hors tour"
     ),

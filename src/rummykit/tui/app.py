@@ -23,6 +23,7 @@ from ..bots.review import decision_seed
 from ..cards import copy_of, face_of, is_joker
 from ..errors import IllegalMoveError
 from ..i18n import game_title, hint_text, illegal_text
+from ..i18n.shows import show_text
 from ..moves import (
     BUY,
     DISCARD,
@@ -38,12 +39,10 @@ from ..moves import (
     TAKE,
     Move,
 )
-from ..rules import Family
 from ..state import GameState, Phase
-from ..variants.contract import describe
 from ..variants.indian import is_wild, makes_wrong_show
 from .hand import HAND_ORDERS, ordered_hand
-from .lang import N_, LocalBindings, _, _n, contract_words, error_words, lang, set_lang
+from .lang import N_, LocalBindings, _, _n, error_words, lang, set_lang
 from .review_screen import ReviewScreen
 from .screens import (
     ChoiceScreen,
@@ -309,26 +308,16 @@ class TableScreen(LocalBindings, Screen[None]):
 
     def _turn_advice(self) -> str:
         s = self.state
-        if s.rules.family is Family.INDIAN:
-            return self._declare_advice()
-        if s.phase is Phase.BUY:  # Contract Rummy: the discard offered out of turn
-            top = _face(s.discard[-1]) if s.discard else _("the discard")
-            left = s.rules.buys_per_round - s.buys[self.match.human]
-            return _(
-                "{who} drew from the stock: buy {card} with {n} penalty card(s) (b) or "
-                "pass (n); {left} buy(s) left",
-                who=s.names[s.buy_turn],
-                card=top,
-                n=s.rules.buy_penalty,
-                left=left,
-            )
-        if s.rules.family is Family.GIN and s.phase is not Phase.DRAW:
-            return self._knock_advice()
+        me = self.match.human
+        legal = s.legal_moves()
+        own = s.game.variant.advice(s, s.hands[me], legal)
+        if own is not None:  # the family's own turn (its phases, its buying, its contract)
+            return show_text(own, lang(), s.names)
         if s.phase is Phase.DRAW:
             if not s.discard:
                 return _("draw from the stock (s)")
             top = _face(s.discard[-1])
-            deep = [m.a for m in s.legal_moves() if m.kind == DRAW_DEEP]
+            deep = [m.a for m in legal if m.kind == DRAW_DEEP]
             if deep:  # 500 Rum: which pile cards can be taken, and what comes with them
                 takes = [
                     _n(
@@ -339,79 +328,24 @@ class TableScreen(LocalBindings, Screen[None]):
                     )
                     for n in deep
                 ]
-                if Move(DRAW_DISCARD) in s.legal_moves():
+                if Move(DRAW_DISCARD) in legal:
                     takes.append(_("the top card, {card}", card=top))
                 return _("draw from the stock (s), or take (p) {cards}", cards=join_words(takes))
-            if Move(DRAW_DISCARD) not in s.legal_moves():
+            if Move(DRAW_DISCARD) not in legal:
                 return _("draw from the stock (s); {card} on the pile cannot be used now", card=top)
             return _("draw from the stock (s) or take {card} (p)", card=top)
         if s.pending >= 0:
             return _("use {card} in a meld now", card=_face(s.pending))
         minimum = s.rules.opening_minimum
-        if s.opening_in_progress() and not s.game.contract:
+        if s.opening_in_progress():
             return _(
                 "opening {points}/{minimum} points: meld more before you discard",
                 points=s.open_points,
                 minimum=minimum,
             )
-        if s.game.contract and s.needs_opening(self.match.human):
-            wanted = contract_words(describe(s.game.contracts, s.round_no))
-            if s.opening_in_progress():
-                return _("going down: lay the rest of {contract} (m)", contract=wanted)
-            return _("go down with {contract} (m), or discard (d)", contract=wanted)
-        if s.needs_opening(self.match.human):
+        if s.needs_opening(me):
             return _("meld (m) or discard (d); opening melds need {minimum}+", minimum=minimum)
         return _("meld (m), lay off (l) or discard (d)")
-
-    def _declare_advice(self) -> str:
-        """What to do in Indian Rummy, with the keys."""
-        s = self.state
-        legal = s.legal_moves()
-        if s.phase is Phase.KNOCK:
-            return _("you declared: select the card to put out and discard it (d)")
-        if s.phase is Phase.DRAW:
-            drop = ""
-            if Move(DROP) in legal:
-                drop = _(", or drop (x) for {n} points", n=drop_cost(s))
-            if s.discard and Move(DRAW_DISCARD) in legal:
-                top = _face(s.discard[-1])
-                return _("draw from the stock (s) or take {card} (p)", card=top) + drop
-            return _("draw from the stock (s)") + drop
-        me = self.match.human
-        if Move(KNOCK) in legal and not makes_wrong_show(
-            s.game.variant, s.hands[me], s.wild, s.phase, Move(KNOCK)
-        ):
-            return _("declare (k): your cards make two sequences, one pure; or discard (d)")
-        return _("discard (d); declare (k) once every card is in a meld")
-
-    def _knock_advice(self) -> str:
-        """What to do in a knock game's own phases (Gin), with the keys."""
-        s = self.state
-        legal = s.legal_moves()
-        top = _face(s.discard[-1]) if s.discard else _("the upcard")
-        limit = s.knock_limit
-        if s.phase is Phase.FIRST_UPCARD:
-            if Move(PASS) in legal:
-                return _("take {card} (p) or pass (n)", card=top)
-            return _("both passed: draw from the stock (s)")
-        if s.phase is Phase.WALL:
-            if Move(KNOCK) in legal:
-                return _(
-                    "two stock cards left: knock with {card} (k) or pass (n, void hand)", card=top
-                )
-            return _("two stock cards left: pass (n); the hand is void")
-        if s.phase is Phase.KNOCK:
-            if s.hand_size(self.match.human) > s.game.dealt:
-                return _("discard (d) a card that leaves deadwood {limit} or less", limit=limit)
-            return _("lay your melds (m, or b for the best ones), then n")
-        if s.phase is Phase.LAYOFF:
-            knocker = s.names[s.knocker]
-            if s.knock_stage == 0:
-                return _("lay off on {who}'s melds (l, or b for the best), then n", who=knocker)
-            return _("lay your melds (m, or b for the best ones), then n to score")
-        if Move(KNOCK) in legal:
-            return _("discard (d), or knock (k): your deadwood can be {limit} or less", limit=limit)
-        return _("discard (d); knock (k) once your deadwood is {limit} or less", limit=limit)
 
     def set_message(self, text: str, kind: str = "") -> None:
         msg = self.query_one("#message", Static)

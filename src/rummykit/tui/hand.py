@@ -24,10 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from ..cards import face_of
-from ..rules import Family
 from ..scoring import card_value
 from ..state import GameState
-from ..variants.indian import Grouping, Indian
+from ..variants.indian import Grouping
 from .lang import N_, _, _n
 from .session import card_text, cards_of_faces, shape_faces, sort_cards
 
@@ -73,13 +72,14 @@ class HandLayout:
 
 
 def arrange_hand(state: GameState, hand: int, wild: int | None = None) -> HandLayout:
-    """The solver's least-deadwood melds of ``hand`` (a card mask), as card ids; in
-    Indian Rummy, the grouping that its count counts, with the wild cut ``wild`` (by
-    default the deal's)."""
-    variant = state.game.variant
-    if isinstance(variant, Indian):
-        cut = state.wild if wild is None else wild
-        return grouping_layout(variant.solver.arrange(hand, cut))
+    """The solver's least-deadwood melds of ``hand`` (a card mask), as card ids; in a
+    family that counts a hand its own way (Indian Rummy), the grouping that its count
+    counts (:meth:`~rummykit.variants.base.Variant.play_layout`), with the wild cut
+    ``wild`` (by default the deal's)."""
+    cut = state.wild if wild is None else wild
+    counted = state.game.variant.play_layout(hand, cut, hand.bit_count())
+    if counted is not None:
+        return grouping_layout(counted)
     solver = state.game.solver
     best = solver.arrange(hand)
     groups: list[tuple[int, ...]] = []
@@ -134,13 +134,14 @@ def ordered_hand(
     if order != "melds":
         return sort_cards(hand, by_rank=order == "rank"), set(), ""
     variant = state.game.variant
-    if isinstance(variant, Indian):
-        lay = grouping_layout(variant.solver.shown(hand, state.wild, state.game.dealt))
+    counted = variant.play_layout(hand, state.wild, state.game.dealt)
+    if counted is not None:
+        lay = grouping_layout(counted)
         return lay.order, lay.starts, indian_note(lay)
     lay = arrange_hand(state, hand)
     note = _n("{n} meld", "{n} melds", lay.melds)
-    if state.rules.family is Family.GIN:
-        return lay.order, lay.starts, note
+    if any(line.own for line in variant.status(state, hand)):
+        return lay.order, lay.starts, note  # the family's own line says what it counts
     if lay.melds and state.needs_opening(player):
         note += " " + _(
             "({points} of {minimum} points to open)",

@@ -93,10 +93,3 @@ def _localized(cls: type, lang: str) -> type:
         }
         made = _LOCALIZED[cls, lang] = type(cls)(cls.__name__, (cls,), namespace)
     return made
-
-
-def contract_words(text: str) -> str:
-    """A Contract Rummy contract (``two sets and a run``) in the app's language."""
-    from ..i18n.engine_fr import CONTRACTS_FR
-
-    return CONTRACTS_FR.get(text, text) if _lang[0] == "fr" else text

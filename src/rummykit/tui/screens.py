@@ -30,7 +30,7 @@ from ..cards import bits, face_of
 from ..errors import RummyError
 from ..i18n import game_description, game_title, rules_summary
 from ..i18n.shows import code_text
-from ..rules import Ace, Family, Rules, RummyBonus, Scoring
+from ..rules import Ace, Rules, RummyBonus, Scoring
 from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
@@ -45,7 +45,7 @@ from .session import (
     GameSettings,
     ReplayStep,
     cells_text,
-    contract_next,
+    coming_lines,
     face_text,
     goal_text,
     round_line,
@@ -279,9 +279,8 @@ class RoundSummaryScreen(LocalBindings, ModalScreen[None]):
                 yield Static(round_details(self.state, r, self.names, self.totals, self.laid))
                 yield Static(Text(""))
                 yield Static(history_block(done, self.names))
-            coming = "" if self.last else contract_next(self.state)
-            if coming:
-                yield Label(coming, id="next-contract")
+            for code, text in [] if self.last else coming_lines(self.state):
+                yield Label(text, id=f"next-{code}")
             label = _("Final standings") if self.last else _("Next deal")
             with Horizontal():
                 yield Button(
@@ -386,6 +385,10 @@ KNOCK_NUMBERS: tuple[tuple[str, str], ...] = (
     ("undercut_bonus", N_("Undercut bonus")),
 )
 """The number options of knock games (Gin) on the new-game screen."""
+
+HOUSE_RULE_GROUPS = ("knock", "rummy")
+"""The new-game screen's groups of house rules (:attr:`Variant.house_rules`), each a
+section of the form (``#knock-rules``) that its method reads (``_knock_options``)."""
 
 
 class OnOffBox(Checkbox):
@@ -563,10 +566,11 @@ class NewGameScreen(LocalBindings, Screen[GameSettings | str | None]):
         self._show_options(self.initial.rules)
 
     def _show_options(self, rules: Rules) -> None:
-        """Gin's options for a knock game, the rummy house rules otherwise."""
-        knock = rules.family is Family.GIN
-        self.query_one("#knock-rules").display = knock
-        self.query_one("#rummy-rules").display = not knock
+        """The house rules of the game's family (:attr:`Variant.house_rules`): a knock
+        game's options, or the rummy house rules."""
+        group = variant_for(rules).house_rules
+        for name in HOUSE_RULE_GROUPS:
+            self.query_one(f"#{name}-rules").display = name == group
 
     @staticmethod
     def _player_options(rules: Rules) -> list[tuple[str, int]]:
@@ -613,9 +617,8 @@ class NewGameScreen(LocalBindings, Screen[GameSettings | str | None]):
     def settings(self) -> GameSettings:
         """The settings on the form (ValueError/RummyError with a message if invalid)."""
         rules = Rules.preset(self._preset())
-        options = (
-            self._knock_options() if rules.family is Family.GIN else self._rummy_options(rules)
-        )
+        readers = {"knock": self._knock_options, "rummy": self._rummy_options}
+        options = readers[variant_for(rules).house_rules](rules)
         goal_text_value = self.query_one("#goal", Input).value.strip()
         if not goal_text_value.isdigit() or int(goal_text_value) < 1:
             raise ValueError(_("the match length must be a positive whole number"))
@@ -636,7 +639,7 @@ class NewGameScreen(LocalBindings, Screen[GameSettings | str | None]):
         s.check()
         return s
 
-    def _knock_options(self) -> dict[str, object]:
+    def _knock_options(self, rules: Rules) -> dict[str, object]:
         options: dict[str, object] = {}
         for key, label in KNOCK_NUMBERS:
             text = self.query_one(f"#{key}", Input).value.strip()

@@ -32,7 +32,7 @@ from ..cards import JOKER, UNICODE_JOKER, bits, face_of, is_joker, mask_of
 from ..errors import NotationError
 from ..i18n import card_text as _lang_card_text
 from ..i18n import deep_draw_text, game_title, round_text
-from ..i18n.shows import show_text
+from ..i18n.shows import SHOWS, code_text, show_text
 from ..melds import HandCounts
 from ..moves import (
     BUY,
@@ -54,7 +54,6 @@ from ..notation import export_record, import_record
 from ..rulebook import join_clauses
 from ..rules import (
     DiscardPickup,
-    Family,
     Rules,
     Scoring,
     SwappedJoker,
@@ -62,9 +61,8 @@ from ..rules import (
 from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
-from ..variants.contract import describe
 from ..variants.indian import drop_penalty
-from .lang import N_, _, _n, contract_words, lang
+from .lang import N_, _, _n, lang
 
 JOKER_GLYPH = UNICODE_JOKER
 KNOCKED = {"knock": N_("knocked"), "declare": N_("declared")}
@@ -390,9 +388,9 @@ class Match:
         table = list(s.table)
         rounds = len(s.results)
         apply_logged(s, move, self.log, self.human)
-        if len(s.results) > rounds and s.rules.family is Family.GIN:
-            # A knock game's hand ends with a pass once the melds are laid, so the
-            # table before that move is the table at the end (the next deal clears it).
+        if len(s.results) > rounds and move.kind == PASS:
+            # A hand that ends with a pass (a knock game's, once the melds are laid)
+            # ends with the table before that move (the next deal clears it).
             self.laid[s.results[-1].round_no] = table
 
     def lay_best(self) -> list[Move]:
@@ -685,7 +683,7 @@ def family_lines(state: GameState, hand: int, *, own: bool) -> list[str]:
     the app's language: those about ``hand``, the player's own (``own``), or the public
     ones."""
     lines = state.game.variant.status(state, hand)
-    return [show_text(line, lang()) for line in lines if line.own == own]
+    return [show_text(line, lang(), state.names) for line in lines if line.own == own]
 
 
 def own_text(state: GameState, hand: int) -> str:
@@ -731,21 +729,18 @@ def round_title(rules: Rules, round_no: int) -> str:
     return _("Round {n} · to {target}", n=round_no, target=rules.target_score)
 
 
-def contract_next(state: GameState) -> str:
-    """What the next Contract Rummy deal asks for, said at a deal's end (``state`` is
-    already at that deal): ``Next: deal 3 of 7, two runs``; empty elsewhere."""
+def coming_lines(state: GameState) -> list[tuple[str, str]]:
+    """What the family shows of the deal now starting that the catalog says ahead
+    (``next.<code>``), at a deal's end (``state`` is already at the new deal): each
+    line's code and words, ``Next: deal 3 of 7, two runs`` in Contract Rummy; none
+    elsewhere."""
     if state.phase is Phase.OVER:
-        return ""
-    return _contract_words(state, N_("Next: deal {n} of {deals}, {contract}"))
-
-
-def _contract_words(state: GameState, text: str) -> str:
-    contracts = state.game.contracts
-    if not contracts:
-        return ""
-    deals = state.rules.deals or len(contracts)
-    wanted = contract_words(describe(contracts, state.round_no))
-    return _(text, n=state.round_no, deals=deals, contract=wanted)
+        return []
+    return [
+        (line.code, code_text(f"next.{line.code}", line.params, lang(), state.names))
+        for line in state.game.variant.status(state, 0)
+        if not line.own and f"next.{line.code}" in SHOWS["en"]
+    ]
 
 
 def winner_text(rules: Rules) -> str:

@@ -52,8 +52,11 @@ primitive                  what it does
 
 What a family shows a player is data too (:mod:`rummykit.variants.show`), asked by the
 front ends, never by the state: ``actions`` (its extra keys), ``status`` (its status
-lines, as message codes with parameters) and ``layout`` (a hand laid out at the round
-end: melds, loose cards, what each joker or wild card stands for).
+lines, as message codes with parameters), ``advice`` (what the seat to act should do
+now, where the family's turn is its own), ``payload`` (the web page's data blocks of
+the family), ``play_layout`` (a hand arranged during play, where the family counts it
+its own way) and ``layout`` (a hand laid out at the round end: melds, loose cards, what
+each joker or wild card stands for).
 
 Dispatch costs nothing on the hot paths: the state reads the phase's generator from a
 tuple the :class:`~rummykit.game.Game` builds once, and the standard play phase keeps
@@ -69,7 +72,7 @@ checking, so the runtime imports run one way: state -> variants -> phase, game p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import IllegalMoveError
@@ -112,6 +115,12 @@ class Variant:
     quick_discard: ClassVar[bool] = False
     """The play phase's discards are every held card but the one just taken, so the
     state may accept a discard by action number without listing the moves (Gin)."""
+
+    house_rules: ClassVar[str] = "rummy"
+    """Which house rules a new game of this family may set, by their group: ``rummy``
+    (the opening, the ace, the rummy bonus and the toggles) or ``knock`` (the knock
+    card, the gin and undercut bonuses, Oklahoma).  The settings forms show that
+    group's fields and read only those."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -265,6 +274,29 @@ class Variant:
         (0 for a spectator, who gets no line marked ``own``).  The draw-meld-discard
         game shows nothing beyond its table."""
         return []
+
+    def advice(
+        self, g: GameState | PlayerView, hand: int, legal: Sequence[Move]
+    ) -> StatusLine | None:
+        """What the seat to act should do now, in this family's own terms: a message
+        code with its parameters (a ``who`` parameter is a seat, which the front ends
+        write as its name).  ``hand`` is that seat's hand and ``legal`` its legal
+        moves.  None: the front end's advice for the draw-meld-discard turn (draw,
+        meld, lay off, discard) applies, as it does to this family throughout."""
+        return None
+
+    def payload(self, v: PlayerView) -> dict[str, object]:
+        """The blocks of public data the web page needs of this family beyond the
+        table, by name (pure data: numbers, flags, codes, never words for people).
+        Rules that open the whole discard pile (``deep_discard``) say so, so the page
+        spreads it."""
+        return {"deep_discard": True} if self.rules.deep_discard else {}
+
+    def play_layout(self, hand: int, wild: int, dealt: int) -> Grouping | None:
+        """``hand`` arranged during play as this family counts it, with the deal's cut
+        ``wild`` (a hand over the deal's ``dealt`` cards shows its card to put out);
+        None: the front end's solver arranges it (least deadwood, meld points)."""
+        return None
 
     def layout(self, hand: int, wild: int, solver: Callable[[], Solver]) -> Grouping:
         """``hand`` laid out at the round end: the solver's least-deadwood melds, each

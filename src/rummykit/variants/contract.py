@@ -26,7 +26,7 @@ lists every option against them.  Three things differ from the seeds' turn:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cards import COPIES, JOKER, bits, face_of, holds_face
@@ -72,6 +72,42 @@ class Contract(Variant):
             "contract": describe(contracts, g.round_no),
         }
         return [StatusLine("contract", params)]
+
+    def advice(
+        self, g: GameState | PlayerView, hand: int, legal: Sequence[Move]
+    ) -> StatusLine | None:
+        """The buy window (the seat offered the discard out of turn: buy it with its
+        penalty cards, or pass), and going down with the deal's contract; the rest of
+        the turn is the draw-meld-discard game's."""
+        if g.phase is Phase.BUY:
+            seat = g.current
+            params: dict[str, Param] = {
+                "who": g.buy_turn,
+                "card": g.discard[-1],
+                "n": self.rules.buy_penalty,
+                "left": self.rules.buys_per_round - g.buys[seat],
+            }
+            return StatusLine("contract.buy", params)
+        if g.phase is not Phase.PLAY or g.opened[g.current] or g.pending >= 0:
+            return None
+        wanted: dict[str, Param] = {"contract": describe(g.game.contracts, g.round_no)}
+        return StatusLine(
+            "contract.going_down" if g.melds_this_turn else "contract.go_down", wanted
+        )
+
+    def payload(self, v: PlayerView) -> dict[str, object]:
+        """The deal's contract (its words' code, :func:`describe`), the deals, each
+        seat's buys left, the buy penalty, and the player in turn (during the buy
+        window the seat to act is the one offered the discard)."""
+        limit = self.rules.buys_per_round
+        contract = {
+            "text": describe(v.game.contracts, v.round_no),
+            "deals": self.rules.deals or len(v.game.contracts),
+            "buys_left": [limit - b for b in v.buys],
+            "in_turn": v.buy_turn if v.phase is Phase.BUY else v.current,
+            "penalty": self.rules.buy_penalty,
+        }
+        return {**super().payload(v), "contract": contract}
 
     def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
         moves = dict(super().phase_moves())

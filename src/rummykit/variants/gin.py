@@ -26,7 +26,7 @@ difference plus the undercut bonus.  Equal deadwood scores nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -49,7 +49,7 @@ from ..rules import Family
 from ..scoring import RoundResult, card_value, hand_value, score_knock
 from ..table import layoff_cells
 from .base import MoveGenerator, Variant
-from .show import Action, StatusLine
+from .show import Action, Param, StatusLine
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -406,18 +406,59 @@ class Gin(Variant):
     aliases = ("Gin Rummy", "Gin", "gin_rummy", "Oklahoma Gin")
     own_phases = frozenset({_UPCARD_PHASE, _KNOCK_PHASE, _LAYOFF_PHASE, _WALL_PHASE})
     quick_discard = True
+    house_rules = "knock"
 
     def actions(self) -> tuple[Action, ...]:
         return GIN_ACTIONS
 
     def status(self, g: GameState | PlayerView, hand: int) -> list[StatusLine]:
-        """The player's own deadwood (:func:`deadwood_shown`: after the best discard
-        when holding a card over the deal)."""
-        if not hand:
-            return []
-        after = hand.bit_count() > g.game.dealt
-        n = deadwood_shown(g.game, hand)
-        return [StatusLine("deadwood_after" if after else "deadwood", {"n": n}, own=True)]
+        """Under Oklahoma the hand's knock limit (the first upcard's; elsewhere the
+        rules' knock card, in the turn's advice), then the player's own deadwood
+        (:func:`deadwood_shown`: after the best discard when holding a card over the
+        deal)."""
+        out = []
+        if self.rules.oklahoma and g.phase is not Phase.OVER:  # each hand's own limit
+            out.append(StatusLine("knock_limit", {"n": g.knock_limit}))
+        if hand:
+            after = hand.bit_count() > g.game.dealt
+            n = deadwood_shown(g.game, hand)
+            out.append(StatusLine("deadwood_after" if after else "deadwood", {"n": n}, own=True))
+        return out
+
+    def advice(
+        self, g: GameState | PlayerView, hand: int, legal: Sequence[Move]
+    ) -> StatusLine | None:
+        """What to do in the knock game's own phases: the first upcard, the play phase
+        (discard, or knock within the limit), the knock and lay-offs, the wall.  The
+        draw is the draw-meld-discard game's."""
+        phase = g.phase
+        top: dict[str, Param] = {"card": g.discard[-1]} if g.discard else {}
+        limit: dict[str, Param] = {"limit": g.knock_limit}
+        if phase is Phase.DRAW:
+            return None
+        if phase is _UPCARD_PHASE:
+            if Move(PASS) in legal:
+                return StatusLine("gin.upcard", top)
+            return StatusLine("gin.both_passed")
+        if phase is _WALL_PHASE:
+            if Move(KNOCK) in legal:
+                return StatusLine("gin.wall_knock", top)
+            return StatusLine("gin.wall_pass")
+        if phase is _KNOCK_PHASE:
+            if hand.bit_count() > g.game.dealt:
+                return StatusLine("gin.knock_discard", limit)
+            return StatusLine("gin.lay_melds")
+        if phase is _LAYOFF_PHASE:
+            if g.knock_stage == 0:
+                return StatusLine("gin.lay_off", {"who": g.knocker})
+            return StatusLine("gin.lay_melds_score")
+        return StatusLine("gin.discard_or_knock" if Move(KNOCK) in legal else "gin.discard", limit)
+
+    def payload(self, v: PlayerView) -> dict[str, object]:
+        """The hand's knock limit, its knocker and the lay-off stage (0: the defender
+        lays off, then the knocker's melds are scored)."""
+        knock = {"limit": v.knock_limit, "knocker": v.knocker, "stage": v.knock_stage}
+        return {**super().payload(v), "knock": knock}
 
     def after_deal(self, state: GameState) -> None:
         """The hand's knock limit (Oklahoma reads it off the upcard), then the first

@@ -32,19 +32,19 @@ tests/variants/test_rules_indian.py quotes its passage.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..cards import JOKER, bits, copy_of, display_face, face_of, is_joker
 from ..errors import IllegalMoveError
-from ..moves import DISCARD, DISCARD_MOVES, DROP, KNOCK, Move
+from ..moves import DISCARD, DISCARD_MOVES, DRAW_DISCARD, DROP, KNOCK, Move
 from ..phase import Phase
 from ..results import RoundEnd
 from ..rules import Family, Rules, Scoring
 from ..scoring import PlayerScore, RoundResult
 from .base import MoveGenerator, Variant
-from .show import Action, StatusLine
+from .show import Action, Param, StatusLine
 
 if TYPE_CHECKING:
     from ..solver import Solver
@@ -560,12 +560,12 @@ def showed_wrong(rules: Rules, dropped: int) -> bool:
     return rules.wrong_show > 0 and dropped == rules.wrong_show
 
 
-def players_in_deal(state: GameState) -> int:
+def players_in_deal(state: GameState | PlayerView) -> int:
     """Seats dealt in this deal (not out of the match)."""
     return sum(1 for d in state.dropped if d >= 0)
 
 
-def drop_penalty(state: GameState) -> int:
+def drop_penalty(state: GameState | PlayerView) -> int:
     """What dropping now costs: the first drop before one's first draw of the deal (the
     first round of turns), the middle drop after."""
     r = state.rules
@@ -606,6 +606,43 @@ class Indian(Variant):
             code = "count_after" if extra >= 0 else "count"
             out.append(StatusLine(code, {"n": points}, own=True))
         return out
+
+    def advice(
+        self, g: GameState | PlayerView, hand: int, legal: Sequence[Move]
+    ) -> StatusLine | None:
+        """Before the draw, when the seat may drop: draw, or drop for what it costs now.
+        After declaring: put the extra card out.  In play: discard, or declare when the
+        hand makes a valid show (never a wrong show by this advice)."""
+        if g.phase is Phase.KNOCK:
+            return StatusLine("indian.put_out")
+        if g.phase is Phase.DRAW:
+            if DROP_MOVE not in legal:
+                return None
+            cost: dict[str, Param] = {"n": drop_penalty(g)}
+            if g.discard and any(m.kind == DRAW_DISCARD for m in legal):
+                return StatusLine("indian.take_or_drop", {"card": g.discard[-1], **cost})
+            return StatusLine("indian.draw_or_drop", cost)
+        if g.phase is not Phase.PLAY:
+            return None
+        knock = Move(KNOCK)
+        if knock in legal and not makes_wrong_show(self, hand, g.wild, g.phase, knock):
+            return StatusLine("indian.discard_or_declare")
+        return StatusLine("indian.discard")
+
+    def payload(self, v: PlayerView) -> dict[str, object]:
+        """The wild cut (and its rank), each seat's drop (0 in the deal, its penalty,
+        or -1 out of the match) and what a drop costs now."""
+        declare = {
+            "wild": v.wild,
+            "wild_rank": wild_rank(v.wild),
+            "dropped": list(v.dropped),
+            "drop_cost": drop_penalty(v),
+        }
+        return {**super().payload(v), "declare": declare}
+
+    def play_layout(self, hand: int, wild: int, dealt: int) -> Grouping | None:
+        """The hand as its count counts it (:meth:`HandSolver.shown`)."""
+        return self.solver.shown(hand, wild, dealt)
 
     def layout(self, hand: int, wild: int, solver: Callable[[], Solver]) -> Grouping:
         """The hand as its count counts it, with the deal's cut ``wild``."""

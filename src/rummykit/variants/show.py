@@ -11,7 +11,8 @@ Parameters are plain values.  By convention a parameter's name says how a catalo
 writes it: a name ending in ``card`` is a card id (written as its face in the
 language), ``rank`` a rank index, ``ranks`` a rank index written in the plural
 (``sevens``), ``contract`` a contract's words (:func:`~rummykit.variants.contract.describe`),
-anything else as it is.
+``who`` a seat (written as its player's name), anything else as it is.  A turn's
+advice (:meth:`~rummykit.variants.base.Variant.advice`) is a :class:`StatusLine` too.
 """
 
 from __future__ import annotations

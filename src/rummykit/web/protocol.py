@@ -26,8 +26,7 @@ from ..bots.explain import refusal
 from ..cards import JOKER, MAX_CARDS, bits, face_of, format_card, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
 from ..i18n import illegal_text, note_text, round_text
-from ..i18n.engine_fr import CONTRACTS_FR
-from ..i18n.shows import line_payload
+from ..i18n.shows import line_payload, param_text
 from ..melds import RUN, HandCounts, meld_table, pos_rank
 from ..moves import (
     BUY,
@@ -48,14 +47,13 @@ from ..moves import (
     code_suit_pos,
 )
 from ..notation import move_to_text, parse_move
-from ..rules import Family, Rules
+from ..rules import Rules
 from ..scoring import card_value, describe_round, match_winners, standings
 from ..serialize import result_to_dict
 from ..solver import Solver
 from ..state import GameState, Phase, determinize
 from ..table import layoff_cells
-from ..variants.contract import describe
-from ..variants.indian import Grouping, Indian, makes_wrong_show, wild_rank
+from ..variants.indian import Grouping, makes_wrong_show
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 8192
@@ -272,6 +270,7 @@ def view_payload(
     0's view without them: everything else in a view is public).
     """
     t = v.game.melds
+    variant = v.game.variant
     melds = []
     for tm in v.table:
         sh = t.shapes[tm.shape]
@@ -294,7 +293,7 @@ def view_payload(
         "options": {
             "joker_swap": v.rules.joker_swap,
             "take_from_meld": v.rules.take_from_meld,
-            "knock": v.rules.family is Family.GIN,
+            "knock": any(a.name == "knock" for a in variant.actions()),
         },
         "phase": v.phase.name.lower(),
         "current": v.current,
@@ -313,23 +312,42 @@ def view_payload(
         "opened": list(v.opened),
         "taken": v.taken,
         "pending": v.pending,
-        "knock": _knock_payload(v),
+        "knock": None,  # a knock game's block (its family's payload), else None
         "results": [_result_payload(v, r) for r in v.results],
         "legal": [] if spectator else [legal_entry(v, m) for m in v.legal],
         "arrangement": None if spectator else arrangement_payload(v),
         # What the game's family shows (its contract, its wild cut, the player's own
         # deadwood or count), as codes with their texts: the page renders them all alike.
         "status": status_payload(v, spectator),
-        # 500 Rum: the client shows the whole pile, each card a deep draw (only then,
-        # so other games' payloads stay as they were).
-        **({"deep_discard": True} if v.rules.deep_discard else {}),
-        # Indian Rummy: the wild cut, the drops and the player's own count (only then).
-        **({"declare": _declare_payload(v, spectator)} if v.rules.family is Family.INDIAN else {}),
-        # Contract Rummy: the deal's contract, and the buy window (whose decision it is
-        # is "current"; "in_turn" is the player who drew and plays on after it).
-        **({"contract": _contract_payload(v)} if v.rules.family is Family.CONTRACT else {}),
+        # What the family advises the player to act now, as a code (None: the page's
+        # advice for the draw-meld-discard turn).
+        "advice": None if spectator else advice_payload(v),
+        # The family's own data blocks (a knock game's "knock", Indian Rummy's
+        # "declare", Contract Rummy's "contract", 500 Rum's "deep_discard"), only in
+        # its games: the page reads what it finds.
+        **family_payload(v),
         "refused": {} if spectator else refusals_payload(v, state),
     }
+
+
+def advice_payload(v: PlayerView) -> dict[str, object] | None:
+    """The family's advice to the seat of ``v`` on its turn
+    (:meth:`~rummykit.variants.base.Variant.advice`), or None."""
+    if v.current != v.player or v.phase is Phase.OVER:
+        return None
+    line = v.game.variant.advice(v, v.hand, v.legal)
+    return None if line is None else line_payload(line)
+
+
+def family_payload(v: PlayerView) -> dict[str, object]:
+    """The family's data blocks (:meth:`~rummykit.variants.base.Variant.payload`), a
+    block's ``text`` also in French (``text_fr``: the block's name says how to write
+    it, as a status line's parameter of that name)."""
+    blocks = v.game.variant.payload(v)
+    for name, block in blocks.items():
+        if isinstance(block, dict) and isinstance(block.get("text"), str):
+            blocks[name] = {**block, "text_fr": param_text(name, block["text"], "fr")}
+    return blocks
 
 
 def status_payload(v: PlayerView, spectator: bool = False) -> list[dict[str, Any]]:
@@ -385,33 +403,6 @@ def _reason_texts(rule: str, reason: str) -> tuple[str, str]:
     every move, so they are translated once)."""
     exc = IllegalMoveError(rule, reason)
     return illegal_text(exc, "en"), illegal_text(exc, "fr")
-
-
-def _contract_payload(v: PlayerView) -> dict[str, Any]:
-    limit = v.rules.buys_per_round
-    text = describe(v.game.contracts, v.round_no)
-    return {
-        "text": text,
-        "text_fr": CONTRACTS_FR[text],
-        "deals": v.rules.deals or len(v.game.contracts),
-        "buys_left": [limit - b for b in v.buys],
-        "in_turn": v.buy_turn if v.phase is Phase.BUY else v.current,
-        "penalty": v.rules.buy_penalty,
-    }
-
-
-def _declare_payload(v: PlayerView, spectator: bool) -> dict[str, Any]:
-    """Indian Rummy's public state: the wild cut, each seat's drop (0, its penalty, or
-    -1 out of the match) and what a drop costs now.  (What the player's own hand
-    counts is a status line of the family's: :func:`status_payload`.)"""
-    in_deal = sum(1 for d in v.dropped if d >= 0)
-    r = v.rules
-    return {
-        "wild": v.wild,
-        "wild_rank": wild_rank(v.wild),
-        "dropped": list(v.dropped),
-        "drop_cost": r.first_drop if v.turn <= in_deal else r.middle_drop,
-    }
 
 
 _results: OrderedDict[tuple[str, tuple[str, ...], Any], dict[str, Any]] = OrderedDict()
@@ -480,9 +471,9 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
     if known is not None:
         _arranged.move_to_end(key)
         return known
-    variant = v.game.variant
-    if isinstance(variant, Indian):
-        payload = grouping_payload(variant.solver.shown(v.hand, v.wild, v.game.dealt))
+    counted = v.game.variant.play_layout(v.hand, v.wild, v.game.dealt)
+    if counted is not None:  # the family counts a hand its own way (Indian Rummy)
+        payload = grouping_payload(counted)
     else:
         solver = _solver(v.rules)
         shapes = solver.melds.shapes
@@ -543,14 +534,6 @@ def grouping_payload(g: Grouping) -> dict[str, Any]:
         "out": g.out,
         "valid": g.valid,
     }
-
-
-def _knock_payload(v: PlayerView) -> dict[str, Any] | None:
-    """A knock game's public state (limit, knocker, lay-off stage); None in rummy.
-    (The player's own deadwood is a status line of the family's: :func:`status_payload`.)"""
-    if v.rules.family is not Family.GIN:
-        return None
-    return {"limit": v.knock_limit, "knocker": v.knocker, "stage": v.knock_stage}
 
 
 # -- intents -------------------------------------------------------------------------------

@@ -49,20 +49,27 @@ export function tn(key, n, vars = {}) {
 }
 
 // A parameter of a family's status line as its name says to write it (see
-// rummykit/variants/show.py): a card id as its face, a rank by its name.
-function paramText(name, value, faceText) {
+// rummykit/variants/show.py): its French words when the server gave them (a
+// contract), a card id as its face, a rank by its name, a seat ("who") by its name.
+function paramText(line, name, value, faceText, seatText) {
+  if (lang === "fr" && line.params_fr && name in line.params_fr) return line.params_fr[name];
   if (typeof value !== "number") return String(value);
+  if (name === "who") return seatText(value);
   if (name.endsWith("card")) return faceText(value);
   if (name === "rank" || name === "ranks") return t(`rank.${value % 13}`);
   return String(value);
 }
 
+/** Whether the page's catalog words ``key``. */
+export const known = (key) => key in MESSAGES[lang] || key in MESSAGES.en;
+
 /** A family's status line (the payload's ``status``) in the page's language: the
  * page's own words for its code (``show.<code>``) when the catalog has them, else the
- * server's text in the language (so a line no catalog here knows is still shown). */
-export function lineText(line, faceText) {
-  const key = `show.${line.code}`;
-  if (!(key in MESSAGES[lang] || key in MESSAGES.en)) return lang === "fr" ? line.text_fr : line.text;
-  const vars = Object.fromEntries(Object.entries(line.params).map(([k, v]) => [k, paramText(k, v, faceText)]));
+ * server's text in the language (so a line no catalog here knows is still shown).
+ * A turn's advice (the payload's ``advice``) is worded the same way under its code
+ * itself (``key`` without a prefix), its seats by ``seatText``. */
+export function lineText(line, faceText, key = `show.${line.code}`, seatText = String) {
+  if (!known(key)) return lang === "fr" ? line.text_fr : line.text;
+  const vars = Object.fromEntries(Object.entries(line.params).map(([k, v]) => [k, paramText(line, k, v, faceText, seatText)]));
   return t(key, vars);
 }

@@ -4,7 +4,7 @@ import { backEl, cardEl, cardsFor, faceOf, faceText, JOKER, moveNodes, richText 
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
-import { lang, lineText, seatName, t, tn } from "./i18n.js";
+import { known, lang, lineText, seatName, t, tn } from "./i18n.js";
 import { bindKeys, KEYS } from "./keys.js";
 import { pref, setPref } from "./prefs.js";
 import { reviewPanel } from "./review.js";
@@ -445,55 +445,21 @@ export async function tablePage(app, connEl, tableId) {
     if (!g.melds.length) els.melds.append(h("p", { class: "muted", text: t("table.no_melds") }));
   }
 
-  // What to do in a knock game's phases (Gin).
-  function knockAdvice(g) {
-    const k = g.knock;
-    const kinds = new Set(g.legal.map((l) => l.kind));
-    switch (g.phase) {
-      case "first_upcard":
-        return kinds.has("pass") ? t("gin.upcard") : t("gin.both_passed");
-      case "draw":
-        return t("status.draw");
-      case "knock":
-        return kinds.has("discard") ? t("gin.knock_discard", { limit: k.limit }) : t("gin.lay_melds");
-      case "layoff":
-        return k.stage === 0 ? t("gin.lay_off", { who: name(k.knocker) }) : t("gin.lay_melds_score");
-      case "wall":
-        return kinds.has("knock") ? t("gin.wall_knock") : t("gin.wall_pass");
-      default:
-        return kinds.has("knock") ? t("gin.discard_or_knock", { limit: k.limit }) : t("gin.discard", { limit: k.limit });
-    }
-  }
-
-  // What to do in Indian Rummy.
-  function declareAdvice(g) {
-    const d = g.declare;
-    const kinds = new Set(g.legal.map((l) => l.kind));
-    if (g.phase === "knock") return t("indian.put_out");
-    if (g.phase === "draw") return t("status.draw") + (kinds.has("drop") ? " " + t("indian.or_drop", { n: d.drop_cost }) : "");
-    const show = g.legal.some((l) => l.kind === "knock" && !l.wrong_show);
-    return show ? t("indian.discard_or_declare") : t("indian.discard");
-  }
-
-  const contractText = (g) => (lang === "fr" ? g.contract.text_fr : g.contract.text);
   const showText = (line) => lineText(line, (c) => faceText(faceOf(c)));
+  const comingLines = (g) => g.status.filter((line) => !line.own && known(`next.${line.code}`)).map((line) =>
+    h("p", { class: `show next-${line.code}`, id: `next-${line.code}`, text: lineText(line, (c) => faceText(faceOf(c)), `next.${line.code}`) }));
+  // the family's advice for the turn, under its own code in the page's catalog
+  const adviceText = (line) => lineText(line, (c) => faceText(faceOf(c)), line.code, name);
 
   function statusLine() {
     const g = ui.msg.game;
     const me = g.seat;
     const myTurn = me >= 0 && g.current === me && g.phase !== "over";
     if (g.phase === "over") return t("status.over");
-    if (g.phase === "buy" && g.contract) {
-      // Contract Rummy: the discard is offered out of turn to the player to act
-      const card = g.discard.length ? faceText(faceOf(g.discard[g.discard.length - 1])) : "";
-      if (!myTurn) return t("contract.offered", { who: name(g.current) });
-      return t("contract.buy", { who: name(g.contract.in_turn), card, n: g.contract.penalty, left: g.contract.buys_left[me] });
-    }
-    if (myTurn && g.contract && !g.opened[me] && g.phase === "play") {
-      return t("status.your_turn") + " " + t("contract.go_down", { text: contractText(g) });
-    }
-    if (myTurn && g.deep_discard && g.phase === "draw") {
-      // 500 Rum: which pile cards can be taken, and what comes with each
+    // the discard offered out of turn (Contract Rummy's buying) to another seat
+    if (g.phase === "buy" && !myTurn) return t("contract.offered", { who: name(g.current) });
+    if (myTurn && g.phase === "draw") {
+      // a whole pile open (500 Rum): which pile cards can be taken, and what comes with each
       const pile = (n) => faceText(faceOf(g.discard[g.discard.length - n]));
       const takes = g.legal.filter((l) => l.kind === "draw_deep").sort((x, y) => x.count - y.count)
         .map((l) => tn("deep.with", l.count - 1, { card: pile(l.count) }));
@@ -504,8 +470,9 @@ export async function tablePage(app, connEl, tableId) {
       }
     }
     if (myTurn) {
-      // the advice, then what the family shows of the player's own hand (deadwood, count)
-      const advice = g.knock ? knockAdvice(g) : g.declare ? declareAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play");
+      // the family's advice, else the draw-meld-discard turn's, then what the family
+      // shows of the player's own hand (deadwood, count)
+      const advice = g.advice ? adviceText(g.advice) : g.phase === "draw" ? t("status.draw") : t("status.play");
       return [t("status.your_turn"), advice, ...g.status.filter((line) => line.own).map(showText)].join(" ");
     }
     return t("status.playing", { who: name(g.current) });
@@ -575,9 +542,9 @@ export async function tablePage(app, connEl, tableId) {
     openDialog(els.dialog,
       h("h2", { id: "summary-title", text: over ? t("end.match_over") : t("end.round_over", { n: r.round_no }) }),
       ...roundEnd(g, r, names, over, r ? ui.roundMelds[r.round_no] : undefined),
-      // Contract Rummy: what the deal now starting asks for
-      g.contract && !over && g.phase !== "over" && r && r.round_no === g.round - 1
-        ? h("p", { class: "contract", id: "next-contract", text: t("contract.next", { n: g.round, deals: g.contract.deals, text: contractText(g) }) }) : null,
+      // what the family shows of the deal now starting that the catalog says ahead
+      // (next.<code>: Contract Rummy's next contract)
+      ...(!over && g.phase !== "over" && r && r.round_no === g.round - 1 ? comingLines(g) : []),
       h("div", { class: "dialog-actions" },
         over && g.seat >= 0 ? h("button", { id: "btn-rematch", text: t("end.rematch"), onclick: () => { raw({ type: "rematch", version: m.version }); closeDialog(els.dialog); ui.seenResults = 0; } }) : null,
         over ? h("a", { class: "button", id: "download", href: `/api/tables/${tableId}/record`, download: `rummy-${tableId}.txt`, text: t("end.download") }) : null,
