@@ -47,6 +47,7 @@ from .rules import Rules
 from .serialize import rules_from_text
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, Game, GameState, Phase
 from .table import TableMeld
+from .variants import VARIANTS
 
 __all__ = ["MAX_POSITION_CHARS", "PositionError", "position_from_text", "position_to_text"]
 
@@ -84,9 +85,11 @@ _KEYS = (
     "dealer", "round", "turn", "restocks", "taken", "pending", "melds", "opening", "pure",
     "laid_at_start", "knocker", "stage", "limit", "passes", "draws", "repeated", "seed",
     "wild", "dropped",
-    "buys", "inturn",
 )  # fmt: skip
-"""The ``key=value`` fields, in the order they are written."""
+"""The shared ``key=value`` fields, in the order they are written; the family's own
+follow (:attr:`~rummykit.family.FamilyFields.position_keys`)."""
+_ANY_KEYS = (*_KEYS, *dict.fromkeys(k for v in VARIANTS for k in v.family_fields.position_keys))
+"""The keys of every family: a position's keys are first checked against these."""
 
 _STATE_FIELDS = {
     "known": "hands", "cards": "stock", "current": "active", "phase": "active",
@@ -94,7 +97,6 @@ _STATE_FIELDS = {
     "pending_kind": "pending", "melds_this_turn": "melds", "open_points": "opening",
     "open_pure": "pure", "turn_start_laid": "laid_at_start", "knock_stage": "stage",
     "knock_limit": "limit", "upcard_passes": "passes", "upcard_draws": "draws",
-    "buy_turn": "inturn",
 }  # fmt: skip
 """The position field that holds each state field, where the names differ."""
 
@@ -133,8 +135,8 @@ def position_to_text(s: GameState, *, stock_order: bool = True) -> str:
         ",".join(str(v) for v in s.scores),
     ]
     defaults = _defaults(s.rules, False if over else s.laid[s.current])
-    defaults["buys"] = ",".join("0" * n)
-    for key, value in _extras(s).items():
+    defaults.update(s.game.family_type.position_defaults(n))
+    for key, value in (_extras(s) | s.family.to_position()).items():
         if key == "dealer" or value != defaults.get(key):
             fields.append(f"{key}={value}")
     return " ".join(fields)
@@ -162,7 +164,6 @@ def _defaults(rules: Rules, laid_now: bool) -> dict[str, str]:
         "melds": "0", "opening": "0", "pure": "0", "laid_at_start": str(int(laid_now)),
         "knocker": "-", "stage": "0", "limit": str(rules.knock_card or 0), "passes": "0",
         "draws": "0", "repeated": "0", "seed": "0", "wild": "-", "dropped": "-",
-        "inturn": "-",
     }  # fmt: skip
 
 
@@ -190,8 +191,6 @@ def _extras(s: GameState) -> dict[str, str]:
         "repeated": str(int(s.repeated)),
         "wild": "-" if s.wild < 0 else format_face(face_of(s.wild)),
         "dropped": ",".join(str(d) for d in s.dropped) if any(s.dropped) else "-",
-        "buys": ",".join(str(b) for b in s.buys),
-        "inturn": "-" if s.buy_turn < 0 else str(s.buy_turn + 1),
     }
 
 
@@ -233,9 +232,10 @@ class _Reader:
         self.extras: dict[str, str] = {}
         for item in parts[len(_FIELDS) :]:
             key, eq, value = item.partition("=")
-            if not eq or key not in _KEYS:
+            if not eq or key not in _ANY_KEYS:
                 raise PositionError(
-                    f"expected key=value with a key among {', '.join(_KEYS)}; got {_shown(item)}",
+                    f"expected key=value with a key among {', '.join(_ANY_KEYS)}; "
+                    f"got {_shown(item)}",
                     key[:20],
                 )
             if key in self.extras:
@@ -247,6 +247,10 @@ class _Reader:
             self.game = Game.shared(rules, len(hands))
         except RummyError as exc:
             raise PositionError(str(exc), "hands") from None
+        family = self.game.family_type
+        for key in self.extras:
+            if key not in _KEYS and key not in family.position_keys:
+                raise PositionError(f"these rules have no {key}= field", key)
         self.n = len(hands)
         self.copies: dict[int, list[int]] = {}
         """Every physical card of each face, lowest id first."""
@@ -271,6 +275,10 @@ class _Reader:
         if not (text.isascii() and text.isdigit() and len(text) <= 2 and 1 <= int(text) <= self.n):
             raise PositionError(f"expected a seat from 1 to {self.n}, not {_shown(text)}", key)
         return int(text) - 1
+
+    def error(self, message: str, key: str) -> PositionError:
+        """The error for the malformed field ``key`` (a family's fields raise it)."""
+        return PositionError(message, key)
 
     def flag(self, key: str, default: bool) -> bool:
         text = self.extras.get(key)
@@ -408,7 +416,8 @@ class _Reader:
             check_state(s)
         except StateFormatError as exc:
             field = exc.field.split("[")[0].split(".")[0]
-            raise PositionError(exc.reason, _STATE_FIELDS.get(field, field)) from None
+            names = {**_STATE_FIELDS, **self.game.family_type.position_names}
+            raise PositionError(exc.reason, names.get(field, field)) from None
         return s
 
     def turn(self, s: GameState) -> None:
@@ -456,11 +465,7 @@ class _Reader:
         s.upcard_draws = self.number("draws", 0)
         s.repeated = self.flag("repeated", False)
         self.declare_fields(s)
-        buys = self.extras.get("buys", ",".join("0" * n)).split(",")
-        if len(buys) != n or not all(b.isascii() and b.isdigit() and len(b) <= 3 for b in buys):
-            raise PositionError(f"expected {n} counts of buys split by commas", "buys")
-        s.buys = [int(b) for b in buys]
-        s.buy_turn = self.seat("inturn", self.extras.get("inturn"))
+        s.family = self.game.family_type.from_position(self)
         self.turn_cards(s)
 
     def declare_fields(self, s: GameState) -> None:

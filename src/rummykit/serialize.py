@@ -40,6 +40,7 @@ from .rules import Rules
 from .scoring import PlayerScore, RoundResult
 from .state import Game, GameState, Phase, rng_in_state, round_start_of
 from .table import TableMeld
+from .variants import VARIANTS
 
 __all__ = [
     "FORMAT", "MAX_JSON_CHARS", "StateFormatError", "result_to_dict",
@@ -74,9 +75,10 @@ _FIELDS = frozenset(
 )  # fmt: skip
 _DECLARE_FIELDS = ("wild", "dropped")
 """Indian Rummy's wild cut and drops: optional (0s and -1 when absent)."""
-_BUYING = frozenset(("buys", "buy_turn"))
-"""Contract Rummy's buying (``buys_per_round``): saved only for rules that buy, so
-every other game's saved states are as before."""
+_FAMILY_KEYS = frozenset().union(*(v.family_fields.json_keys() for v in VARIANTS))
+"""Every family's own fields (:mod:`rummykit.family`), saved under their names by
+the games that have them (Contract Rummy's buying fields only where the
+rules buy), so every other game's saved states are as before."""
 _RESULT_FIELDS = frozenset(
     ("round_no", "dealer", "winner", "went_out", "reason", "rummy", "players")
 )
@@ -111,9 +113,7 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
     if s.rules.declare:  # written only where used, so older saves load unchanged
         d["wild"] = s.wild
         d["dropped"] = list(s.dropped)
-    if s.game.buying:
-        d["buys"] = list(s.buys)
-        d["buy_turn"] = s.buy_turn
+    d.update(s.family.to_json())
     return d
 
 
@@ -126,18 +126,19 @@ def state_from_dict(d: Any) -> GameState:
         raise StateFormatError(f"unsupported state format {fmt!r}"[:80], "format")
     plain = {k: v for k, v in d.items() if k not in _DECLARE_FIELDS}
     fields = _FIELDS | _ROUND_START if fmt >= 3 else _FIELDS
-    _exact_keys(plain, fields | (_BUYING & d.keys()), "")
+    _exact_keys(plain, fields | (_FAMILY_KEYS & d.keys()), "")
     rules = rules_from_text(d["rules"], StateFormatError)
-    if rules.buys_per_round:
-        fields |= _BUYING
-    if plain.keys() != fields:
-        _exact_keys(plain, fields, "")
     names = _list(d["names"], "names")
-    s = GameState.__new__(GameState)
     try:
-        s.game = Game.shared(rules, len(names))
+        game = Game.shared(rules, len(names))
     except RummyError as exc:
         raise StateFormatError(str(exc), "names") from None
+    family = game.family_type
+    fields |= family.json_keys()
+    if plain.keys() != fields:
+        _exact_keys(plain, fields, "")
+    s = GameState.__new__(GameState)
+    s.game = game
     s.rules = rules
     s.seed = d["seed"]
     phase = d["phase"]
@@ -156,12 +157,7 @@ def state_from_dict(d: Any) -> GameState:
         setattr(s, name, _list(d[name], name))
     s.wild = d.get("wild", -1)
     s.dropped = _list(d["dropped"], "dropped") if "dropped" in d else [0] * len(names)
-    if rules.buys_per_round:
-        s.buys = _list(d["buys"], "buys")
-        s.buy_turn = d["buy_turn"]
-    else:
-        s.buys = [0] * len(names)
-        s.buy_turn = -1
+    s.family = family.from_json(d)
     check_state(s)
     if fmt < 3:  # found from the history: a state whose history does not hold its
         # round (hand-built) shows its whole history to views

@@ -32,6 +32,7 @@ from rummykit.serialize import (
     state_to_json,
 )
 from rummykit.state import NO_CARD
+from rummykit.variants.contract import BuyFields, buying
 
 SETTINGS = settings(
     deadline=None,
@@ -453,8 +454,9 @@ def _change(g: GameState, data: st.DataObject) -> None:
         g.dropped[data.draw(seat)] = data.draw(st.sampled_from(values))
         g.wild = data.draw(st.sampled_from((-1, 4, 52)))  # a position names a face
     elif op == "buys":
-        g.buys[data.draw(seat)] = data.draw(st.integers(0, 3))
-        g.buy_turn = data.draw(st.integers(-1, n - 1))
+        buys = list(buying(g).buys)
+        buys[data.draw(seat)] = data.draw(st.integers(0, 3))
+        g.family = BuyFields(tuple(buys), data.draw(st.integers(-1, n - 1)))
     else:  # taken: a card of any zone
         zone = data.draw(st.sampled_from([z for z in _card_places(g) if _held(g, z)]))
         g.taken = data.draw(st.sampled_from(_held(g, zone)))

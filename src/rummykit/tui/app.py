@@ -39,7 +39,7 @@ from ..moves import (
     Move,
 )
 from ..state import GameState, Phase
-from ..variants.contract import describe
+from ..variants.contract import buying, describe
 from ..variants.indian import is_wild, makes_wrong_show
 from .hand import HAND_ORDERS, ordered_hand
 from .lang import N_, LocalBindings, _, _n, contract_words, error_words, lang, set_lang
@@ -318,11 +318,12 @@ class TableScreen(LocalBindings, Screen[None]):
             return self._declare_advice()
         if s.phase is Phase.BUY:  # Contract Rummy: the discard offered out of turn
             top = _face(s.discard[-1]) if s.discard else _("the discard")
-            left = s.rules.buys_per_round - s.buys[self.match.human]
+            fields = buying(s)
+            left = s.rules.buys_per_round - fields.buys[self.match.human]
             return _(
                 "{who} drew from the stock: buy {card} with {n} penalty card(s) (b) or "
                 "pass (n); {left} buy(s) left",
-                who=s.names[s.buy_turn],
+                who=s.names[fields.buy_turn],
                 card=top,
                 n=s.rules.buy_penalty,
                 left=left,
