@@ -26,6 +26,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 if TYPE_CHECKING:
+    from .rules import Rules
     from .state import GameState
 
 
@@ -40,6 +41,15 @@ class PositionReader(Protocol):
     @property
     def extras(self) -> Mapping[str, str]:
         """Every ``key=value`` field of the position, the shared ones too."""
+        ...
+
+    @property
+    def rules(self) -> Rules:
+        """The position's rules."""
+        ...
+
+    def number(self, key: str, default: int, lo: int = 0) -> int:
+        """A whole number from ``lo`` (absent: ``default``)."""
         ...
 
     def seat(self, key: str, text: str | None, default: int = -1) -> int:
@@ -60,6 +70,8 @@ class FamilyFields:
     they are written (after the shared ones)."""
     position_names: ClassVar[Mapping[str, str]] = {}
     """The position key of a field, where the two names differ (for error messages)."""
+    position_after: ClassVar[str] = ""
+    """The shared key after which :attr:`position_keys` are written ("": last)."""
 
     @classmethod
     def fresh(cls, seats: int) -> Self:
@@ -98,7 +110,7 @@ class FamilyFields:
         return {}
 
     @classmethod
-    def position_defaults(cls, seats: int) -> dict[str, str]:
+    def position_defaults(cls, rules: Rules, seats: int) -> dict[str, str]:
         """The value of each of :attr:`position_keys` when a position leaves it out."""
         return {}
 

@@ -343,15 +343,6 @@ def _check_knock(s: GameState, n: int) -> None:
         raise StateFormatError("in the lay-off phase the other player acts", "knocker")
     if phase in _HANDS_FULL and knocker != -1:
         raise StateFormatError("nobody has knocked in this phase", "knocker")
-    stage = expect_int(s.knock_stage, "knock_stage", 0, 1)
-    if stage and phase not in (Phase.LAYOFF, Phase.OVER):
-        raise StateFormatError("only the lay-off phase has stages", "knock_stage")
-    if not knock:
-        expect_int(s.knock_limit, "knock_limit", 0, 0)
-    elif rules.oklahoma:
-        expect_int(s.knock_limit, "knock_limit", 0, 10)
-    else:
-        expect_int(s.knock_limit, "knock_limit", rules.knock_card or 0, rules.knock_card or 0)
     passes = expect_int(s.upcard_passes, "upcard_passes", 0, n if rules.first_upcard_option else 0)
     if phase is Phase.FIRST_UPCARD and (s.turn != 1 or s.current != (s.dealer + 1 + passes) % n):
         raise StateFormatError("the first upcard goes to the dealer's left, then on", "current")

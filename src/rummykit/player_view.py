@@ -128,8 +128,6 @@ class PlayerView:
     restocks: int
     knocker: int
     """Gin: the player who knocked this hand, or -1."""
-    knock_stage: int
-    knock_limit: int
     upcard_passes: int
     upcard_draws: int
     repeated: bool
@@ -205,8 +203,6 @@ def make_view(s: GameState, player: int) -> PlayerView:
         turn=s.turn,
         restocks=s.restocks,
         knocker=s.knocker,
-        knock_stage=s.knock_stage,
-        knock_limit=s.knock_limit,
         upcard_passes=s.upcard_passes,
         upcard_draws=s.upcard_draws,
         repeated=s.repeated,

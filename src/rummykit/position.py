@@ -42,6 +42,7 @@ from typing import Any
 
 from .cards import JOKER, bits, deck, face_of, format_face, parse_face
 from .errors import RummyError
+from .family import FamilyFields
 from .invariants import MAX_SCORE, StateFormatError, check_state
 from .rules import Rules
 from .serialize import rules_from_text
@@ -83,7 +84,7 @@ _INT_RE = re.compile(rf"-?[0-9]{{1,{_MAX_DIGITS}}}")
 _FIELDS = ("rules", "hands", "table", "discard", "stock", "active", "flags", "scores")
 _KEYS = (
     "dealer", "round", "turn", "restocks", "taken", "pending", "melds", "opening", "pure",
-    "laid_at_start", "knocker", "stage", "limit", "passes", "draws", "repeated", "seed",
+    "laid_at_start", "knocker", "passes", "draws", "repeated", "seed",
     "wild", "dropped",
 )  # fmt: skip
 """The shared ``key=value`` fields, in the order they are written; the family's own
@@ -95,8 +96,8 @@ _STATE_FIELDS = {
     "known": "hands", "cards": "stock", "current": "active", "phase": "active",
     "melded": "flags", "opened": "flags", "laid": "flags", "round_no": "round",
     "pending_kind": "pending", "melds_this_turn": "melds", "open_points": "opening",
-    "open_pure": "pure", "turn_start_laid": "laid_at_start", "knock_stage": "stage",
-    "knock_limit": "limit", "upcard_passes": "passes", "upcard_draws": "draws",
+    "open_pure": "pure", "turn_start_laid": "laid_at_start",
+    "upcard_passes": "passes", "upcard_draws": "draws",
 }  # fmt: skip
 """The position field that holds each state field, where the names differ."""
 
@@ -135,11 +136,27 @@ def position_to_text(s: GameState, *, stock_order: bool = True) -> str:
         ",".join(str(v) for v in s.scores),
     ]
     defaults = _defaults(s.rules, False if over else s.laid[s.current])
-    defaults.update(s.game.family_type.position_defaults(n))
-    for key, value in (_extras(s) | s.family.to_position()).items():
+    family = s.game.family_type
+    defaults.update(family.position_defaults(s.rules, n))
+    for key, value in _in_order(_extras(s), family, s.family.to_position()):
         if key == "dealer" or value != defaults.get(key):
             fields.append(f"{key}={value}")
     return " ".join(fields)
+
+
+def _in_order(
+    shared: dict[str, str], family: type[FamilyFields], own: dict[str, str]
+) -> list[tuple[str, str]]:
+    """The ``key=value`` fields in the order they are written: the family's own after
+    its :attr:`~rummykit.family.FamilyFields.position_after` key, or last."""
+    out: list[tuple[str, str]] = []
+    for key, value in shared.items():
+        out.append((key, value))
+        if key == family.position_after:
+            out.extend(own.items())
+    if not family.position_after:
+        out.extend(own.items())
+    return out
 
 
 def _hand_text(hand: int, known: int) -> str:
@@ -162,7 +179,7 @@ def _defaults(rules: Rules, laid_now: bool) -> dict[str, str]:
     return {
         "round": "1", "turn": "1", "restocks": "0", "taken": "-", "pending": "-",
         "melds": "0", "opening": "0", "pure": "0", "laid_at_start": str(int(laid_now)),
-        "knocker": "-", "stage": "0", "limit": str(rules.knock_card or 0), "passes": "0",
+        "knocker": "-", "passes": "0",
         "draws": "0", "repeated": "0", "seed": "0", "wild": "-", "dropped": "-",
     }  # fmt: skip
 
@@ -184,8 +201,6 @@ def _extras(s: GameState) -> dict[str, str]:
         "pure": str(int(s.open_pure)),
         "laid_at_start": str(int(s.turn_start_laid)),
         "knocker": "-" if s.knocker < 0 else str(s.knocker + 1),
-        "stage": str(s.knock_stage),
-        "limit": str(s.knock_limit),
         "passes": str(s.upcard_passes),
         "draws": str(s.upcard_draws),
         "repeated": str(int(s.repeated)),
@@ -275,6 +290,10 @@ class _Reader:
         if not (text.isascii() and text.isdigit() and len(text) <= 2 and 1 <= int(text) <= self.n):
             raise PositionError(f"expected a seat from 1 to {self.n}, not {_shown(text)}", key)
         return int(text) - 1
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
 
     def error(self, message: str, key: str) -> PositionError:
         """The error for the malformed field ``key`` (a family's fields raise it)."""
@@ -459,8 +478,6 @@ class _Reader:
         s.open_pure = self.flag("pure", False)
         s.turn_start_laid = self.flag("laid_at_start", s.current >= 0 and s.laid[s.current])
         s.knocker = self.seat("knocker", self.extras.get("knocker"))
-        s.knock_stage = self.number("stage", 0)
-        s.knock_limit = self.number("limit", s.rules.knock_card or 0)
         s.upcard_passes = self.number("passes", 0)
         s.upcard_draws = self.number("draws", 0)
         s.repeated = self.flag("repeated", False)

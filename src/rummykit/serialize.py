@@ -35,6 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import RummyError
+from .family import FamilyFields
 from .invariants import StateFormatError, check_state
 from .rules import Rules
 from .scoring import PlayerScore, RoundResult
@@ -47,15 +48,18 @@ __all__ = [
     "rules_from_text", "state_from_dict", "state_from_json", "state_to_dict", "state_to_json",
 ]  # fmt: skip
 
-FORMAT = 3
-"""The format written.  3 stores ``round_start``, where the current round begins in
+FORMAT = 4
+"""The format written.  4 saves a family's own fields (:mod:`rummykit.family`) only for
+that family's games; before it, Gin's knock fields were saved for every game, and a
+save of another game is read with them dropped when they hold their values of a new
+deal (anything else is refused).  3 stores ``round_start``, where the current round begins in
 the history: views, the bots and the review read the round's moves from there, and
 the history alone does not always say (a Gin knock at the wall, or a match ended by
 the turn or restock limit, begins a turn without a draw).  2 stores the RNG's Mersenne
 Twister words as base64 (3.3 KB instead of 6.9 KB of decimal numbers, nearly all of a
 saved state); format 1 has the words as a list of numbers.  Formats 1 and 2 are still
 read, their round found by :func:`~rummykit.state.round_start_of`."""
-_READABLE = (1, 2, 3)
+_READABLE = (1, 2, 3, 4)
 _ROUND_START = frozenset(("round_start",))
 """Saved from format 3 on."""
 
@@ -66,7 +70,7 @@ the cap bounds the time a hostile document can cost."""
 _SCALARS = (
     "round_no", "dealer", "current", "taken", "pending", "pending_kind", "melds_this_turn",
     "open_points", "open_pure", "turn_start_laid", "turn", "restocks", "knocker",
-    "knock_stage", "knock_limit", "upcard_passes", "upcard_draws", "repeated",
+    "upcard_passes", "upcard_draws", "repeated",
 )  # fmt: skip
 _LISTS = ("names", "scores", "hands", "stock", "discard", "melded", "opened", "laid", "known")
 _FIELDS = frozenset(
@@ -135,6 +139,8 @@ def state_from_dict(d: Any) -> GameState:
         raise StateFormatError(str(exc), "names") from None
     family = game.family_type
     fields |= family.json_keys()
+    if fmt < 4:
+        _drop_other_families(plain, family, len(names))
     if plain.keys() != fields:
         _exact_keys(plain, fields, "")
     s = GameState.__new__(GameState)
@@ -185,6 +191,18 @@ def _parse_rules(text: str) -> Rules:
     and parsing is a pure function of the text into a frozen object (half the cost of
     loading a fresh state)."""
     return Rules.parse(text, saved=True)
+
+
+def _drop_other_families(d: dict[str, Any], family: type[FamilyFields], seats: int) -> None:
+    """Drop from a save older than format 4 the fields of other families that it holds
+    with their values of a new deal (every game saved Gin's knock fields)."""
+    for variant in VARIANTS:
+        other = variant.family_fields
+        if other is family:
+            continue
+        for key, value in other.fresh(seats).to_json().items():
+            if key in d and d[key] == value and type(d[key]) is type(value):
+                del d[key]
 
 
 def _list(value: Any, field: str) -> list[Any]:

@@ -144,8 +144,6 @@ class GameState:
     turn: int
     restocks: int
     knocker: int
-    knock_stage: int
-    knock_limit: int
     upcard_passes: int
     upcard_draws: int
     repeated: bool
@@ -265,11 +263,9 @@ class GameState:
         self.restocks = 0
         self.turn = 0
         self.knocker = -1
-        self.knock_stage = 0
         self.upcard_passes = 0
         self.upcard_draws = 0
         self.repeated = False
-        self.knock_limit = 0
         self.wild = -1
         self.dropped = [0] * n
         self.family = self.game.family_type.fresh(n)
@@ -1313,8 +1309,6 @@ def determinize(v: PlayerView, rng: random.Random, weights: CardWeights | None =
     s.turn = v.turn
     s.restocks = v.restocks
     s.knocker = v.knocker
-    s.knock_stage = v.knock_stage
-    s.knock_limit = v.knock_limit
     s.upcard_passes = v.upcard_passes
     s.upcard_draws = v.upcard_draws
     s.repeated = v.repeated

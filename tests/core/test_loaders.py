@@ -33,6 +33,7 @@ from rummykit.serialize import (
 )
 from rummykit.state import NO_CARD
 from rummykit.variants.contract import BuyFields, buying
+from rummykit.variants.gin import KnockFields
 
 SETTINGS = settings(
     deadline=None,
@@ -436,8 +437,10 @@ def _change(g: GameState, data: st.DataObject) -> None:
         g.turn_start_laid = data.draw(st.booleans())
     elif op == "knock":
         g.knocker = data.draw(st.integers(-1, n - 1))
-        g.knock_stage = data.draw(st.integers(0, 1))
-        g.knock_limit = data.draw(st.sampled_from((0, 3, 10)))
+        stage = data.draw(st.integers(0, 1))
+        limit = data.draw(st.sampled_from((0, 3, 10)))
+        if type(g.family) is KnockFields:  # the knock games' own fields
+            g.family = KnockFields(knock_stage=stage, knock_limit=limit)
         g.upcard_passes = data.draw(st.integers(0, 2))
         g.upcard_draws = data.draw(st.integers(0, 2))
         g.repeated = data.draw(st.booleans())
@@ -485,3 +488,16 @@ def test_both_loaders_agree_on_the_same_position(data: st.DataObject) -> None:
     by_text = _verdict(position_from_text, position_to_text(g), PositionError)
     event(f"{by_json[:30]} | {by_text[:30]}")
     assert by_json == by_text, position_to_text(g)
+
+
+def test_saves_before_format_4_load_with_every_game_s_knock_fields() -> None:
+    """Before format 4 every game saved Gin's knock fields: another game's old save
+    loads with them at their values of a new deal, and is refused with others."""
+    g = new_game("basic", players=2, seed=4)
+    d = state_to_dict(g)
+    assert "knock_stage" not in d
+    d.update(format=3, knock_stage=0, knock_limit=0)
+    assert state_to_dict(state_from_dict(d)) == state_to_dict(g)
+    d["knock_limit"] = 5
+    with pytest.raises(StateFormatError, match="knock_limit"):
+        state_from_dict(d)

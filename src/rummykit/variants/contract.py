@@ -73,7 +73,7 @@ class BuyFields(FamilyFields):
         }
 
     @classmethod
-    def position_defaults(cls, seats: int) -> dict[str, str]:
+    def position_defaults(cls, rules: Rules, seats: int) -> dict[str, str]:
         return {"buys": ",".join("0" * seats), "inturn": "-"}
 
     @classmethod

@@ -55,6 +55,7 @@ from ..solver import Solver
 from ..state import GameState, Phase, determinize
 from ..table import layoff_cells
 from ..variants.contract import buying, describe
+from ..variants.gin import knock_fields
 from ..variants.indian import Grouping, HandSolver, Indian, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
@@ -563,10 +564,11 @@ def _knock_payload(v: PlayerView, spectator: bool) -> dict[str, Any] | None:
     rummy.  The deadwood comes from the player's own hand, so it leaks nothing."""
     if v.rules.knock_card is None:
         return None
+    fields = knock_fields(v)
     return {
-        "limit": v.knock_limit,
+        "limit": fields.knock_limit,
         "knocker": v.knocker,
-        "stage": v.knock_stage,
+        "stage": fields.knock_stage,
         "deadwood": None if spectator else deadwood_shown(v.game, v.hand),
     }
 
