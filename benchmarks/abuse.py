@@ -74,46 +74,74 @@ CRAFTED = (
     "kalooki(decks=3, jokers=2, jokers_per_meld=2, hand_size=52, max_players=2, "
     "multiple_melds=true)"
 )
-"""Issue 27's rules: one hello of their creator held the event loop for 54 s."""
+"""Issue 27's rules: one hello of their creator held the event loop for 54 s (the
+rules policy refuses them; the case runs with it off)."""
+ADMITTED = "kalooki(hand_size=15, max_players=2, jokers_per_meld=2, multiple_melds=true)"
+"""The largest hands and the most jokers the default rules policy admits: 15 cards of
+two decks and four jokers a seat."""
+FLOODER = "127.0.0.2"
+"""The attackers' address (the hint flooder's too): another client than the people
+(127.0.0.1)."""
 NO_POLICY = {
     "policy_max_hand": 0, "policy_cards_per_seat": 0, "policy_max_turns": 0,
     "policy_max_restocks": 0, "policy_max_buys": 0, "policy_max_deals": 0,
 }  # fmt: skip
 
 
-async def huge_arrangements(base: str, stop: float) -> int:
-    """Crafted tables and their creator's hello, one after another, until ``stop``."""
+def attacker(base: str) -> httpx.AsyncClient:
+    """The attacker's HTTP client, from :data:`FLOODER`: another address than the
+    people's, so that with the default limits each is counted on its own."""
+    transport = httpx.AsyncHTTPTransport(local_address=FLOODER)
+    return httpx.AsyncClient(base_url=base, timeout=120, transport=transport)
+
+
+async def huge_arrangements(base: str, stop: float, rules: str = CRAFTED) -> int:
+    """Crafted tables and their creator's hello, one after another, until ``stop``;
+    a creation the server refuses (429: the address's tables a minute) is tried again
+    at once, and counts as an attack."""
     done = 0
     seats = [{"name": "A"}, {"name": "B"}]
-    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+    async with attacker(base) as http:
         while time.monotonic() < stop:
-            t = (await http.post("/api/tables", json={"rules": CRAFTED, "seats": seats})).json()
+            r = await http.post("/api/tables", json={"rules": rules, "seats": seats})
+            done += 1
+            if r.status_code == 429:
+                continue
+            t = r.json()
             url = base.replace("http://", "ws://") + f"/ws/{t['id']}"
-            async with connect(url, max_size=2**22, open_timeout=120) as ws:
+            async with connect(
+                url, max_size=2**22, open_timeout=120, local_addr=(FLOODER, 0)
+            ) as ws:
                 secret = t["seats"][0]["secret"]
                 await ws.send(json.dumps({"type": "hello", "seat": 0, "secret": secret}))
                 while json.loads(await ws.recv())["type"] != "state":
                     pass
-            done += 1
     return done
 
 
+async def admitted_arrangements(base: str, stop: float) -> int:
+    """:func:`huge_arrangements` with the largest hands the default policy admits."""
+    return await huge_arrangements(base, stop, ADMITTED)
+
+
 async def distinct_specs(base: str, stop: float) -> int:
-    """Tables of a new three-deck rule set each, one after another, until ``stop``."""
+    """Tables of a new three-deck rule set each, one after another, until ``stop``;
+    the ones the server refuses (429: ``new_rule_sets_per_minute`` spent) count too."""
     done = 0
     seats = [{"name": f"P{i}"} for i in range(5)]
-    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+    async with attacker(base) as http:
         while time.monotonic() < stop:
             spec = f"contract_big(ace_points={done % 100}, min_run={3 + done % 4}, " + (
                 f"max_meld_size={8 + done // 4 % 40})"
             )
             r = await http.post("/api/tables", json={"rules": spec, "seats": seats})
-            r.raise_for_status()
+            if r.status_code != 429:
+                r.raise_for_status()
             done += 1
     return done
 
 
-ATTACKS = {"huge": huge_arrangements, "specs": distinct_specs}
+ATTACKS = {"huge": huge_arrangements, "admitted": admitted_arrangements, "specs": distinct_specs}
 
 
 async def bot_versions(base: str, tables: list[dict[str, Any]]) -> int:
@@ -172,10 +200,6 @@ async def measure(
         "errors": stats.errors,
         "attacks": done[-1] if attack is not None else None,
     }
-
-
-FLOODER = "127.0.0.2"
-"""The hint flooder's address: another client than the people (127.0.0.1)."""
 
 
 async def person_vs_bot(
@@ -398,6 +422,13 @@ def main() -> None:
     ap.add_argument("--no-in-process", action="store_true", help="skip the in-process case")
     ap.add_argument("--no-loop-cases", action="store_true", help="skip the issue 27 cases")
     ap.add_argument("--no-write", action="store_true", help="do not write results/abuse.json")
+    ap.add_argument(
+        "--limits",
+        choices=("off", "default"),
+        default="off",
+        help="the server's per-address limits: off (every client of a benchmark is on "
+        "loopback), or the defaults, the attacker on its own address",
+    )
     ap.add_argument("--hint-flood", action="store_true", help="the hint flood case instead")
     ap.add_argument(
         "--opponents", action="store_true", help="people's hard bots beside --bot-tables instead"
@@ -414,12 +445,14 @@ def main() -> None:
     if not args.no_in_process:
         cases.append(("+ bots, in process", args.bot_tables, {"bot_workers": 0}, None))
     if not args.no_loop_cases:
-        cases.append(("huge arrangement", 0, NO_POLICY, "huge"))
+        cases.append(("largest admitted hands", 0, {}, "admitted"))
+        cases.append(("huge arrangement (policy off)", 0, NO_POLICY, "huge"))
         cases.append(("many distinct specs", 0, {}, "specs"))
     rows = []
     for name, count, extra, attack in cases:
         tmp = tempfile.mkdtemp(prefix="rummy-abuse-")
-        with server(f"sqlite:///{tmp}/abuse.db", {**UNLIMITED, **extra}) as (base, pid):
+        limits = UNLIMITED if args.limits == "off" else {}
+        with server(f"sqlite:///{tmp}/abuse.db", {**limits, **extra}) as (base, pid):
             row = asyncio.run(
                 measure(base, pid, count, args.human_tables, args.duration, args.warmup, attack)
             )
@@ -466,7 +499,8 @@ def main() -> None:
                 f"--bot-tables {args.bot_tables} --human-tables {args.human_tables} "
                 f"--duration {args.duration:g}"
                 + (" --no-in-process" if args.no_in_process else "")
-                + (" --no-loop-cases" if args.no_loop_cases else ""),
+                + (" --no-loop-cases" if args.no_loop_cases else "")
+                + f" --limits {args.limits}",
                 "cpus": os.cpu_count(),
                 "goal_move_p99_ratio": GOAL,
                 "met": pool <= GOAL,

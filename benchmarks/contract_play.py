@@ -33,6 +33,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rummykit.bots import Bot, ExpertBot, make_bot, play_match
+from rummykit.results import RoundEnd
 from rummykit.tournament import lineups
 
 PAIRINGS = "expert-expert-deadwood,greedy-expert-deadwood,expert-greedy"
@@ -69,7 +70,7 @@ def alone_seed(args: tuple[str, str, int]) -> dict[str, Any]:
     players = 3 + seed % 2
     start = time.perf_counter()
     state, stats = play_match(preset, players, [bot(name) for _ in range(players)], seed)
-    limit = sum(r.reason == "turn_limit" for r in state.results)
+    limit = sum(r.reason is RoundEnd.TURN_LIMIT for r in state.results)
     return {"deals": stats.rounds, "limit": limit, "seconds": time.perf_counter() - start}
 
 

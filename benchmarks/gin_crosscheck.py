@@ -43,6 +43,7 @@ from rummykit.moves import (
     PASS,
     Move,
 )
+from rummykit.results import RoundEnd
 from rummykit.rules import Rules
 from rummykit.solver import solver_for
 from rummykit.state import GameState, Phase
@@ -361,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         decisions += c
         bad += m
         chained += ch
-        knocked += mirror.last_reason in ("knock", "gin")
+        knocked += mirror.last_reason in (RoundEnd.KNOCK, RoundEnd.GIN)
         if note and len(examples) < 5:
             examples.append(note)
     dw = deadwood_check(pyspiel, utils, args.hands, args.seed)

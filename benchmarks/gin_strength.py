@@ -53,6 +53,7 @@ from rummykit.bots import make_bot
 from rummykit.bots.base import Bot
 from rummykit.melds import RUN
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD, PASS, Move
+from rummykit.results import RoundEnd
 from rummykit.rules import Rules
 from rummykit.state import GameState
 from rummykit.view import make_view
@@ -217,10 +218,10 @@ class Summary:
 def ending(h: HandResult) -> str:
     """How a hand ended, from our side: who knocked, and whether it was gin, a knock
     that scored, an undercut (the knocker lost) or a void hand."""
-    if h.reason not in ("knock", "gin"):
+    if h.reason not in (RoundEnd.KNOCK, RoundEnd.GIN):
         return "void" if h.ours == 0 else h.reason
     side = "we" if h.we_knocked else "they"
-    if h.reason == "gin":
+    if h.reason is RoundEnd.GIN:
         return f"{side} gin"
     knocker_won = (h.ours > 0) == h.we_knocked
     if h.ours == 0:

@@ -480,7 +480,7 @@ def _cmd_db(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from .web.config import serve
+    from .web.server import serve
 
     try:
         serve(args, os.environ)

@@ -72,6 +72,12 @@ class FamilyFields:
     """The position key of a field, where the two names differ (for error messages)."""
     position_after: ClassVar[str] = ""
     """The shared key after which :attr:`position_keys` are written ("": last)."""
+    json_after: ClassVar[str] = ""
+    """The shared key of a saved state after which the fields are written ("": last),
+    so that saves keep the order they have always had."""
+    saved_by_all: ClassVar[bool] = False
+    """Every game's saves hold these fields (at a new deal's values where they are not
+    the game's own), as they always have: a loader drops them there."""
 
     @classmethod
     def fresh(cls, seats: int) -> Self:

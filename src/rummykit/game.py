@@ -14,7 +14,7 @@ from .cards import deck, is_joker
 from .melds import meld_table
 from .moves import ActionSpace, Move
 from .phase import Phase
-from .rules import DiscardPickup, Rules
+from .rules import DiscardPickup, Family, Rules
 from .solver import Solver, solver_for
 from .variants import MoveGenerator, variant_for
 
@@ -56,6 +56,9 @@ class Game:
         """The move generator of each phase, by phase number: None for the draw, the
         end of the match and the standard play phase, which the state generates
         itself."""
+        self.variant_phase = tuple(phase in variant.own_phases for phase in Phase)
+        """By phase number: whether the variant carries out the phase's moves (its
+        ``do_phase``), for the phases its family names."""
         self.both_draws = self.free_pickup and self.movegen[Phase.DRAW] is None
         """A turn with both piles open starts with just the two draws (a shared list)."""
         self.standard_play = self.movegen[Phase.PLAY] is None
@@ -65,7 +68,7 @@ class Game:
         self.play_actions = variant.play_actions
         self.play_action = variant.play_action
         """The variant's quick play-phase hooks, bound once (Gin asks them every turn)."""
-        self.skip_seats = rules.declare
+        self.skip_seats = rules.family is Family.INDIAN
         """Turns skip seats out of the deal (declaration games' drops and eliminations)."""
         self.meld_scoring = rules.meld_scoring
         """Melds and lay-offs score when laid (the variant's ``meld_points``)."""

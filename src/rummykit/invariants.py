@@ -49,7 +49,9 @@ from typing import Any, cast
 
 from .cards import MAX_CARDS, deck, face_of, format_mask, is_joker, mask_of
 from .errors import RummyError
-from .rules import Rules
+from .events import EVENT_KINDS
+from .results import RoundEnd
+from .rules import Family, Rules
 from .scoring import PlayerScore, RoundResult
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, GameState, Phase
 from .table import TableMeld
@@ -58,10 +60,10 @@ __all__ = ["MAX_SCORE", "StateFormatError", "check_state", "expect_int", "expect
 
 MAX_SCORE = 10**12
 """Largest score (or round delta, or hand value) a state may hold, either sign."""
-_MAX_LABEL = 64
-"""Longest result reason or event kind (engine words such as ``restock_limit``)."""
 _MAX_EVENT_VALUE = 2**31
 """Event values are cards, seats or counts of hands won: small non-negative ints."""
+
+_EVENT_TYPES = frozenset(EVENT_KINDS.values())
 
 _BEFORE_DRAW = (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
 """Phases at the start of a turn: nothing drawn, melded or taken yet."""
@@ -268,7 +270,7 @@ def _check_cards(s: GameState, n: int) -> None:
                     f"the cards do not match the meld {s.game.melds.describe(tm.shape)}", field
                 )
     cards.check_complete()
-    if rules.knock_card is not None and s.table and s.phase in _HANDS_FULL:
+    if rules.family is Family.GIN and s.table and s.phase in _HANDS_FULL:
         raise StateFormatError("a knock game lays melds only after a knock", "table")
 
 
@@ -323,10 +325,10 @@ def _check_knock(s: GameState, n: int) -> None:
     rules = s.rules
     phase = s.phase
     over = phase is Phase.OVER
-    knock = rules.knock_card is not None
+    knock = rules.family is Family.GIN
     if phase is Phase.FIRST_UPCARD and not rules.first_upcard_option:
         raise StateFormatError("these rules have no first-upcard option", "phase")
-    if phase is Phase.KNOCK and rules.declare:
+    if phase is Phase.KNOCK and rules.family is Family.INDIAN:
         pass  # a declaration: the declarer puts out the extra card
     elif phase in (Phase.KNOCK, Phase.LAYOFF, Phase.WALL) and not knock:
         raise StateFormatError("these rules have no knocking", "phase")
@@ -439,7 +441,8 @@ def _check_result(r: Any, i: int, n: int, deck_cards: int) -> None:
     if r.winner is not None:
         expect_int(r.winner, ".winner", 0, n - 1)
     _bool(r.went_out, ".went_out")
-    _str(r.reason, ".reason", _MAX_LABEL)
+    if type(r.reason) is not RoundEnd:
+        raise StateFormatError(f"not a way a round ends: {_shown(r.reason)}", ".reason")
     _bool(r.rummy, ".rummy")
     wild = expect_int(r.wild, ".wild", -1, MAX_CARDS - 1)
     if wild >= 0 and not deck_cards >> wild & 1:
@@ -464,7 +467,7 @@ def _check_score(ps: Any, deck_cards: int) -> None:
 
 
 def _check_event(e: Any, n: int) -> None:
-    kind, who, values = expect_seq(e, tuple, "", 3)
-    _str(kind, ".kind", _MAX_LABEL)
-    expect_int(who, ".player", -1, n - 1)
-    _ints(expect_seq(values, tuple, ".values"), ".values", 0, _MAX_EVENT_VALUE)
+    if type(e) not in _EVENT_TYPES:
+        raise StateFormatError(f"not an event: {_shown(e)}", "")
+    expect_int(e.player, ".player", -1, n - 1)
+    _ints(e.values, ".values", 0, _MAX_EVENT_VALUE)

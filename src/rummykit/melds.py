@@ -333,6 +333,12 @@ def keep_meld_tables(count: int) -> None:
             _tables.popitem(last=False)
 
 
+def meld_table_built(rules: Rules) -> bool:
+    """Whether :func:`meld_table` has ``rules``' catalogue at hand (no build needed)."""
+    with _tables_lock:
+        return shape_key(rules) in _tables
+
+
 def meld_table(rules: Rules) -> MeldTable:
     """The shared catalogue for a rules object.
 

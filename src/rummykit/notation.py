@@ -49,6 +49,7 @@ from .cards import (
     parse_face,
 )
 from .errors import IllegalMoveError, NotationError, RummyError
+from .events import Cut, Deal, Event
 from .melds import ACE_HIGH, RUN, SET, MeldTable, pos_rank
 from .moves import (
     BUY,
@@ -67,7 +68,8 @@ from .moves import (
     cell_code,
     code_suit_pos,
 )
-from .rules import PRESETS, Ace, Rules
+from .results import RoundEnd
+from .rules import PRESETS, Ace, Family, Rules
 from .state import GameState, Phase
 from .table import layoff_cells
 
@@ -154,7 +156,7 @@ def move_to_text(
     if kind == PASS:
         return "p" if short else "pass"
     if kind == KNOCK:  # Indian Rummy's declaration is the same move
-        return "k" if short else ("declare" if state.rules.declare else "knock")
+        return "k" if short else ("declare" if state.rules.family is Family.INDIAN else "knock")
     if kind == DROP:
         return "dr" if short else "drop"
     if kind == BUY:  # Contract Rummy: the top discard, bought out of turn
@@ -580,12 +582,12 @@ def _rules_text(rules: Rules) -> str:
 # -- export ---------------------------------------------------------------------------
 def _how_dealt(state: GameState) -> tuple[bool, int]:
     """(whether the first dealer was found by cutting, the first dealer)."""
-    events: list[Any] = getattr(state, "events", None) or []
-    if events and events[0][0] == "cut":
+    events: list[Event] = getattr(state, "events", None) or []
+    if events and type(events[0]) is Cut:
         return True, -1
     for ev in events:
-        if ev[0] == "deal":
-            return False, int(ev[1])
+        if type(ev) is Deal:
+            return False, ev.player
     raise NotationError("cannot write a record: the state does not say how the match began")
 
 
@@ -631,8 +633,8 @@ def export_record(
 
     body: list[str] = []
     if cut:
-        cuts = [(p, cards) for kind, p, cards in g.events if kind == "cut"]
-        shown = ", ".join(f"{tok[p]} {format_card(c[0], unicode)}" for p, c in cuts)
+        cuts = [e for e in g.events if type(e) is Cut]
+        shown = ", ".join(f"{tok[e.player]} {format_card(e.card, unicode)}" for e in cuts)
         body.append(_comment(f"cut for the deal: {shown}; {tok[g.dealer]} deals"))
     done_results = 0
     headed = 0
@@ -659,19 +661,24 @@ def export_record(
             if headed < r.round_no:
                 head(r.round_no, r.dealer, False)
                 headed = r.round_no
-            if r.reason == "declare" and r.winner is not None:
-                how = f"{tok[r.winner]} declares"
-            elif r.reason == "drop" and r.winner is not None:
-                how = f"the others dropped: {tok[r.winner]} wins the deal"
-            elif r.reason == "wrong_show" and r.winner is not None:
-                how = f"a wrong show: {tok[r.winner]} wins the deal"
-            elif r.reason in ("knock", "gin"):
-                how = "gin" if r.reason == "gin" else "knock"
-                how += f": {tok[r.winner]} wins the hand" if r.winner is not None else ": no score"
-            elif r.went_out and r.winner is not None:
-                how = f"{tok[r.winner]} goes out" + (" (rummy)" if r.rummy else "")
-            else:
-                how = f"blocked ({r.reason})"
+            w = r.winner
+            match r.reason:
+                case RoundEnd.DECLARE if w is not None:
+                    how = f"{tok[w]} declares"
+                case RoundEnd.DROP if w is not None:
+                    how = f"the others dropped: {tok[w]} wins the deal"
+                case RoundEnd.WRONG_SHOW if w is not None:
+                    how = f"a wrong show: {tok[w]} wins the deal"
+                case RoundEnd.KNOCK | RoundEnd.GIN:
+                    how = (
+                        f"{r.reason}: {tok[w]} wins the hand"
+                        if w is not None
+                        else f"{r.reason}: no score"
+                    )
+                case _ if r.went_out and w is not None:
+                    how = f"{tok[w]} goes out" + (" (rummy)" if r.rummy else "")
+                case _:
+                    how = f"blocked ({r.reason})"
             deltas = ", ".join(f"{tok[p]} {d:+d}" for p, d in enumerate(r.deltas))
             running = [
                 sum(x.deltas[p] for x in g.results[: done_results + 1]) for p in range(len(names))

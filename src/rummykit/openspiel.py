@@ -68,7 +68,7 @@ from .errors import NotationError, RulesError
 from .moves import DRAW_STOCK
 from .notation import move_to_text
 from .position import position_to_text
-from .rules import PRESETS, Rules, RummyBonus, Scoring
+from .rules import PRESETS, Family, Rules, RummyBonus, Scoring
 from .scoring import card_value, margins
 from .serialize import state_from_json, state_to_json
 from .state import Game, GameState, Phase, new_game
@@ -123,7 +123,7 @@ def utility_bounds(rules: Rules, players: int) -> tuple[float, float]:
     from .cards import deck
 
     deck_value = sum(card_value(rules, c) for c in deck(rules.decks, rules.jokers))
-    if rules.knock_card is not None:
+    if rules.family is Family.GIN:
         low, high = 0, deck_value + max(rules.gin_bonus, rules.undercut_bonus)
     else:
         factor = 2 if rules.rummy_bonus is RummyBonus.DOUBLE else 1
@@ -149,7 +149,7 @@ def max_game_length(rules: Rules, players: int) -> int:
     hand = rules.cards_per_player(players) + 2
     per_turn = 2 + 3 * hand + 8
     turns = rules.max_turns + players
-    if rules.knock_card is not None and rules.wall and rules.max_upcard_draws is not None:
+    if rules.family is Family.GIN and rules.wall and rules.max_upcard_draws is not None:
         stock = rules.deck_size - players * rules.cards_per_player(players) - 1
         turns = min(turns, stock + rules.max_upcard_draws + players)
     # The first-upcard passes and Gin's knock, lay-off and wall phases.
@@ -180,7 +180,7 @@ class Episode:
     >>> copy.deepcopy(e).engine.history == pickle.loads(pickle.dumps(e)).engine.history
     True
     >>> utilities(e.engine), e.engine.results[0].reason     # a void hand scores nothing
-    ([0.0, 0.0], 'wall')
+    ([0.0, 0.0], <RoundEnd.WALL: 'wall'>)
     >>> lo, hi = utility_bounds(e.setup.rules, 2)
     >>> len(e.log) <= max_game_length(e.setup.rules, 2), lo < 0 < hi
     (True, True)

@@ -3,7 +3,8 @@
 They live below the state machine, the variants and the views so that each of those
 can name a phase without importing the others (so the state, knock and view modules
 form no import circle).  A variant that needs a phase of its own adds
-a member here; :mod:`rummykit.variants` binds each phase to its move generator.
+a member here (after the others: the values are what saves hold) and names it in its
+``own_phases``; :mod:`rummykit.variants` binds each phase to its move generator.
 """
 
 from __future__ import annotations

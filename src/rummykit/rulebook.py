@@ -10,6 +10,7 @@ from .rules import (
     PRESET_SOURCES,
     Ace,
     DiscardPickup,
+    Family,
     OpeningScope,
     Restock,
     Rules,
@@ -54,9 +55,9 @@ def rules_summary(rules: Rules) -> list[str]:
         sizes = rules.deal_sizes.split("/")
         size = f"{join_clauses(sizes)} cards each in deals 1 to {len(sizes)}"
     out.append(f"Cards: {decks}; {size}.")
-    if rules.knock_card is not None:
+    if rules.family is Family.GIN:
         return out + _knock_summary(rules)
-    if rules.declare:
+    if rules.family is Family.INDIAN:
         return out + _declare_summary(rules)
     sets = "3-4 cards of one rank in different suits"
     if rules.set_suits is SetSuits.ANY:
@@ -75,7 +76,9 @@ def rules_summary(rules: Rules) -> list[str]:
     out.append("Turn: " + ", ".join(turn) + ".")
     out.extend(_contract_lines(rules))
     extras: list[str] = []
-    if rules.layoff_after_own_meld and not rules.contracts:  # (said with the contracts)
+    if (
+        rules.layoff_after_own_meld and rules.family is not Family.CONTRACT
+    ):  # (said with the contracts)
         extras.append("you may lay off only after laying down a meld of your own")
     if rules.final_discard:
         extras.append("going out needs a final discard")

@@ -27,6 +27,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from .errors import RulesError
@@ -92,6 +93,67 @@ class OpeningScope(StrEnum):
     """Each player's first meld(s) must reach the minimum (most references)."""
     FIRST_MELD = "first_meld"
     """Only the first meld of the round must reach it (seed 003's literal wording)."""
+
+
+class Family(StrEnum):
+    """The family of games a :class:`Rules` belongs to: which variant module plays it
+    (:func:`rummykit.variants.variant_for`).  The value is the variant's name."""
+
+    RUMMY = "rummy"
+    """Draw, meld, lay off, discard, go out (the seeds, Kalooki)."""
+    GIN = "gin"
+    """Knock games: Gin Rummy (``knock_card``)."""
+    INDIAN = "indian"
+    """Declaration games: Indian Rummy (``declare``)."""
+    RUM500 = "rum500"
+    """Melds score as laid: 500 Rum (``meld_scoring``, ``deep_discard``)."""
+    CONTRACT = "contract"
+    """A contract per deal: Contract Rummy (``contracts``)."""
+
+
+class ContractMeld(StrEnum):
+    """One meld a contract asks for; the value is its letter in ``contracts``."""
+
+    SET = "s"
+    RUN = "r"
+
+
+DealContract = tuple[ContractMeld, ...]
+"""One deal's contract: the melds a player goes down with, ``(SET, SET, RUN)`` for
+"two sets and a run" (written ``ssr``)."""
+
+_MAX_CONTRACTS = 20
+_MAX_CONTRACT_MELDS = 4
+
+
+@lru_cache(maxsize=64)
+def parse_contracts(text: str) -> tuple[DealContract, ...]:
+    """The contracts written ``text`` (/-separated words of s and r), one per deal;
+    :class:`RulesError` if malformed.  Parsed once per text (rules are read often).
+
+    >>> parse_contracts("ss/sr")[1]
+    (<ContractMeld.SET: 's'>, <ContractMeld.RUN: 'r'>)
+    >>> contracts_text(parse_contracts("ss/sr/rrr")), parse_contracts("")
+    ('ss/sr/rrr', ())
+    """
+    if not text:
+        return ()
+    words = text.split("/")
+    if (
+        any(not w or set(w) - {"s", "r"} or len(w) > _MAX_CONTRACT_MELDS for w in words)
+        or len(words) > _MAX_CONTRACTS
+    ):
+        raise RulesError(
+            f"contracts must be words of s (set) and r (run), one to four letters, "
+            f"separated by /, at most 20: not {text!r}"
+        )
+    return tuple(tuple(ContractMeld(c) for c in w) for w in words)
+
+
+def contracts_text(contracts: tuple[DealContract, ...]) -> str:
+    """The ``contracts`` option's text for these contracts (:func:`parse_contracts`'s
+    inverse)."""
+    return "/".join("".join(m.value for m in c) for c in contracts)
 
 
 _STANDARD_HAND_SIZES = ((2, 10), (4, 7), (6, 6))
@@ -416,14 +478,16 @@ class Rules:
     def _check_contracts(self) -> None:
         """The contract options: well formed, and only with a game they fit."""
         if self.contracts:
-            words = self.contracts.split("/")
-            if any(not w or set(w) - {"s", "r"} or len(w) > 4 for w in words) or len(words) > 20:
+            words = parse_contracts(self.contracts)
+            if (
+                self.knock_card is not None
+                or self.declare
+                or self.meld_scoring
+                or self.deep_discard
+            ):
                 raise RulesError(
-                    f"contracts must be words of s (set) and r (run), one to four letters, "
-                    f"separated by /, at most 20: not {self.contracts!r}"
+                    "contracts are for draw-meld-discard games (not knock, declare or 500 Rum)"
                 )
-            if self.knock_card is not None or self.meld_scoring or self.deep_discard:
-                raise RulesError("contracts are for draw-meld-discard games (not knock or 500 Rum)")
             if self.discard_pickup is not DiscardPickup.FREE:
                 raise RulesError("contracts keep a taken discard in hand: discard_pickup=free")
             if self.opening_minimum or self.take_from_meld:
@@ -441,7 +505,7 @@ class Rules:
             )
         if self.deal_sizes:
             sizes = self.deal_sizes.split("/")
-            if len(sizes) != len(self.contracts.split("/")) or not all(
+            if len(sizes) != len(self.contract_plan) or not all(
                 x.isdigit() and 1 <= int(x) <= 52 for x in sizes
             ):
                 raise RulesError(
@@ -466,7 +530,8 @@ class Rules:
             for name in names.split():
                 out.setdefault(name, why)
 
-        if self.declare:
+        family = self.family
+        if family is Family.INDIAN:
             moot("joker_points", "jokers and wild cards count 0 in a declaration")
             moot(
                 "set_suits jokers_per_meld min_run",
@@ -482,17 +547,17 @@ class Rules:
                 moot("elimination", "a match of a number of deals has no score to be out at")
         else:
             moot("elimination", "only declaration games (Indian pool rummy) put players out")
-        if self.declare or self.knock_card is not None:
+        if family is Family.INDIAN or family is Family.GIN:
             moot(
                 "rummy_bonus never_melded_penalty one_turn_out_bonus",
                 "the hand is scored by its count at the end, with no going out in play",
             )
-        if self.knock_card is None:
+        if family is not Family.GIN:
             moot(
                 "gin_bonus undercut_bonus game_bonus line_bonus shutout_double",
                 "only knock games (Gin) score these",
             )
-        if self.contracts:
+        if family is Family.CONTRACT:
             moot("layoff_after_own_meld", "lay-offs always wait for going down with the contract")
             moot("opening_applies opening_pure_run", "the contract is every player's opening")
         else:
@@ -523,11 +588,20 @@ class Rules:
             if name in inert:
                 raise RulesError(f"{name} changes nothing in {self.name}: {inert[name]}")
 
+    @property
+    def contract_plan(self) -> tuple[DealContract, ...]:
+        """Per deal, its contract (the ``contracts`` option parsed); empty without.
+
+        >>> Rules.preset("contract").contract_plan[1]
+        (<ContractMeld.SET: 's'>, <ContractMeld.RUN: 'r'>)
+        """
+        return parse_contracts(self.contracts)
+
     def contract_list(self) -> tuple[tuple[int, int], ...]:
-        """Per deal, the contract as (sets, runs); empty without contracts."""
-        if not self.contracts:
-            return ()
-        return tuple((w.count("s"), w.count("r")) for w in self.contracts.split("/"))
+        """Per deal, the contract counted as (sets, runs); empty without contracts."""
+        return tuple(
+            (c.count(ContractMeld.SET), c.count(ContractMeld.RUN)) for c in self.contract_plan
+        )
 
     def deal_size(self, players: int, round_no: int) -> int:
         """Cards dealt in deal ``round_no`` (1-based; past the list, the last size)."""
@@ -541,6 +615,25 @@ class Rules:
         if self.deal_sizes:
             return max(int(x) for x in self.deal_sizes.split("/"))
         return self.cards_per_player(players)
+
+    @property
+    def family(self) -> Family:
+        """The family these rules belong to, read off the options that make one (the
+        one place that says which): a knock card makes Gin, a declaration Indian Rummy,
+        scoring melds or a deep discard 500 Rum, contracts Contract Rummy.
+
+        >>> Rules.preset("gin").family, Rules.parse("basic(meld_scoring=true)").family
+        (<Family.GIN: 'gin'>, <Family.RUM500: 'rum500'>)
+        """
+        if self.knock_card is not None:
+            return Family.GIN
+        if self.declare:
+            return Family.INDIAN
+        if self.meld_scoring or self.deep_discard:
+            return Family.RUM500
+        if self.contracts:
+            return Family.CONTRACT
+        return Family.RUMMY
 
     @property
     def deck_size(self) -> int:

@@ -25,7 +25,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .cards import JOKER, bits, face_of
-from .rules import Rules, RummyBonus, Scoring
+from .results import RoundEnd
+from .rules import Family, Rules, RummyBonus, Scoring
 
 
 def card_value(rules: Rules, card: int) -> int:
@@ -70,8 +71,8 @@ class RoundResult:
     """The player who went out, or the low hand of a blocked round, or None."""
     went_out: bool
     """True when someone went out; False for a blocked round."""
-    reason: str
-    """'out', 'restock_limit', 'no_draw' or 'turn_limit'."""
+    reason: RoundEnd
+    """How the round ended."""
     rummy: bool
     """The winner went out in one turn having laid down nothing before."""
     players: tuple[PlayerScore, ...] = field(default=())
@@ -89,7 +90,7 @@ def score_round(
     dealer: int,
     hands: list[list[int]],
     winner: int | None,
-    reason: str,
+    reason: RoundEnd,
     rummy: bool,
     melded: list[bool],
 ) -> RoundResult:
@@ -103,7 +104,7 @@ def score_round(
     notes: list[list[str]] = [[] for _ in range(n)]
     deltas = [0] * n
     went_out = winner is not None
-    if rules.knock_card is not None:
+    if rules.family is Family.GIN:
         pass  # a Gin hand that ends without a knock is void: nobody scores
     elif rules.scoring is Scoring.WINNER_COLLECTS:
         if winner is None:
@@ -216,40 +217,45 @@ def score_knock(
     players = tuple(
         PlayerScore(tuple(cards[p]), values[p], deltas[p], tuple(notes[p])) for p in range(2)
     )
-    return RoundResult(round_no, dealer, winner, winner is not None, "gin" if gin else "knock",
-                       False, players)  # fmt: skip
+    reason = RoundEnd.GIN if gin else RoundEnd.KNOCK
+    return RoundResult(round_no, dealer, winner, winner is not None, reason, False, players)
 
 
 def describe_round(result: RoundResult, names: Sequence[str]) -> str:
     """One line, for people, on how a round ended (the games and the web client show it).
 
-    >>> r = RoundResult(1, 0, 1, True, "out", True)
+    >>> r = RoundResult(1, 0, 1, True, RoundEnd.OUT, True)
     >>> describe_round(r, ["Ann", "Bob"])
     'Bob went out (rummy!)'
     """
     w = result.winner
-    if result.reason == "gin" and w is not None:
-        return f"{names[w]} went gin"
-    if result.reason == "knock":
-        if w is None:
-            return "a knock with equal deadwood: no score"
-        if any(n.startswith("undercut") for n in result.players[w].notes):
-            return f"{names[w]} undercut the knocker"
-        return f"{names[w]} knocked and won the hand"
-    if result.reason == "declare" and w is not None:
-        return f"{names[w]} declared"
-    if result.reason == "drop" and w is not None:
-        return f"the others dropped: {names[w]} wins the deal"
-    if result.reason == "wrong_show" and w is not None:
-        return f"a wrong show: {names[w]} wins the deal"
-    if result.reason == "wall":
-        return "two cards left in the stock: the hand is void"
+    match result.reason:
+        case RoundEnd.GIN if w is not None:
+            return f"{names[w]} went gin"
+        case RoundEnd.KNOCK:
+            if w is None:
+                return "a knock with equal deadwood: no score"
+            if any(n.startswith("undercut") for n in result.players[w].notes):
+                return f"{names[w]} undercut the knocker"
+            return f"{names[w]} knocked and won the hand"
+        case RoundEnd.DECLARE if w is not None:
+            return f"{names[w]} declared"
+        case RoundEnd.DROP if w is not None:
+            return f"the others dropped: {names[w]} wins the deal"
+        case RoundEnd.WRONG_SHOW if w is not None:
+            return f"a wrong show: {names[w]} wins the deal"
+        case RoundEnd.WALL:
+            return "two cards left in the stock: the hand is void"
     if result.went_out and w is not None:
         extra = " (rummy!)" if result.rummy else ""
         return f"{names[w]} went out{extra}"
-    why = {
-        "restock_limit": "the stock ran out too often",
-        "turn_limit": "the turn limit was reached",
-        "no_draw": "nobody could draw",
-    }.get(result.reason, result.reason.replace("_", " "))
+    why = BLOCKED_TEXT.get(result.reason, result.reason.replace("_", " "))
     return f"the round was blocked: {why}"
+
+
+BLOCKED_TEXT: dict[RoundEnd, str] = {
+    RoundEnd.RESTOCK_LIMIT: "the stock ran out too often",
+    RoundEnd.TURN_LIMIT: "the turn limit was reached",
+    RoundEnd.NO_DRAW: "nobody could draw",
+}
+"""A blocked round's cause in words (the others read as their name)."""

@@ -35,9 +35,11 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import RummyError
+from .events import Event, event_from_wire
 from .family import FamilyFields
 from .invariants import StateFormatError, check_state
-from .rules import Rules
+from .results import RoundEnd
+from .rules import Family, Rules
 from .scoring import PlayerScore, RoundResult
 from .state import Game, GameState, Phase, rng_in_state, round_start_of
 from .table import TableMeld
@@ -48,18 +50,15 @@ __all__ = [
     "rules_from_text", "state_from_dict", "state_from_json", "state_to_dict", "state_to_json",
 ]  # fmt: skip
 
-FORMAT = 4
-"""The format written.  4 saves a family's own fields (:mod:`rummykit.family`) only for
-that family's games; before it, Gin's knock fields were saved for every game, and a
-save of another game is read with them dropped when they hold their values of a new
-deal (anything else is refused).  3 stores ``round_start``, where the current round begins in
+FORMAT = 3
+"""The format written.  3 stores ``round_start``, where the current round begins in
 the history: views, the bots and the review read the round's moves from there, and
 the history alone does not always say (a Gin knock at the wall, or a match ended by
 the turn or restock limit, begins a turn without a draw).  2 stores the RNG's Mersenne
 Twister words as base64 (3.3 KB instead of 6.9 KB of decimal numbers, nearly all of a
 saved state); format 1 has the words as a list of numbers.  Formats 1 and 2 are still
 read, their round found by :func:`~rummykit.state.round_start_of`."""
-_READABLE = (1, 2, 3, 4)
+_READABLE = (1, 2, 3)
 _ROUND_START = frozenset(("round_start",))
 """Saved from format 3 on."""
 
@@ -108,17 +107,35 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
         "results": [result_to_dict(r) for r in s.results],
         "history": list(s.history),
         "round_start": s.round_start,
-        "events": [[k, p, list(c)] for k, p, c in s.events],
+        "events": [[e.kind, e.player, list(e.values)] for e in s.events],
     }
+    families = _family_json(s)
     for name in _SCALARS:
         d[name] = getattr(s, name)
+        if name in families:
+            d.update(families.pop(name))
     for name in _LISTS:
         d[name] = list(getattr(s, name))
-    if s.rules.declare:  # written only where used, so older saves load unchanged
+    if s.rules.family is Family.INDIAN:  # written only where used, so older saves load unchanged
         d["wild"] = s.wild
         d["dropped"] = list(s.dropped)
-    d.update(s.family.to_json())
+    for fields in families.values():
+        d.update(fields)
     return d
+
+
+def _family_json(s: GameState) -> dict[str, dict[str, Any]]:
+    """The family fields a save holds, by the key they follow ("": last): the game's
+    own, and those every game saves (:attr:`~rummykit.family.FamilyFields.saved_by_all`)
+    at their values of a new deal."""
+    family = s.game.family_type
+    out: dict[str, dict[str, Any]] = {}
+    for variant in VARIANTS:
+        other = variant.family_fields
+        if other is not family and other.saved_by_all:
+            out.setdefault(other.json_after, {}).update(other.fresh(len(s.names)).to_json())
+    out.setdefault(family.json_after, {}).update(s.family.to_json())
+    return out
 
 
 def state_from_dict(d: Any) -> GameState:
@@ -139,8 +156,7 @@ def state_from_dict(d: Any) -> GameState:
         raise StateFormatError(str(exc), "names") from None
     family = game.family_type
     fields |= family.json_keys()
-    if fmt < 4:
-        _drop_other_families(plain, family, len(names))
+    _drop_other_families(plain, family, len(names))
     if plain.keys() != fields:
         _exact_keys(plain, fields, "")
     s = GameState.__new__(GameState)
@@ -194,11 +210,12 @@ def _parse_rules(text: str) -> Rules:
 
 
 def _drop_other_families(d: dict[str, Any], family: type[FamilyFields], seats: int) -> None:
-    """Drop from a save older than format 4 the fields of other families that it holds
-    with their values of a new deal (every game saved Gin's knock fields)."""
+    """Drop from a save the fields of the other families that every game saves
+    (:attr:`~rummykit.family.FamilyFields.saved_by_all`), when they hold their values
+    of a new deal; any other value is left for the key check to refuse."""
     for variant in VARIANTS:
         other = variant.family_fields
-        if other is family:
+        if other is family or not other.saved_by_all:
             continue
         for key, value in other.fresh(seats).to_json().items():
             if key in d and d[key] == value and type(d[key]) is type(value):
@@ -235,9 +252,15 @@ def _table_meld(m: Any, i: int) -> TableMeld:
     return TableMeld(owner, shape, tuple(_list(cards, f"table[{i}].cards")))
 
 
-def _event(e: Any, i: int) -> tuple[str, int, tuple[int, ...]]:
+def _event(e: Any, i: int) -> Event:
+    """A saved ``[kind, player, values]``; the numbers are checked with the state."""
     kind, who, values = _entries(e, 3, f"events[{i}]")
-    return (kind, who, tuple(_list(values, f"events[{i}].values")))
+    if type(kind) is not str:
+        raise StateFormatError("expected text", f"events[{i}].kind")
+    try:
+        return event_from_wire(kind, who, tuple(_list(values, f"events[{i}].values")))
+    except ValueError as exc:
+        raise StateFormatError(str(exc), f"events[{i}]") from None
 
 
 def _rng_from(saved: Any, fmt: int) -> random.Random:
@@ -331,6 +354,19 @@ def _result_from_dict(d: Any, i: int) -> RoundResult:
         bonus = ps.get("bonus", 0)
         players.append(PlayerScore(cards, ps["hand_points"], ps["delta"], notes, bonus))
     return RoundResult(
-        d["round_no"], d["dealer"], d["winner"], d["went_out"], d["reason"], d["rummy"],
+        d["round_no"], d["dealer"], d["winner"], d["went_out"], _round_end(d["reason"], field),
+        d["rummy"],
         tuple(players), d.get("wild", -1),
     )  # fmt: skip
+
+
+def _round_end(reason: Any, field: str) -> RoundEnd:
+    """A saved result's reason, one of the words :class:`RoundEnd` names."""
+    if not isinstance(reason, str):  # text, or the RoundEnd of an unsaved state_to_dict
+        raise StateFormatError(f"expected text, not {type(reason).__name__}", f"{field}.reason")
+    try:
+        return RoundEnd(reason)
+    except ValueError:
+        raise StateFormatError(
+            f"{reason[:30]!r} is not a way a round ends", f"{field}.reason"
+        ) from None

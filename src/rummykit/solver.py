@@ -41,7 +41,7 @@ from functools import lru_cache
 
 from .cards import face_of
 from .melds import ACE_HIGH, RUN, HandCounts, MeldTable, meld_table
-from .rules import Rules, SetSuits
+from .rules import Family, Rules, SetSuits
 from .scoring import card_value
 
 SUIT = 0x1FFF
@@ -390,7 +390,7 @@ def _useful_lengths(rules: Rules) -> tuple[int, int]:
     into two runs, each part keeping at least one natural card and at most the jokers
     it had.  Skipping them keeps the search small for the long hands buying makes.
     Every other game tries every shape (its bots' arrangements stay as they were)."""
-    if not rules.contracts or rules.set_suits is not SetSuits.ANY:
+    if rules.family is not Family.CONTRACT or rules.set_suits is not SetSuits.ANY:
         return 99, 99
     return 5, 2 * rules.min_run - 1
 

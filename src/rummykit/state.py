@@ -39,6 +39,7 @@ from typing import Any, SupportsIndex
 
 from .cards import COPIES, FACE_MASKS, JOKER, bits, face_of, holds_face, is_joker
 from .errors import IllegalMoveError, RulesError
+from .events import Cut, Deal, Event, Laid, Restocked, RoundOver
 from .family import FamilyFields
 from .game import Game
 from .melds import RUN, HandCounts, MeldTable
@@ -64,6 +65,7 @@ from .moves import (
 )
 from .phase import NO_CARD, PENDING_MELD, PENDING_USE, Phase
 from .player_view import CardWeights, PlayerView, make_view, unseen_cards
+from .results import RoundEnd
 from .rules import OpeningScope, Restock, Rules, SwappedJoker
 from .scoring import RoundResult, match_winners, standings
 from .table import (
@@ -160,7 +162,7 @@ class GameState:
     round_start: int
     """The index in :attr:`history` of the current round's first move: the round's
     moves are ``history[round_start:]`` (views carry those, not the whole match)."""
-    events: list[tuple[str, int, tuple[int, ...]]]
+    events: list[Event]
     _legal: list[Move] | None = None
     """The cached legal moves, or None until asked (a state built field by field
     starts with none).  Every move clears it; outside a move, :meth:`set_phase`,
@@ -218,7 +220,7 @@ class GameState:
                     pack = list(self.game.cut_pack)
                 card = pack.pop(randrange(len(pack)))  # any card of the rest, at random
                 cuts[p] = face_of(card) % 13 + 1
-                self.events.append(("cut", p, (card,)))
+                self.events.append(Cut(p, card))
             best = max(cuts.values())
             contenders = [p for p in contenders if cuts[p] == best]
             if len(contenders) == 1:
@@ -269,7 +271,7 @@ class GameState:
         self.wild = -1
         self.dropped = [0] * n
         self.family = self.game.family_type.fresh(n)
-        self.events.append(("deal", self.dealer, ()))
+        self.events.append(Deal(self.dealer))
         self.begin_turn((self.dealer + 1) % n)
         self.game.variant.after_deal(self)
 
@@ -290,7 +292,7 @@ class GameState:
         rules = self.rules
         # Every branch sets the legal list (finish_round clears it).
         if self.turn > rules.max_turns:
-            self.finish_round(None, "turn_limit")
+            self.finish_round(None, RoundEnd.TURN_LIMIT)
         elif self.stock and self.discard and self.game.both_draws:
             self._legal = _BOTH_DRAWS  # the usual case (see draw_moves), without the call
         elif (
@@ -298,11 +300,11 @@ class GameState:
             and rules.max_restocks is not None
             and self.restocks >= rules.max_restocks
         ):
-            self.finish_round(None, "restock_limit")
+            self.finish_round(None, RoundEnd.RESTOCK_LIMIT)
         else:
             legal = self._legal = self._generate()
             if not legal:
-                self.finish_round(None, "no_draw")
+                self.finish_round(None, RoundEnd.NO_DRAW)
 
     def set_phase(self, phase: Phase, player: int | None = None) -> None:
         """Enter ``phase``, with ``player`` to act if given.  The cached legal moves
@@ -750,14 +752,14 @@ class GameState:
             self.phase = _DRAW_PHASE
             self._pass_turn(p)
         else:  # pragma: no cover - a knock game's hand keeps the cards dealt
-            self.finish_round(p, "out")
+            self.finish_round(p, RoundEnd.OUT)
 
     def _settle(self) -> None:
         """After a move: end the round if a hand is empty, or pass the turn after a discard."""
         p = self.current
         phase = self.phase
         if phase is _PLAY_PHASE and self.hands[p] == 0:
-            self.finish_round(p, "out")
+            self.finish_round(p, RoundEnd.OUT)
         elif phase is _DRAW_PHASE and self.round_start != len(self.history):
             self._pass_turn(p)  # a discard ended the turn (not a move that ended the round)
         else:
@@ -770,7 +772,7 @@ class GameState:
         if r.repeat_void:
             thrown_back = self.discard[-1] == self.taken
             if thrown_back and self.repeated:
-                self.finish_round(None, "repeated")
+                self.finish_round(None, RoundEnd.REPEATED)
                 return
             self.repeated = thrown_back
         if r.wall and len(self.stock) <= r.wall and self.game.variant.at_wall(self, p):
@@ -802,7 +804,7 @@ class GameState:
         p = self.current
         kind = m.kind
         self._legal = None
-        if self.phase > 2 and self.game.variant.do_phase(self, m):  # variant phases follow OVER
+        if self.game.variant_phase[self.phase] and self.game.variant.do_phase(self, m):
             return
         if kind == DISCARD:  # the commonest kinds first
             if self.discard_face(p, m.a, True):
@@ -819,7 +821,7 @@ class GameState:
             if limit is not None and self.phase is _DRAW_PHASE:  # OpenSpiel does not
                 self.upcard_draws += 1  # count the first upcard
                 if self.upcard_draws >= limit:
-                    self.finish_round(None, "upcard_limit")
+                    self.finish_round(None, RoundEnd.UPCARD_LIMIT)
                     return
             self._take_upcard(p)
         elif kind == MELD:
@@ -920,10 +922,10 @@ class GameState:
         raise AssertionError("layoff cell vanished")  # pragma: no cover
 
     def _score_laid(self, p: int, points: int) -> None:
-        """``meld_scoring``: what ``p`` laid scores at once, and a ``("laid", p,
-        (points,))`` event that the round's result sums (its delta counts the melds)."""
+        """``meld_scoring``: what ``p`` laid scores at once, and a :class:`Laid` event
+        that the round's result sums (its delta counts the melds)."""
         self.scores[p] += points
-        self.events.append(("laid", p, (points,)))
+        self.events.append(Laid(p, points))
 
     def _swap(self, p: int, m: Move) -> None:
         t = self.game.melds
@@ -990,17 +992,17 @@ class GameState:
             self.stock = self.shuffled(pile)
             self.discard = [top]
         self.restocks += 1
-        self.events.append(("restock", self.current, ()))
+        self.events.append(Restocked(self.current))
 
-    def finish_round(self, winner: int | None, reason: str) -> None:
+    def finish_round(self, winner: int | None, reason: RoundEnd) -> None:
         """End the round, won by ``winner`` (None: nobody went out) for ``reason``, the
-        round-end name the variant's :meth:`~rummykit.variants.Variant.score` reads:
-        score it, then deal the next round or end the match."""
+        round end the variant's :meth:`~rummykit.variants.Variant.score` reads: score
+        it, then deal the next round or end the match."""
         n = len(self.names)
         result = self.game.variant.score(self, winner, reason)
         self.game.variant.add_round(self, result)
         self.results.append(result)
-        self.events.append(("round", -1 if winner is None else winner, ()))
+        self.events.append(RoundOver(-1 if winner is None else winner))
         over = self.round_no >= self.rules.max_deals or self.game.variant.match_over(self)
         self._legal = None
         if over:

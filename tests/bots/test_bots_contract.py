@@ -21,6 +21,7 @@ from rummykit.bots.contract import contract_move, discard_keys, down_cost, short
 from rummykit.bots.ismcts import estimate
 from rummykit.cards import bits, deck, mask_of, parse_cards
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, Move
+from rummykit.results import RoundEnd
 from rummykit.rules import Rules
 from rummykit.scoring import card_value
 from rummykit.state import GameState, Phase, new_game
@@ -190,7 +191,7 @@ def test_bots_finish_every_deal_of_a_match() -> None:
         for seed in (0, 1):
             n = 3 + seed
             state, _ = play_match(C, n, [make_bot(name) for _ in range(n)], seed)
-            assert [r.reason for r in state.results] == ["out"] * 7, (name, seed)
+            assert [r.reason for r in state.results] == [RoundEnd.OUT] * 7, (name, seed)
 
 
 def test_the_deadwood_expert_is_kept_for_comparison() -> None:

@@ -19,6 +19,7 @@ from rummykit.bots.indian import best_discard, lookahead_discard, solver_of
 from rummykit.cards import parse_card
 from rummykit.moves import DISCARD, KNOCK
 from rummykit.position import position_from_text, position_to_text
+from rummykit.results import RoundEnd
 from rummykit.state import GameState
 
 
@@ -81,7 +82,7 @@ def test_bots_never_make_a_wrong_show(bot: str, preset: str) -> None:
         players = 2 + seed % 3
         state, _stats = play_match(preset, players, [make_bot(bot) for _ in range(players)], seed)
         assert wrong_shows(state) == 0, (bot, preset, seed)
-        declared += sum(1 for res in state.results if res.reason == "declare")
+        declared += sum(1 for res in state.results if res.reason is RoundEnd.DECLARE)
     assert declared > 0
 
 

@@ -37,9 +37,9 @@ def test_the_reported_take_claims_no_connection() -> None:
         discard="2H",
         phase=Phase.DRAW,
     )
-    reason = _reason(g, Move(DRAW_DISCARD), unicode=True)
-    assert "connect" not in reason and "draw with" not in reason and "pair" not in reason
-    assert reason == "take 2♥: lowers your deadwood from 47 to 39"
+    words = _reason(g, Move(DRAW_DISCARD), unicode=True)
+    assert "connect" not in words and "draw with" not in words and "pair" not in words
+    assert words == "take 2♥: lowers your deadwood from 47 to 39"
     _check(g.view(g.current), Move(DRAW_DISCARD), _reason(g, Move(DRAW_DISCARD)))
 
 
@@ -49,9 +49,9 @@ def test_a_take_names_the_meld_or_the_draw_it_makes() -> None:
     g = build("basic", hands=["7H 8H 2C KS QD", "3C 4C 5C 8D"], discard="9S 9H", phase=Phase.DRAW)
     assert _reason(g, Move(DRAW_DISCARD), True) == "take 9♥: it completes a meld (7♥ 8♥ 9♥)"
     g = build("basic", hands=["9D 2C KS QS 5H", "3C 4C 5C 8D"], discard="TD", phase=Phase.DRAW)
-    reason = _reason(g, Move(DRAW_DISCARD))
-    assert reason == "take TD: it makes a run draw with 9D (2 cards can complete it)"  # 8D or JD
-    _check(g.view(g.current), Move(DRAW_DISCARD), reason)
+    words = _reason(g, Move(DRAW_DISCARD))
+    assert words == "take TD: it makes a run draw with 9D (2 cards can complete it)"  # 8D or JD
+    _check(g.view(g.current), Move(DRAW_DISCARD), words)
 
 
 def _outs(v: PlayerView, hand: int) -> int:

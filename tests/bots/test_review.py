@@ -384,8 +384,10 @@ def test_the_hinted_move_is_graded_best(preset: str, players: int) -> None:
         s = point.state
         hint = suggest(s.view(s.current), budget=12, seed=decision_seed(5, point.index))
         d = review_decision(s, hint.move, seed=5, budget=12, index=point.index)
-        assert (d.label, d.shown, d.lost) == ("best", 0.0, 0.0), (point.index, d)
-        assert d.reason == hint.reason
+        assert (d.label, d.shown, d.lost, d.reason) == ("best", 0.0, 0.0, hint.reason), (
+            point.index,
+            d,
+        )
 
 
 def test_a_label_never_contradicts_its_loss() -> None:

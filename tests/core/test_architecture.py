@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "rummykit"
 CORE = frozenset({
     "__init__", "cards", "rules", "melds", "table", "moves", "state", "knock", "variants",
     "game", "phase", "player_view", "scoring", "view", "notation", "serialize", "solver",
-    "errors", "position", "invariants", "rulebook", "family", "py",
+    "errors", "events", "position", "invariants", "rulebook", "results", "family", "py",
 })  # fmt: skip
 """The pure core: no I/O, no global RNG (``py`` is the ``py.typed`` marker's stem)."""
 
@@ -89,3 +89,39 @@ def test_the_checker_catches_imports_up_the_layers(tmp_path: Path) -> None:
         "variants/gin (core) imports bots",
         "variants/gin (core) imports tui.app",
     ]
+
+
+WEB = PACKAGE / "web"
+MAX_WEB_MODULE_LINES = 700
+"""The web server is split by job (docs/architecture.md): no module of it grows into
+one that does everything."""
+
+
+def test_no_web_module_is_over_700_lines() -> None:
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in WEB.glob("*.py")}
+    assert sizes and {n: k for n, k in sizes.items() if k > MAX_WEB_MODULE_LINES} == {}
+
+
+def web_imports_from(start: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """Every web module ``start`` imports, at module level or inside a function, and
+    what those import in turn (the package's ``__init__`` counts as the package)."""
+    seen: set[tuple[str, ...]] = set()
+    todo = [start]
+    while todo:
+        parts = todo.pop()
+        path = PACKAGE.joinpath(*parts).with_suffix(".py")
+        if parts in seen or not path.exists():
+            continue
+        seen.add(parts)
+        todo.extend(t for t in imports_of(path, PACKAGE) if t[:1] == ("web",) and len(t) == 2)
+    return seen - {start}
+
+
+def test_the_server_settings_do_not_import_the_server() -> None:
+    """``rummy`` builds ``serve``'s flags from web.config: neither it nor anything it
+    imports, even inside a function, may import the server (FastAPI and every part of
+    it), which the server itself imports: no import circle."""
+    reached = web_imports_from(("web", "config"))
+    assert ("web", "settings") in reached
+    assert ("web", "server") not in reached
+    assert ("web", "manager") not in reached

@@ -45,6 +45,7 @@ from helpers import conserved
 from rummykit import GameState, IllegalMoveError, Move, Phase, Rules, new_game
 from rummykit.cards import JOKER, bits, face_of, is_joker
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP, TAKE
+from rummykit.results import RoundEnd
 from rummykit.rules import Scoring
 from rummykit.table import TableMeld
 from rummykit.view import PlayerView
@@ -247,13 +248,13 @@ def check_round_result(s0: GameState, s1: GameState, mover: int, tr: Tracker) ->
     values = [ps.hand_points for ps in res.players]
     deltas = list(res.deltas)
     if res.went_out:
-        assert res.reason == "out" and res.winner == mover
+        assert res.reason is RoundEnd.OUT and res.winner == mover
         assert res.players[mover].cards == ()
         rummy = not tr.laid_before_turn
         assert res.rummy == rummy
     else:
         rummy = False
-        assert res.reason in ("restock_limit", "no_draw", "turn_limit")
+        assert res.reason in (RoundEnd.RESTOCK_LIMIT, RoundEnd.NO_DRAW, RoundEnd.TURN_LIMIT)
     w = res.winner
     if rules.scoring is Scoring.WINNER_COLLECTS:
         if res.went_out:

@@ -207,6 +207,10 @@ STILL_REFUSED = {
     "stock card id past the deck": lambda d: d["stock"].append(10**30),
     "result of another shape": lambda d: d.update(results=[{"round_no": 1}]),
     "event of another shape": lambda d: d["events"].append(["deal", 0]),
+    "event of an unknown kind": lambda d: d["events"].append(["party", 0, []]),
+    "cut event without its card": lambda d: d["events"].append(["cut", 0, []]),
+    "event kind not text": lambda d: d["events"].append([7, 0, []]),
+    "event value not a number": lambda d: d["events"].append(["cut", 0, ["AS"]]),
     "RNG word too large": lambda d: d.update(format=1, rng=[3, [2**40] * 625, None]),
     "RNG of two entries": lambda d: d.update(rng=d["rng"][:2]),
     "RNG version as text": _set("rng.0", "3"),
@@ -466,9 +470,11 @@ def test_check_state_names_each_broken_field(
         (lambda d: d["rng"].__setitem__(1, "QUJD"), "rng"),
         (lambda d: d.update(results=[[]]), "results[0]"),
         (lambda d: d.update(results=[dict(_RESULT, players=[[]])]), "results[0].players[0]"),
+        (lambda d: d.update(results=[dict(_RESULT, reason="won")]), "results[0].reason"),
+        (lambda d: d.update(results=[dict(_RESULT, reason=["out"])]), "results[0].reason"),
     ],
     ids=["seven players", "words not text", "position 700", "three words", "result a list",
-         "player a list"],
+         "player a list", "an unknown round end", "a round end not text"],
 )  # fmt: skip
 def test_loader_names_the_field(damage: Callable[[dict[str, Any]], None], field: str) -> None:
     d = _saved()

@@ -31,6 +31,7 @@ from rummykit import (
     RulesError,
     new_game,
 )
+from rummykit.results import RoundEnd
 from rummykit.rules import Scoring
 
 PRESETS = ("basic", "classic", "cg101", "rami51")
@@ -208,7 +209,7 @@ def test_turn_limit_ends_a_blocked_round() -> None:
         discard = [m for m in legal if m.kind in (DRAW_STOCK, DISCARD)]
         s.apply(discard[-1] if discard else legal[0])
     (res,) = s.results
-    assert res.reason == "turn_limit" and not res.went_out
+    assert res.reason is RoundEnd.TURN_LIMIT and not res.went_out
 
 
 @pytest.mark.parametrize("spec", ["basic(target_score=60)", "gin_match", "rami51(deals=2)"])

@@ -18,6 +18,7 @@ pytest.importorskip("rlcard")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import gin_crosscheck  # noqa: E402
 
+from rummykit.results import RoundEnd  # noqa: E402
 from rummykit.rules import Rules  # noqa: E402
 
 pytestmark = pytest.mark.peers
@@ -33,7 +34,7 @@ def test_same_legal_moves_and_returns_as_openspiel() -> None:
     for _ in range(300):
         _compared, bad, note, ch = gin_crosscheck.play_hand(pyspiel, game, mirror, rng)
         chained += ch
-        knocked += mirror.last_reason in ("knock", "gin")
+        knocked += mirror.last_reason in (RoundEnd.KNOCK, RoundEnd.GIN)
         if bad:
             notes.append(note)
     assert notes == []
@@ -84,7 +85,9 @@ def test_medium_outscores_simple_gin_rummy_bot_on_paired_deals() -> None:
     pairs = [gin_strength.play_pair(("medium", 5, i)) for i in range(60)]
     summary = gin_strength.summarise(pairs)
     assert summary.hands == 120 and summary.pairs == 60
-    assert all(h.reason in ("knock", "gin", "wall") for pair in pairs for h in pair)
+    assert all(
+        h.reason in (RoundEnd.KNOCK, RoundEnd.GIN, RoundEnd.WALL) for pair in pairs for h in pair
+    )
     total = sum(abs(h.ours) for pair in pairs for h in pair)
     assert summary.points_ours + summary.points_theirs == total
     assert summary.share_low < summary.share < summary.share_high

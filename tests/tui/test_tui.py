@@ -43,6 +43,7 @@ from rummykit.moves import (
     Move,
 )
 from rummykit.notation import export_record
+from rummykit.results import RoundEnd
 from rummykit.rulebook import rules_summary
 from rummykit.rules import Rules
 from rummykit.scoring import PlayerScore, RoundResult
@@ -214,7 +215,7 @@ async def test_whole_gin_hand_by_keys(seed: int, lay_best: bool, knocks: bool) -
         assert (KNOCK in played) is knocks and PASS in played
         assert app.match is not None
         s = app.match.state
-        assert s.phase is Phase.OVER and s.results[0].reason in ("knock", "gin")
+        assert s.phase is Phase.OVER and s.results[0].reason in (RoundEnd.KNOCK, RoundEnd.GIN)
         title = str(app.screen.query_one("#dialog-title").render())
         assert "knocked" in title or "undercut" in title or "gin" in title, title
         await pilot.press("enter")
@@ -1076,7 +1077,7 @@ def test_cards_left_are_laid_out_with_their_points() -> None:
     g = build("basic", hands=["KS 8H 7H 9H 2C", "3C 4C 5C 8D"])
     text = card_rows(g, g.hand(0)).plain.splitlines()
     assert text == ["7♥  8♥  9♥    2♣  K♠", " 7   8   9     2  10"]
-    result = RoundResult(1, 0, 1, True, "out", False, (
+    result = RoundResult(1, 0, 1, True, RoundEnd.OUT, False, (
         PlayerScore(tuple(g.hand(0)), 36, 0), PlayerScore((), 0, 36),
     ))  # fmt: skip
     body = rendered(round_details(g, result, ["Ann", "Bob"], [0, 36])).splitlines()

@@ -15,6 +15,7 @@ from helpers import build
 from rummykit.bots import GreedyBot
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK, Move
 from rummykit.position import position_from_text, position_to_text
+from rummykit.results import RoundEnd
 from rummykit.rulebook import rules_summary
 from rummykit.rules import Rules
 from rummykit.state import Phase
@@ -82,8 +83,8 @@ async def test_a_whole_deal_by_keys(spec: str) -> None:
         kinds = await play_deal(pilot, app)
         assert app.match is not None
         s = app.match.state
-        assert s.results[0].reason in ("declare", "drop")
-        assert kinds or s.results[0].reason == "drop"
+        assert s.results[0].reason in (RoundEnd.DECLARE, RoundEnd.DROP)
+        assert kinds or s.results[0].reason is RoundEnd.DROP
         title = str(app.screen.query_one("#dialog-title").render())
         assert "declared" in title or "dropped" in title, title
 
@@ -122,7 +123,7 @@ async def test_declare_by_keys_then_put_out_the_extra_card() -> None:
         four = next(c for c in screen.order if c % 54 == 16)
         await pilot.press("c", CARD_KEYS[screen.order.index(four)], "d")
         await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
-        assert g.results[-1].reason == "declare" and g.results[-1].winner == 0
+        assert g.results[-1].reason is RoundEnd.DECLARE and g.results[-1].winner == 0
 
 
 def wrong_show_position() -> Any:
@@ -164,7 +165,7 @@ async def test_a_wrong_show_is_warned_before_it_is_made() -> None:
         await pilot.press(CARD_KEYS[0], "d")  # any card out: no second warning
         await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
         res = g.results[-1]
-        assert res.reason == "wrong_show" and res.players[0].hand_points == 80
+        assert res.reason is RoundEnd.WRONG_SHOW and res.players[0].hand_points == 80
 
 
 @sync
@@ -281,7 +282,7 @@ async def test_round_end_lays_hands_out_with_what_wild_cards_stand_for() -> None
         await pilot.press("c", CARD_KEYS[screen.order.index(four)], "d")
         await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
         res = g.results[-1]
-        assert res.reason == "declare" and res.wild % 54 == 6
+        assert res.reason is RoundEnd.DECLARE and res.wild % 54 == 6
         body = "\n".join(str(w.render()) for w in app.screen.query(Static))
         assert "7♥ as 7♦" in body, body
         bob = body.split(g.names[1])[1]

@@ -14,6 +14,7 @@ from rummykit.invariants import check_state
 from rummykit.moves import DISCARD, DROP, KNOCK
 from rummykit.notation import export_record, import_record, move_to_text, parse_move
 from rummykit.position import position_from_text, position_to_text
+from rummykit.results import RoundEnd
 from rummykit.serialize import state_from_json, state_to_dict, state_to_json
 from rummykit.state import GameState, Phase
 from rummykit.view import make_view
@@ -149,7 +150,7 @@ def test_a_declaration_position_reads_back() -> None:
     assert "wild=JC" in again and "knocker=1" in again
     assert Move(DISCARD, 13 + 3) in g.legal_moves()  # 4D out
     g.apply(Move(DISCARD, 13 + 3))
-    assert g.results[-1].reason == "declare"
+    assert g.results[-1].reason is RoundEnd.DECLARE
 
 
 def test_hints_explain_indian_moves() -> None:

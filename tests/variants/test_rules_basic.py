@@ -23,6 +23,7 @@ from helpers import (
 from rummykit import IllegalMoveError, Move, Rules, RulesError, new_game
 from rummykit.cards import parse_cards
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD
+from rummykit.results import RoundEnd
 from rummykit.scoring import card_value, hand_value
 from rummykit.state import Phase
 
@@ -201,7 +202,7 @@ def test_going_out_by_melding_stops_the_game_at_once() -> None:
     g = build("basic", hands=["3H 4H 5H", "9C 9D 9S KS"], discard="7D")
     g.apply(meld_move(g, "3H 4H 5H"))
     r = g.results[-1]
-    assert r.went_out and r.winner == 0 and r.reason == "out"
+    assert r.went_out and r.winner == 0 and r.reason is RoundEnd.OUT
     # Player 1 never got to meld the nines: they count against them.
     assert r.players[1].hand_points == 9 * 3 + 10
     assert r.deltas == (37, 0)
@@ -414,7 +415,7 @@ def test_house_rule_final_discard_required() -> None:
     g = build(spec, hands=["3H 4H 5H 9C", "KS"], discard="7D")
     g.apply(meld_move(g, "3H 4H 5H"))
     g.apply(discard_move("9C"))
-    assert g.results[-1].winner == 0 and g.results[-1].reason == "out"
+    assert g.results[-1].winner == 0 and g.results[-1].reason is RoundEnd.OUT
     g = build(spec, hands=["8S", "KS"], discard="7D", table=[(1, "5S 6S 7S")])
     assert layoff_move(g, 0, "8S") not in g.legal_moves()
 
@@ -444,7 +445,7 @@ def test_house_rule_restock_limit_ends_the_round() -> None:
     g = build(spec, hands=["KD 5C", "2C 4D"], discard="9S", rest="discard", restocks=1)
     g.apply(discard_move("KD"))
     r = g.results[-1]
-    assert r.reason == "restock_limit" and not r.went_out
+    assert r.reason is RoundEnd.RESTOCK_LIMIT and not r.went_out
     # Blocked round under winner-collects scoring: the lowest hand (5) scores the
     # difference to each other hand (6 - 5); see docs/rules.md.
     assert r.winner == 0 and r.deltas == (1, 0)
@@ -458,7 +459,7 @@ def test_blocked_round_with_a_shared_low_hand_scores_nothing() -> None:
               rest="discard", restocks=1)  # fmt: skip
     g.apply(discard_move("KD"))
     r = g.results[-1]
-    assert r.reason == "restock_limit" and r.winner is None and r.deltas == (0, 0)
+    assert r.reason is RoundEnd.RESTOCK_LIMIT and r.winner is None and r.deltas == (0, 0)
 
 
 def test_house_rule_restock_limit_allows_reuse_until_reached() -> None:
@@ -476,7 +477,7 @@ def test_house_rule_restock_limit_zero_never_reuses() -> None:
     g = build("basic(max_restocks=0)", hands=["KD 5C", "2C 4D"], discard="9S",
               rest="discard")  # fmt: skip
     g.apply(discard_move("KD"))
-    assert g.results[-1].reason == "restock_limit"
+    assert g.results[-1].reason is RoundEnd.RESTOCK_LIMIT
 
 
 def test_turn_guard_ends_an_endless_round() -> None:
@@ -490,5 +491,5 @@ def test_turn_guard_ends_an_endless_round() -> None:
         draw(g)
         g.apply(next(m for m in g.legal_moves() if m.kind == DISCARD))
     r = g.results[-1]
-    assert r.reason == "turn_limit" and not r.went_out
+    assert r.reason is RoundEnd.TURN_LIMIT and not r.went_out
     assert g.round_no == 2 or g.is_over()

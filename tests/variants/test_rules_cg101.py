@@ -26,7 +26,9 @@ from helpers import (
 )
 from rummykit import IllegalMoveError, Rules, new_game
 from rummykit.cards import deck, format_card, parse_cards
+from rummykit.events import Cut, Deal
 from rummykit.moves import DISCARD, MELD, TAKE
+from rummykit.results import RoundEnd
 from rummykit.scoring import card_value
 from rummykit.state import Phase
 
@@ -52,8 +54,8 @@ def test_cut_for_dealer_high_card_deals_and_ties_cut_again() -> None:
     for players in range(2, 7):
         for seed in range(40):
             g = new_game("cg101", players=players, seed=seed)
-            cuts = [(p, cards[0]) for kind, p, cards in g.events if kind == "cut"]
-            assert g.events[len(cuts)][0] == "deal"  # the cut comes before the deal
+            cuts = [(e.player, e.card) for e in g.events if type(e) is Cut]
+            assert type(g.events[len(cuts)]) is Deal  # the cut comes before the deal
             assert len({c for _p, c in cuts}) == len(cuts)  # drawn from one pack
             contenders = list(range(players))
             i = 0
@@ -78,7 +80,7 @@ def test_cut_for_dealer_high_card_deals_and_ties_cut_again() -> None:
 def test_cut_ignores_a_given_dealer() -> None:
     """002: "The dealer can be selected by the players themselves"."""
     g = new_game("cg101", players=3, seed=0, dealer=2)
-    assert g.dealer == 2 and not [e for e in g.events if e[0] == "cut"]
+    assert g.dealer == 2 and not [e for e in g.events if type(e) is Cut]
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 10), (3, 7), (4, 7), (5, 6), (6, 6)])
@@ -204,7 +206,7 @@ def test_end_round_by_discarding_last_card() -> None:
     g.apply(meld_move(g, "3S 4S 5S"))
     g.apply(discard_move("9C"))
     r = g.results[-1]
-    assert r.winner == 0 and r.reason == "out" and r.deltas == (10 * 2, 0)  # rummy
+    assert r.winner == 0 and r.reason is RoundEnd.OUT and r.deltas == (10 * 2, 0)  # rummy
 
 
 def test_end_round_by_melding_last_card() -> None:

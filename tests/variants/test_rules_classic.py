@@ -22,7 +22,9 @@ from helpers import (
     pile_faces,
 )
 from rummykit import IllegalMoveError, Move, Rules, new_game
+from rummykit.events import Restocked
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP, TAKE
+from rummykit.results import RoundEnd
 from rummykit.state import Phase
 
 
@@ -198,7 +200,7 @@ def test_stock_runs_out_pile_shuffled_and_new_upcard() -> None:
     assert len(drawn) == 1 and len(g.discard) == 1  # a new upcard
     assert sorted(g.stock + g.discard + drawn) == sorted(pile)
     assert g.stock + g.discard + drawn != pile and g.stock + g.discard + drawn != pile[::-1]
-    assert ("restock", 0, ()) in g.events
+    assert Restocked(0) in g.events
     assert conserved(g)
 
 
@@ -208,7 +210,7 @@ def test_going_out_ends_the_round_immediately() -> None:
     g = build("classic", hands=["3S 4S 5S", "6C 6D 6H KS"], discard="7D")
     g.apply(meld_move(g, "3S 4S 5S"))
     r = g.results[-1]
-    assert r.went_out and r.winner == 0 and r.reason == "out"
+    assert r.went_out and r.winner == 0 and r.reason is RoundEnd.OUT
 
 
 def test_penalty_scoring_losers_add_their_own_hands() -> None:
@@ -250,5 +252,5 @@ def test_blocked_round_everyone_adds_their_hand() -> None:
               rest="discard")  # fmt: skip
     g.apply(discard_move("KD"))
     r = g.results[-1]
-    assert r.reason == "restock_limit" and r.winner is None
+    assert r.reason is RoundEnd.RESTOCK_LIMIT and r.winner is None
     assert r.deltas == (5, 6, 9)

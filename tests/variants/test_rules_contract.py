@@ -18,6 +18,7 @@ from rummykit.bots import make_bot, play_match
 from rummykit.moves import BUY, DISCARD, DRAW_DISCARD, DRAW_STOCK, PASS, SWAP, Move
 from rummykit.notation import export_record, import_record
 from rummykit.position import position_from_text, position_to_text
+from rummykit.rules import ContractMeld, contracts_text, parse_contracts
 from rummykit.serialize import state_from_json, state_to_json
 from rummykit.state import Phase
 from rummykit.variants import Contract, variant_for
@@ -382,3 +383,31 @@ def test_the_rules_summary_tells_the_contracts_and_buying() -> None:
     assert "donne 7, trois suites" in fr and "acheter la carte du dessus" in fr
     house = " ".join(rules_summary(Rules.parse(f"{C}(last_deal_no_discard=true)")))
     assert "In the last deal nobody goes out by discarding." in house
+
+
+def test_the_contracts_are_parsed_once_into_sets_and_runs() -> None:
+    """``contracts`` stays text in a spec (``ss/sr/rr``); the rules read it as a tuple
+    of contracts, each a tuple of SET and RUN, and count from that."""
+    r = Rules.preset("contract")
+    S, R = ContractMeld.SET, ContractMeld.RUN
+    assert r.contract_plan == ((S, S), (S, R), (R, R), (S, S, S), (S, S, R), (S, R, R), (R, R, R))
+    assert r.contract_plan is parse_contracts(r.contracts)  # parsed once per text
+    assert contracts_text(r.contract_plan) == r.contracts == "ss/sr/rr/sss/ssr/srr/rrr"
+    assert r.contract_list() == tuple((c.count(S), c.count(R)) for c in r.contract_plan)
+    assert Rules.preset("basic").contract_plan == ()
+
+
+@pytest.mark.parametrize("spec", ["contract(contracts=rs/sr)", "contract(contracts=ssss/r/rrrr)"])
+def test_a_contract_spec_reads_and_writes_the_same_text(spec: str) -> None:
+    rules = Rules.parse(spec)
+    assert f"contracts={rules.contracts}" in rules.spec() and rules.contracts in spec
+    assert Rules.parse(rules.spec(), saved=True) == rules
+    assert contracts_text(rules.contract_plan) == rules.contracts
+
+
+@pytest.mark.parametrize("text", ["ssx", "sssss", "s//r", "/".join(["s"] * 21)])
+def test_a_malformed_contract_is_refused(text: str) -> None:
+    with pytest.raises(RulesError, match="contracts must be words of s"):
+        parse_contracts(text)
+    with pytest.raises(RulesError, match="contracts must be words of s"):
+        Rules.parse(f"contract(contracts={text})")

@@ -16,8 +16,10 @@ from helpers import build, meld_move, snapshot
 from rummykit import RulesError, new_game
 from rummykit.cards import mask_of, parse_cards
 from rummykit.errors import IllegalMoveError
+from rummykit.events import Bonus
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD, PASS, Move
 from rummykit.notation import export_record, import_record
+from rummykit.results import RoundEnd
 from rummykit.rules import Rules
 from rummykit.state import GameState, Phase
 from rummykit.variants.gin import knock_fields
@@ -213,7 +215,7 @@ def test_gin_bonus_and_no_layoff_after_gin() -> None:
     assert g.phase is Phase.LAYOFF
     assert not any(m.kind == LAYOFF for m in g.legal_moves()), "6H may not go on gin"
     g.apply(Move(PASS))
-    assert g.is_over() and g.results[-1].reason == "gin"
+    assert g.is_over() and g.results[-1].reason is RoundEnd.GIN
     k, d = g.results[-1].players
     assert k.hand_points == 0 and d.hand_points == 55 and k.delta == 55 + 25
 
@@ -250,7 +252,7 @@ def test_wall_voids_the_hand() -> None:
     assert g.phase is Phase.WALL and g.current == 1 and len(g.stock) == 2
     assert g.legal_moves() == [Move(PASS)]  # KD does not bring player 2 within 10
     g.apply(Move(PASS))
-    assert g.is_over() and g.results[-1].reason == "wall" and g.scores == [0, 0]
+    assert g.is_over() and g.results[-1].reason is RoundEnd.WALL and g.scores == [0, 0]
 
 
 def test_repeated_upcard_voids_the_hand() -> None:
@@ -265,7 +267,7 @@ def test_repeated_upcard_voids_the_hand() -> None:
         up = g.discard[-1]
         g.apply(Move(DRAW_DISCARD))
         g.apply(Move(DISCARD, up))  # OpenSpiel lets the upcard go straight back
-    assert g.is_over() and g.results[-1].reason == "repeated" and g.scores == [0, 0]
+    assert g.is_over() and g.results[-1].reason is RoundEnd.REPEATED and g.scores == [0, 0]
 
 
 def test_upcard_draw_guard() -> None:
@@ -283,7 +285,7 @@ def test_upcard_draw_guard() -> None:
         if g.is_over():
             break
         g.apply(next(m for m in g.legal_moves() if m.kind == DISCARD))
-    assert draws == 3 and g.results[-1].reason == "upcard_limit"
+    assert draws == 3 and g.results[-1].reason is RoundEnd.UPCARD_LIMIT
 
 
 def test_oklahoma_sets_the_knock_limit() -> None:
@@ -362,10 +364,10 @@ def test_tied_match_has_no_game_winner() -> None:
     rng = random.Random(1)
     while not g.is_over():
         g.apply(rng.choice(g.legal_moves()))
-    assert [r.reason for r in g.results] == ["repeated", "wall"]
+    assert [r.reason for r in g.results] == [RoundEnd.REPEATED, RoundEnd.WALL]
     assert g.scores == [0, 0]
     assert g.result().winners == (0, 1)
-    assert g.events[-1] == ("bonus", -1, (0, 0))
+    assert g.events[-1] == Bonus(-1, (0, 0))
 
 
 def test_layoffs_chain_along_a_run_past_openspiel() -> None:

@@ -25,6 +25,7 @@ from rummykit.cards import mask_of, parse_card, parse_cards
 from rummykit.i18n import note_text, round_text
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK
 from rummykit.position import position_from_text, position_to_text
+from rummykit.results import RoundEnd
 from rummykit.state import GameState, Phase
 from rummykit.variants import variant_for
 from rummykit.variants.indian import HandSolver
@@ -176,7 +177,7 @@ def test_declare_then_put_out_the_extra_card() -> None:
     assert discard_move("2H") in outs  # legal, but a wrong show (A-2-3 breaks)
     g.apply(discard_move("4D"))
     res = g.results[-1]
-    assert res.reason == "declare" and res.winner == 0 and g.is_over()
+    assert res.reason is RoundEnd.DECLARE and res.winner == 0 and g.is_over()
 
 
 def test_a_wrong_show_costs_80_and_the_other_player_wins() -> None:
@@ -191,7 +192,7 @@ def test_a_wrong_show_costs_80_and_the_other_player_wins() -> None:
     g.apply(Move(KNOCK))
     g.apply(discard_move("TH"))
     res = g.results[-1]
-    assert res.reason == "wrong_show" and res.winner == 1 and g.is_over()
+    assert res.reason is RoundEnd.WRONG_SHOW and res.winner == 1 and g.is_over()
     assert res.players[0].hand_points == 80 and res.players[0].notes == ("wrong show: 80",)
     assert res.deltas == (0, 80) and g.result().winners == (1,)
     names = ["Ann", "Bob"]
@@ -210,7 +211,7 @@ def test_a_wrong_show_costs_80_in_pool_and_deals(spec: str) -> None:
     g.apply(Move(KNOCK))
     g.apply(discard_move("TH"))
     res = g.results[-1]
-    assert res.reason == "wrong_show" and res.deltas == (80, 0)
+    assert res.reason is RoundEnd.WRONG_SHOW and res.deltas == (80, 0)
     assert g.scores[0] == 80
 
 
@@ -225,7 +226,7 @@ def test_after_a_wrong_show_the_others_play_on() -> None:
     assert g.current == 1 and g.phase is Phase.DRAW and g.discard[-1] % 54 == parse_card("TH")
     g.apply(Move(DROP))  # seat 2 drops: seat 3 is left, and wins
     res = g.results[-1]
-    assert res.reason == "drop" and res.winner == 2
+    assert res.reason is RoundEnd.DROP and res.winner == 2
     assert [p.hand_points for p in res.players] == [80, 40, 0]
     assert res.players[0].notes == ("wrong show: 80",)
     assert res.deltas == (0, 0, 120)
@@ -310,7 +311,7 @@ def test_first_drop_20_middle_drop_40_and_the_others_play_on() -> None:
     assert g.current == second  # the dropped seat is skipped
     g.apply(Move(DROP))  # second's second turn: a middle drop
     res = g.results[-1]
-    assert res.reason == "drop" and res.winner == third
+    assert res.reason is RoundEnd.DROP and res.winner == third
     assert [res.players[p].hand_points for p in (first, second, third)] == [20, 40, 0]
     assert res.deltas[third] == 60  # points format: the winner collects
 
@@ -427,6 +428,6 @@ def test_every_indian_option_combines_and_plays(spec: str) -> None:
     state, _stats = play_match(r, 3, [RandomBot()] * 3, seed=11)
     assert state.is_over()
     if not r.first_drop:
-        assert all(res.reason != "drop" for res in state.results)
+        assert all(res.reason is not RoundEnd.DROP for res in state.results)
     if not r.wild_cut:
         assert state.wild == -1

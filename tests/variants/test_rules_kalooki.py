@@ -17,6 +17,7 @@ from rummykit.bots import make_bot, play_match
 from rummykit.cards import JOKER, face_of, mask_of, parse_cards
 from rummykit.melds import MeldTable, meld_table
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP
+from rummykit.results import RoundEnd
 from rummykit.rules import Ace
 from rummykit.scoring import card_value
 from rummykit.state import GameState, Phase
@@ -193,7 +194,7 @@ def test_going_out_discards_the_last_card() -> None:
     g = build(K, hands=["3S 4S 5S 9C", "KS"], discard="7D", **OPENED)
     g.apply(meld_move(g, "3S 4S 5S"))
     g.apply(discard_move("9C"))
-    assert g.results[-1].winner == 0 and g.results[-1].reason == "out"
+    assert g.results[-1].winner == 0 and g.results[-1].reason is RoundEnd.OUT
 
 
 def test_reshuffle_keeps_the_last_discard() -> None:

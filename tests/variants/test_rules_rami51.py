@@ -24,7 +24,9 @@ from helpers import (
 )
 from rummykit import IllegalMoveError, Move, Rules, RulesError, new_game
 from rummykit.cards import JOKER, face_of, parse_cards
+from rummykit.events import Cut
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, SWAP, TAKE
+from rummykit.results import RoundEnd
 from rummykit.scoring import card_value
 from rummykit.state import GameState, Phase
 
@@ -373,7 +375,7 @@ def test_every_turn_ends_with_a_discard_including_the_last() -> None:
     g.apply(meld_move(g, "3S 4S 5S"))
     assert g.current == 0
     g.apply(discard_move("9C"))
-    assert g.results[-1].winner == 0 and g.results[-1].reason == "out"
+    assert g.results[-1].winner == 0 and g.results[-1].reason is RoundEnd.OUT
 
 
 def test_stock_exhausted_discard_pile_shuffled() -> None:
@@ -481,7 +483,7 @@ def test_cut_for_dealer_ignores_jokers() -> None:
     (docs/rules.md, interpretation 1)."""
     for seed in range(30):
         g = new_game("rami51", players=5, seed=seed)
-        cuts = [cards[0] for kind, _p, cards in g.events if kind == "cut"]
+        cuts = [e.card for e in g.events if type(e) is Cut]
         assert len(cuts) >= 5
         assert all(face_of(c) != JOKER for c in cuts)
 
@@ -496,5 +498,5 @@ def test_round_blocked_when_no_draw_is_possible() -> None:
               opened=[True, False], melded=[True, False])  # fmt: skip
     g.apply(discard_move("KD"))
     r = g.results[-1]
-    assert r.reason == "no_draw" and not r.went_out
+    assert r.reason is RoundEnd.NO_DRAW and not r.went_out
     assert r.deltas == (3 + 4 + 5 + 2, 9 + 4 + 100)

@@ -16,6 +16,7 @@ from rummykit import IllegalMoveError, Rules, new_game
 from rummykit.bots import make_bot, play_match
 from rummykit.moves import DISCARD, DRAW_DEEP, DRAW_DISCARD, DRAW_STOCK, Move
 from rummykit.notation import export_record, import_record, move_to_text, parse_move
+from rummykit.results import RoundEnd
 from rummykit.serialize import state_from_json, state_to_json
 from rummykit.state import Phase, round_start_of
 from rummykit.variants import Rum500, variant_for
@@ -124,7 +125,7 @@ def test_hand_counts_against_and_round_result() -> None:
     g = build(RUM, hands=["7C 7D 7H", "AC KD 2H 3S"], scores=[100, 50], turn=9)
     g.apply(meld_move(g, "7C 7D 7H"))
     res = g.results[-1]
-    assert res.reason == "out" and res.winner == 0
+    assert res.reason is RoundEnd.OUT and res.winner == 0
     assert res.deltas == (21, -(15 + 10 + 2 + 3))
     assert res.players[0].notes == ("melds +21", "cards in hand -0")
     assert g.scores == [121, 20]
@@ -138,7 +139,7 @@ def test_hand_ends_when_the_stock_runs_out() -> None:
     g.apply(Move(DISCARD, 2))  # player 2 discards; player 1 draws the last card
     g.apply(Move(DRAW_STOCK))
     g.apply(Move(DISCARD, 1 * 13 + 12))  # KD back: the next turn finds no stock
-    assert g.results and g.results[-1].reason == "restock_limit"
+    assert g.results and g.results[-1].reason is RoundEnd.RESTOCK_LIMIT
 
 
 def test_match_to_500_highest_wins() -> None:

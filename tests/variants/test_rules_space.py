@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from helpers import conserved
 from rummykit import PRESETS, Rules, RulesError, new_game
 from rummykit.moves import DRAW_DISCARD, PASS, Move
+from rummykit.results import RoundEnd
 from rummykit.rules import MAX_SPEC_LENGTH
 from rummykit.state import Phase
 
@@ -78,7 +79,7 @@ def test_upcard_limit_probe_does_not_end_the_round() -> None:
     assert g.round_no == 1 and g.results == [] and g.scores == [0, 0, 0]
     assert Move(DRAW_DISCARD) in g.legal_moves()
     g.apply(Move(DRAW_DISCARD))
-    assert g.round_no == 2 and g.results[-1].reason == "upcard_limit"
+    assert g.round_no == 2 and g.results[-1].reason is RoundEnd.UPCARD_LIMIT
     with pytest.raises(RulesError, match="never_melded_penalty must be an integer from 0"):
         new_game("rami51(max_upcard_draws=1, never_melded_penalty=-1000)", players=2)
 

@@ -25,6 +25,7 @@ from rummykit.notation import import_record
 from rummykit.rules import Rules
 from rummykit.solver import solver_for
 from rummykit.web import Settings, create_app
+from rummykit.web import driver as web_driver
 from rummykit.web import server as web_server
 from rummykit.web.protocol import MoveIntent, resolve
 from rummykit.web.store import Store
@@ -485,7 +486,7 @@ def test_a_bot_s_illegal_move_is_logged_and_a_legal_one_played(
 ) -> None:
     """A buggy bot neither crashes the server nor stalls its table (asked again, it
     would choose the same move): the server logs the move and plays a legal one."""
-    monkeypatch.setattr(web_server, "make_bot", lambda name: _BrokenBot())
+    monkeypatch.setattr(web_driver, "make_bot", lambda name: _BrokenBot())
     caplog.set_level(logging.WARNING, logger="rummykit.web")
     with make_client(db) as c:
         t = create(c, [{"kind": "human"}, {"kind": "bot", "difficulty": "easy"}])
@@ -749,7 +750,7 @@ def test_a_rounds_result_carries_its_words_in_french() -> None:
 
 
 def test_a_reviews_reasons_follow_the_connections_language() -> None:
-    from rummykit.web.server import _reasons_in
+    from rummykit.web.session import reasons_in as _reasons_in
 
     review = {
         "type": "review",

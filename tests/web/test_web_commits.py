@@ -94,3 +94,32 @@ def test_tune_gc_freezes_and_raises_thresholds() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "(50000, 20, 10) True"
+
+
+def test_the_event_loop_collects_the_young_generation_often() -> None:
+    """A served process collects its young generation every ``young_gc`` seconds, so
+    no young collection has more than a moment's objects to scan (see
+    young_collections): young containers made here are gone from the young count
+    once the task has run, with the automatic collections out of the way."""
+    import asyncio
+    import gc
+
+    from rummykit.web.server import young_collections
+
+    async def scenario() -> int:
+        old = gc.get_threshold()
+        gc.set_threshold(1_000_000, 20, 10)
+        try:
+            made = [[] for _ in range(5000)]
+            assert gc.get_count()[0] >= 5000
+            task = asyncio.get_running_loop().create_task(young_collections(0.01))
+            deadline = asyncio.get_running_loop().time() + 30
+            while gc.get_count()[0] >= 5000:
+                assert asyncio.get_running_loop().time() < deadline
+                await asyncio.sleep(0.005)
+            task.cancel()
+            return len(made)
+        finally:
+            gc.set_threshold(*old)
+
+    assert asyncio.run(scenario()) == 5000

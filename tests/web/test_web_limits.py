@@ -8,10 +8,17 @@ import argparse
 
 import pytest
 
-from rummykit.web.config import add_flags, from_env, given_flags, parse_bool, parse_list
+from rummykit.web.config import (
+    add_flags,
+    from_env,
+    given_flags,
+    parse_bool,
+    parse_list,
+    server_settings,
+)
 from rummykit.web.limits import AddressLimiter, TokenBucket, address_key
 from rummykit.web.origin import HostCheck, host_name, normalize_origin, origin_allowed
-from rummykit.web.server import Settings, server_settings
+from rummykit.web.settings import Settings
 
 
 class FakeClock:

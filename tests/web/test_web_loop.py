@@ -194,6 +194,25 @@ def test_usual_house_rules_are_allowed(tmp_path: Path) -> None:
             assert r.status_code == 200, (rules, r.text)
 
 
+def test_new_meld_catalogues_are_built_a_few_a_minute_server_wide(tmp_path: Path) -> None:
+    """Each rule set with a catalogue of its own costs a build (up to half a second of
+    CPU for three decks): a stranger asking for new ones as fast as the server
+    answers kept its one core busy, whatever the per-address limits.  The server
+    builds ``new_rule_sets_per_minute`` a minute in all, bursts as large; past that a
+    new one is refused (429, with Retry-After), while presets with their house rules,
+    and catalogues already built, are not counted."""
+    seats = [{"kind": "human"}, {"kind": "bot", "difficulty": "easy"}]
+    fresh = [f"basic(min_run={n}, max_meld_size={n + 2}, ace=high)" for n in (5, 6, 7)]
+    with make_client(tmp_path / "w.db", new_rule_sets_per_minute=2) as c:
+        made = [c.post("/api/tables", json={"rules": r, "seats": seats}) for r in fresh]
+        assert [r.status_code for r in made][:2] == [200, 200]
+        assert made[2].status_code == 429 and made[2].headers["Retry-After"] == "60"
+        assert "new kinds of meld table" in made[2].json()["detail"]
+        for rules in ("gin", "basic(wall=2)", "rami51(opening_minimum=40)", fresh[0]):
+            r = c.post("/api/tables", json={"rules": rules, "seats": seats})
+            assert r.status_code == 200, (rules, r.text)
+
+
 # -- finding 4: rule sets -----------------------------------------------------------------
 def test_rule_sets_differing_only_in_points_share_their_meld_tables() -> None:
     """30 tables of ``contract_big(ace_points=i)`` built 30 catalogues (22 MB each)."""
@@ -293,3 +312,31 @@ def test_refusals_are_the_engines_own_and_read_no_hidden_card() -> None:
             checked += 1
             g.apply(rng.choice(g.legal_moves()))
     assert checked > 200
+
+
+def test_payloads_leave_no_garbage_cycles() -> None:
+    """A move's ``state`` payloads are freed by reference counting alone: a reference
+    cycle (a refusal kept with its traceback, whose frame holds the refusal) would be
+    left to the garbage collector, whose young collections then stop the event loop
+    for longer.  Every preset, both seats, a hundred moves: nothing for the collector."""
+    import gc
+    import random as _random
+
+    from rummykit import PRESETS, new_game
+    from rummykit.web.protocol import view_payload
+
+    gc.collect()
+    gc.disable()
+    try:
+        for name, rules in PRESETS.items():
+            rng = _random.Random(name)
+            g = new_game(name, players=rules.min_players, seed=3)
+            for _ in range(100):
+                if g.is_over():
+                    break
+                for seat in range(len(g.names)):
+                    view_payload(g.view(seat), state=g)
+                g.apply(rng.choice(g.legal_moves()))
+            assert gc.collect() == 0, name
+    finally:
+        gc.enable()

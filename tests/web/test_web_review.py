@@ -26,9 +26,8 @@ from rummykit.cards import JOKER, face_of
 from rummykit.serialize import state_from_json
 from rummykit.web import Settings, create_app
 from rummykit.web import reviews as web_reviews
-from rummykit.web.config import add_serve_arguments, given_flags
+from rummykit.web.config import add_serve_arguments, given_flags, server_settings
 from rummykit.web.reviews import review_payload
-from rummykit.web.server import server_settings
 from rummykit.web.store import Store
 from test_web_api import FORBIDDEN_KEYS, card_values, create, hello, latest_state, make_client
 from web_helpers import Client, ServerThread

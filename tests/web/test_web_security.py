@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from rummykit.web import server as web_server
+from rummykit.web import session as web_session
 from rummykit.web.store import CHAT_KEEP, Store
 from test_web_api import create, hello, make_client, move, until
 from test_web_browser import CHROMIUM, browser, new_page, server, state
@@ -494,12 +494,12 @@ def test_openapi_json_is_off_unless_asked_for(client: TestClient, db: Path) -> N
 
 def test_close_codes_are_distinct() -> None:
     codes = [
-        web_server.CLOSE_ORIGIN,
-        web_server.CLOSE_BAD_SECRET,
-        web_server.CLOSE_NOT_FOUND,
-        web_server.CLOSE_REPLACED,
-        web_server.CLOSE_TOO_MANY_SOCKETS,
-        web_server.CLOSE_SPECTATORS_FULL,
+        web_session.CLOSE_ORIGIN,
+        web_session.CLOSE_BAD_SECRET,
+        web_session.CLOSE_NOT_FOUND,
+        web_session.CLOSE_REPLACED,
+        web_session.CLOSE_TOO_MANY_SOCKETS,
+        web_session.CLOSE_SPECTATORS_FULL,
     ]
     assert len(set(codes)) == len(codes) and all(4000 <= c < 5000 for c in codes)
 

@@ -28,6 +28,7 @@ import random
 from ..cards import COPIES, JOKER, bits, copy_of, face_of, is_joker
 from ..melds import RUN
 from ..moves import BUY, DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, PASS, Move
+from ..rules import Family
 from ..scoring import card_value
 from ..solver import Solver
 from ..state import Phase
@@ -138,11 +139,11 @@ class ExpertBot(Bot):
 
     # -- decisions -----------------------------------------------------------------------
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
-        if view.rules.declare:  # Indian Rummy (bots/indian.py)
+        if view.rules.family is Family.INDIAN:  # Indian Rummy (bots/indian.py)
             return indian_move(view, rng, careful=True)
         legal = view.legal
         solver = view.game.solver
-        if view.rules.contracts and self.contract_aware:
+        if view.rules.family is Family.CONTRACT and self.contract_aware:
             danger = self._danger(view) if view.phase is Phase.PLAY else None  # discards
             chosen = contract_move(view, careful=True, danger=danger)
             if chosen is not None:
@@ -246,7 +247,7 @@ class ExpertBot(Bot):
         the help it gives opponents, a large penalty for a joker, and a small bonus for
         shedding points.  :mod:`ismcts` searches the few cheapest.  Contract Rummy's
         are :func:`.contract.discard_keys`."""
-        if view.rules.contracts and self.contract_aware:
+        if view.rules.family is Family.CONTRACT and self.contract_aware:
             return contract_discard_keys(view, discards, True, self._danger(view))
         live = unseen_faces(view)
         danger = self._danger(view)

@@ -51,7 +51,9 @@ def refusal(state: GameState, kind: int) -> IllegalMoveError | None:
     try:
         state.apply(probe)  # illegal (no move of its kind is): raises, changes nothing
     except IllegalMoveError as exc:
-        return exc
+        # Without its traceback: the traceback holds this frame, whose locals hold the
+        # error, a cycle only the garbage collector could free (with the state).
+        return exc.with_traceback(None)
     raise AssertionError(f"{probe} was legal")  # pragma: no cover - see legal_moves
 
 

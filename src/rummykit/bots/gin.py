@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..knock import deadwood_shown
 from ..moves import KNOCK, PASS, Move
+from ..rules import Family
 from ..solver import Solver
 from ..state import Phase
 from ..view import PlayerView
@@ -41,7 +42,7 @@ a discard in Gin (1.0 in other games): 60.5% of points at 3 against 58.4% at 1."
 
 def is_knock_game(view: PlayerView) -> bool:
     """Whether the Gin rules apply: only knock games have a knock card."""
-    return view.rules.knock_card is not None
+    return view.rules.family is Family.GIN
 
 
 def should_knock(view: PlayerView, solver: Solver) -> bool:

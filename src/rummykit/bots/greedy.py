@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from ..moves import Move
+from ..rules import Family
 from ..view import PlayerView
 from .base import Bot
 from .indian import indian_move
@@ -20,6 +21,6 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
-        if view.rules.declare:  # Indian Rummy (bots/indian.py)
+        if view.rules.family is Family.INDIAN:  # Indian Rummy (bots/indian.py)
             return indian_move(view, rng, careful=False)
         return greedy_move(view, view.game.solver, rng)

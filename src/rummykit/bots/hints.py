@@ -28,7 +28,7 @@ from ..moves import (
     TAKE,
     Move,
 )
-from ..rules import Ace
+from ..rules import Ace, Family
 from ..scoring import card_value, hand_value
 from ..solver import Solver
 from ..state import Phase
@@ -78,7 +78,7 @@ def why(view: PlayerView, move: Move, unicode: bool = True) -> str:
     """The reason in words for ``move`` in this view, for a hint or a review's better
     move: Indian Rummy's (:func:`rummykit.bots.indian.explain`, which knows its wild
     cards and declaration) or, for the games of melds in play, :func:`explain`'s."""
-    if view.rules.declare:
+    if view.rules.family is Family.INDIAN:
         return indian.explain(view, move, unicode)
     return explain(view, move, Solver(view.rules, view.game.melds), unicode)
 

@@ -51,7 +51,7 @@ from typing import Any
 from ..cards import bits
 from ..knock import deadwood_shown
 from ..moves import DISCARD, KNOCK, PASS, Move
-from ..rules import Scoring
+from ..rules import Family, Scoring
 from ..scoring import hand_value, margins
 from ..solver import LARGE_HAND, Solver
 from ..state import GameState, Phase
@@ -90,7 +90,7 @@ class _StateView:
         self.taken = s.taken
         self.rules = s.rules
         self.game = s.game
-        if s.rules.contracts:  # Contract Rummy's play (bots/contract.py) reads these
+        if s.rules.family is Family.CONTRACT:  # bots/contract.py's play reads these
             self.down = s.opened[s.current]
             self.deal_size = s.rules.deal_size(len(s.names), s.round_no)
             self.round_no = s.round_no
@@ -129,13 +129,13 @@ def playout_policy(s: GameState, solver: Solver, rng: random.Random) -> Move:
     The choice is therefore always the one :func:`greedy_move` makes on the legal
     list, at a fraction of the cost in Rami (``tests/bots/test_ai.py`` checks this).
     """
-    if s.rules.declare:  # Indian Rummy: no melds in play; its own cheap player
+    if s.rules.family is Family.INDIAN:  # Indian Rummy: no melds in play; its own cheap player
         return indian_playout_move(s, indian_solver(s))
     if s.phase is Phase.KNOCK and s.hands[s.current].bit_count() > s.game.dealt:
         # The knocker's discard: nothing more is drawn, so links are worth nothing and
         # the least deadwood is what scores (gin, or no undercut), as the expert plays.
         return discard_choice(_StateView(s), solver)  # type: ignore[arg-type]
-    if s.phase is Phase.PLAY and s.rules.meld_in_play and not s.rules.contracts:
+    if s.phase is Phase.PLAY and s.rules.meld_in_play and s.rules.family is not Family.CONTRACT:
         pseudo = s.pseudo_legal_moves()
         if any(m.kind == DISCARD for m in pseudo):
             v: Any = _StateView(s, pseudo)
@@ -215,7 +215,7 @@ class ISMCTSBot(Bot):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.rules.declare:  # Indian Rummy: one draw of lookahead (see bots/indian.py)
+        if view.rules.family is Family.INDIAN:  # one draw of lookahead (bots/indian.py)
             return indian_move(view, rng, careful=True, lookahead=True)
         if view.hand.bit_count() > LARGE_HAND:
             # Every step of a playout from such a hand (deep draws) costs the solver
@@ -416,15 +416,15 @@ def estimate(s: GameState, solver: Solver) -> list[int]:
     Rummy may only lay off (:func:`~rummykit.bots.contract.down_cost`).  In a knock
     game the round ends only by a knock: see :func:`knock_estimate`."""
     r = s.rules
-    if r.knock_card is not None:
+    if r.family is Family.GIN:
         return knock_estimate(s)
-    if r.declare:  # Indian Rummy: the hands as its scoring counts them
+    if r.family is Family.INDIAN:  # Indian Rummy: the hands as its scoring counts them
         return cutoff_deltas(s, indian_solver(s))
     dead = []
     for p, h in enumerate(s.hands):
         if s.needs_opening(p) or (r.never_melded_penalty and not s.melded[p]):
             value = hand_value(r, bits(h)) + r.never_melded_penalty
-        elif r.contracts:  # down in Contract Rummy: lay-offs only, no new melds
+        elif r.family is Family.CONTRACT:  # down in Contract Rummy: lay-offs only, no new melds
             value = down_cost(r, s.game.melds, s.table, h)
         else:
             value = solver.deadwood(h)

@@ -57,9 +57,10 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
+from ..events import Cut, Deal
 from ..moves import Move
 from ..notation import import_record, move_to_text
-from ..rules import Rules, Scoring
+from ..rules import Family, Rules, Scoring
 from ..serialize import state_from_json, state_to_json
 from ..solver import Solver
 from ..state import GameState, Phase
@@ -135,7 +136,7 @@ def horizon(rules: Rules, players: int) -> int:
     """Actions a review playout plays before it scores the round as it stands: the
     hard bot's own horizon, or :data:`INDIAN_TURNS` turns of each player (a draw and
     a discard each) in Indian Rummy."""
-    if rules.declare:
+    if rules.family is Family.INDIAN:
         return INDIAN_TURNS * 2 * players
     return ISMCTSBot().horizon
 
@@ -530,8 +531,8 @@ def match_start(final: GameState) -> GameState:
         raise ValueError("this state has no seed, so its history cannot be replayed")
     events = final.events
     dealer: int | None = None
-    if not (events and events[0][0] == "cut"):
-        dealer = next((int(e[1]) for e in events if e[0] == "deal"), 0)
+    if not (events and type(events[0]) is Cut):
+        dealer = next((e.player for e in events if type(e) is Deal), 0)
     return GameState.new(final.rules, list(final.names), seed, dealer=dealer)
 
 

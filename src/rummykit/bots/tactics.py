@@ -21,7 +21,7 @@ from ..moves import (
     PASS,
     Move,
 )
-from ..rules import Ace, Rules
+from ..rules import Ace, Family, Rules
 from ..scoring import card_value
 from ..solver import Solver
 from ..state import Phase
@@ -246,7 +246,7 @@ def greedy_move(
     the same few fields read from a sampled state.
     """
     legal = view.legal
-    if view.rules.contracts:  # Contract Rummy: play to the deal's contract
+    if view.rules.family is Family.CONTRACT:  # Contract Rummy: play to the deal's contract
         chosen = contract_move(view, careful=False)
         if chosen is not None:
             return chosen

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 
 from ..cards import JOKER, RANK_NAMES, SUIT_NAMES, display_face
 from ..errors import IllegalMoveError
+from ..results import RoundEnd
 from ..rulebook import rules_summary as summary_en
 from ..rules import Rules
 from ..scoring import RoundResult, describe_round
@@ -211,18 +212,19 @@ def round_text(result: RoundResult, names: Sequence[str], lang: str) -> str:
     if lang != "fr":
         return describe_round(result, names)
     w = result.winner
-    if result.reason == "gin" and w is not None:
-        return f"{names[w]} a fait gin"
-    if result.reason == "knock":
-        if w is None:
-            return "frappe à égalité de cartes isolées : aucun point"
-        if any(n.startswith("undercut") for n in result.players[w].notes):
-            return f"{names[w]} a contré celui qui a frappé"
-        return f"{names[w]} a frappé et gagné la donne"
-    if result.reason == "wall":
-        return "plus que deux cartes dans la pioche : la donne est nulle"
-    if result.reason == "wrong_show" and w is not None:
-        return f"déclaration fausse : {names[w]} gagne la donne"
+    match result.reason:
+        case RoundEnd.GIN if w is not None:
+            return f"{names[w]} a fait gin"
+        case RoundEnd.KNOCK:
+            if w is None:
+                return "frappe à égalité de cartes isolées : aucun point"
+            if any(n.startswith("undercut") for n in result.players[w].notes):
+                return f"{names[w]} a contré celui qui a frappé"
+            return f"{names[w]} a frappé et gagné la donne"
+        case RoundEnd.WALL:
+            return "plus que deux cartes dans la pioche : la donne est nulle"
+        case RoundEnd.WRONG_SHOW if w is not None:
+            return f"déclaration fausse : {names[w]} gagne la donne"
     if result.went_out and w is not None:
         extra = " (rami !)" if result.rummy else ""
         return f"{names[w]} a fini{extra}"

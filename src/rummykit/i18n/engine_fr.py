@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from ..results import RoundEnd
+
 Patterns = tuple[tuple[str, str], ...]
 
 _N = r"(?P<n>-?\d+)"
@@ -669,8 +671,8 @@ RULES_SPEC: Patterns = (
 """The rules errors a person can meet in the terminal game (a player count, a number
 out of its range); the others name options and stay in English."""
 
-BLOCKED = {
-    "restock_limit": "la pioche a été refaite trop souvent",
-    "turn_limit": "la limite de tours est atteinte",
-    "no_draw": "personne ne pouvait piocher",
+BLOCKED: dict[RoundEnd, str] = {
+    RoundEnd.RESTOCK_LIMIT: "la pioche a été refaite trop souvent",
+    RoundEnd.TURN_LIMIT: "la limite de tours est atteinte",
+    RoundEnd.NO_DRAW: "personne ne pouvait piocher",
 }

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from ..rules import (
     Ace,
     DiscardPickup,
+    Family,
     OpeningScope,
     Restock,
     Rules,
@@ -76,9 +77,9 @@ def rules_summary_fr(rules: Rules) -> list[str]:
         sizes = rules.deal_sizes.split("/")
         size = f"{join_fr(sizes)} cartes chacun aux donnes 1 à {len(sizes)}"
     out.append(f"Cartes : {decks} ; {size}.")
-    if rules.knock_card is not None:
+    if rules.family is Family.GIN:
         return out + _knock_summary_fr(rules)
-    if rules.declare:
+    if rules.family is Family.INDIAN:
         return out + _declare_summary_fr(rules)
     sets = "brelans et carrés : 3-4 cartes de même valeur de couleurs différentes"
     if rules.set_suits is SetSuits.ANY:
@@ -107,7 +108,7 @@ def rules_summary_fr(rules: Rules) -> list[str]:
     out.append("Tour : " + ", ".join(turn) + ".")
     out.extend(_contract_lines_fr(rules))
     extras: list[str] = []
-    if rules.layoff_after_own_meld and not rules.contracts:
+    if rules.layoff_after_own_meld and rules.family is not Family.CONTRACT:
         extras.append("on ne peut ajouter de cartes qu'après avoir posé une combinaison à soi")
     if rules.final_discard:
         extras.append("pour finir, il faut une dernière défausse")

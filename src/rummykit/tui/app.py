@@ -38,6 +38,7 @@ from ..moves import (
     TAKE,
     Move,
 )
+from ..rules import Family
 from ..state import GameState, Phase
 from ..variants.contract import buying, describe
 from ..variants.gin import knock_fields, laying_off
@@ -241,9 +242,9 @@ class TableScreen(LocalBindings, Screen[None]):
         box = self.query_one("#hand-box")
         cards = _n("{n} card", "{n} cards", len(self.order))
         box.border_title = _("Your hand · {cards} · by {order} (r)", cards=cards, order=_(order))
-        if s.rules.knock_card is not None:
+        if s.rules.family is Family.GIN:
             box.border_title += f" · {deadwood_text(s, hand)}"
-        elif s.rules.declare:
+        elif s.rules.family is Family.INDIAN:
             box.border_title += f" · {declare_text(s, hand)}"
         selected = [_("{n} selected", n=len(self.selected))] if self.selected else []
         box.border_subtitle = " · ".join([note, *selected] if note else selected)
@@ -315,7 +316,7 @@ class TableScreen(LocalBindings, Screen[None]):
 
     def _turn_advice(self) -> str:
         s = self.state
-        if s.rules.declare:
+        if s.rules.family is Family.INDIAN:
             return self._declare_advice()
         if s.phase is Phase.BUY:  # Contract Rummy: the discard offered out of turn
             top = _face(s.discard[-1]) if s.discard else _("the discard")
@@ -329,7 +330,7 @@ class TableScreen(LocalBindings, Screen[None]):
                 n=s.rules.buy_penalty,
                 left=left,
             )
-        if s.rules.knock_card is not None and s.phase is not Phase.DRAW:
+        if s.rules.family is Family.GIN and s.phase is not Phase.DRAW:
             return self._knock_advice()
         if s.phase is Phase.DRAW:
             if not s.discard:
@@ -858,10 +859,10 @@ class TableScreen(LocalBindings, Screen[None]):
         buying = s.phase is Phase.BUY and self.match.my_turn
         if action in BUY_ACTIONS or action in DRAW_ACTIONS:
             return buying == (action in BUY_ACTIONS)
-        if rules.declare:
+        if rules.family is Family.INDIAN:
             return action in DECLARE_GAME_ACTIONS or action not in KNOCK_GAME_ACTIONS
         if action in KNOCK_GAME_ACTIONS:
-            return rules.knock_card is not None
+            return rules.family is Family.GIN
         return action not in DECLARE_GAME_ACTIONS
 
     def on_key(self, event: events.Key) -> None:
@@ -872,7 +873,7 @@ class TableScreen(LocalBindings, Screen[None]):
             return
         rules = self.state.rules
         if CARD_KEYS.index(ch) < len(self.order) or (
-            rules.knock_card is None and not rules.declare
+            rules.family is not Family.GIN and rules.family is not Family.INDIAN
         ):
             # In a knock or declaration game a key past the hand is an action (k, n, b,
             # x), not a card.

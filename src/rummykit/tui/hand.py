@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..cards import face_of
+from ..rules import Family
 from ..scoring import card_value
 from ..state import GameState
 from ..variants.indian import Grouping, Indian
@@ -125,7 +126,7 @@ def ordered_hand(
         return lay.order, lay.starts, indian_note(lay)
     lay = arrange_hand(state, hand)
     note = _n("{n} meld", "{n} melds", lay.melds)
-    if state.rules.knock_card is not None:
+    if state.rules.family is Family.GIN:
         return lay.order, lay.starts, note
     if lay.melds and state.needs_opening(player):
         note += " " + _(

@@ -29,7 +29,7 @@ from textual.widgets import (
 from ..cards import bits, face_of
 from ..errors import RummyError
 from ..i18n import game_description, game_title, rules_summary
-from ..rules import Ace, Rules, RummyBonus, Scoring
+from ..rules import Ace, Family, Rules, RummyBonus, Scoring
 from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
@@ -186,9 +186,9 @@ class HelpScreen(LocalBindings, ModalScreen[None]):
         keys.add_column(style=Style(bold=True), no_wrap=True, max_width=20)
         keys.add_column()
         extra: tuple[tuple[str, str], ...] = ()
-        if self.rules.knock_card is not None:
+        if self.rules.family is Family.GIN:
             extra = KNOCK_KEYS_HELP
-        elif self.rules.declare:
+        elif self.rules.family is Family.INDIAN:
             extra = DECLARE_KEYS_HELP
         elif self.rules.buys_per_round:
             extra = BUY_KEYS_HELP
@@ -587,7 +587,7 @@ class NewGameScreen(LocalBindings, Screen[GameSettings | str | None]):
 
     def _show_options(self, rules: Rules) -> None:
         """Gin's options for a knock game, the rummy house rules otherwise."""
-        knock = rules.knock_card is not None
+        knock = rules.family is Family.GIN
         self.query_one("#knock-rules").display = knock
         self.query_one("#rummy-rules").display = not knock
 
@@ -637,7 +637,7 @@ class NewGameScreen(LocalBindings, Screen[GameSettings | str | None]):
         """The settings on the form (ValueError/RummyError with a message if invalid)."""
         rules = Rules.preset(self._preset())
         options = (
-            self._knock_options() if rules.knock_card is not None else self._rummy_options(rules)
+            self._knock_options() if rules.family is Family.GIN else self._rummy_options(rules)
         )
         goal_text_value = self.query_one("#goal", Input).value.strip()
         if not goal_text_value.isdigit() or int(goal_text_value) < 1:

@@ -54,6 +54,7 @@ from ..notation import export_record, import_record
 from ..rulebook import join_clauses
 from ..rules import (
     DiscardPickup,
+    Family,
     Rules,
     Scoring,
     SwappedJoker,
@@ -215,7 +216,7 @@ def move_clause(state: GameState, move: Move) -> str:
     if kind == PASS:
         return _("passed")
     if kind == KNOCK:
-        return _("declared") if state.rules.declare else _("knocked")
+        return _("declared") if state.rules.family is Family.INDIAN else _("knocked")
     if kind == DROP:
         return _("dropped")
     if kind == BUY:
@@ -387,7 +388,7 @@ class Match:
         table = list(s.table)
         rounds = len(s.results)
         apply_logged(s, move, self.log, self.human)
-        if len(s.results) > rounds and s.rules.knock_card is not None:
+        if len(s.results) > rounds and s.rules.family is Family.GIN:
             # A knock game's hand ends with a pass once the melds are laid, so the
             # table before that move is the table at the end (the next deal clears it).
             self.laid[s.results[-1].round_no] = table

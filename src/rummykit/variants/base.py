@@ -72,7 +72,8 @@ from ..errors import IllegalMoveError
 from ..family import FamilyFields
 from ..moves import PASS, Move
 from ..phase import Phase
-from ..rules import Rules
+from ..results import RoundEnd
+from ..rules import Family, Rules
 from ..scoring import RoundResult, score_round
 from . import upcard
 
@@ -90,8 +91,16 @@ class Variant:
     bound at construction; it holds no per-match state.
     """
 
-    name: ClassVar[str] = "rummy"
-    """The family's name, as :mod:`rummykit.variants` lists it."""
+    name: ClassVar[Family] = Family.RUMMY
+    """The family this variant plays (:attr:`Rules.family <rummykit.rules.Rules.family>`)."""
+
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names :func:`~rummykit.variants.find_variant` knows the family by."""
+
+    own_phases: ClassVar[frozenset[Phase]] = frozenset({Phase.FIRST_UPCARD})
+    """The phases whose moves :meth:`do_phase` carries out: the family's own (the first
+    upcard is every family's).  The draw, the play phase and the end of the match are
+    the state's, even where :meth:`phase_moves` replaces their generators."""
 
     family_fields: ClassVar[type[FamilyFields]] = FamilyFields
     """The record of the fields this family adds to the state (:mod:`rummykit.family`),
@@ -103,11 +112,6 @@ class Variant:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        """Whether these rules are this family's (the registry asks in its order)."""
-        return True
 
     def family_type(self) -> type[FamilyFields]:
         """The record of this game's own fields (``state.family``): by default
@@ -198,10 +202,10 @@ class Variant:
     def at_wall(self, state: GameState, player: int) -> bool:
         """``player``'s discard left the stock at the wall: True if the round ended.
         Without a knock there is nothing to play at the wall: the hand is void."""
-        state.finish_round(None, "wall")
+        state.finish_round(None, RoundEnd.WALL)
         return True
 
-    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
+    def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
         """The round's scores (seed scoring: winner collects or penalty)."""
         return score_round(
             state.rules,

@@ -32,11 +32,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from ..cards import COPIES, JOKER, bits, face_of, holds_face
 from ..errors import IllegalMoveError
+from ..events import Bought
 from ..family import FamilyFields, PositionReader
 from ..melds import ACE_HIGH, RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
 from ..phase import NO_CARD, Phase
-from ..rules import Rules
+from ..rules import Family, Rules
 from ..table import joker_swaps
 from .base import MoveGenerator, Variant
 
@@ -116,12 +117,10 @@ def buying(state: GameState | PlayerView) -> BuyFields:
 class Contract(Variant):
     """Contracts per deal, going down, lay-offs after it, and buying out of turn."""
 
-    name = "contract"
+    name = Family.CONTRACT
+    aliases = ("Contract Rummy", "Shanghai", "Shanghai Rummy")
+    own_phases = Variant.own_phases | {Phase.BUY}
     family_fields = BuyFields
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return bool(rules.contracts)
 
     def family_type(self) -> type[FamilyFields]:
         """Buying is Contract Rummy's own field, when the rules buy."""
@@ -287,7 +286,7 @@ class Contract(Variant):
             buys = fields.buys
             fields = replace(fields, buys=(*buys[:q], buys[q] + 1, *buys[q + 1 :]))
             state.family = fields
-            state.events.append(("buy", q, (card,)))
+            state.events.append(Bought(q, card))
             nxt = -1
         else:
             nxt = next_buyer(state, p, q)

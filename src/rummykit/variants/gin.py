@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, ClassVar, Self, cast
 
 from ..cards import bits, display_face, face_of
 from ..errors import IllegalMoveError
+from ..events import Bonus
 from ..family import FamilyFields, PositionReader
 from ..moves import (
     DISCARD,
@@ -44,7 +45,8 @@ from ..moves import (
     Move,
 )
 from ..phase import Phase
-from ..rules import Rules
+from ..results import RoundEnd
+from ..rules import Family, Rules
 from ..scoring import RoundResult, card_value, hand_value, score_knock
 from ..table import layoff_cells
 from .base import MoveGenerator, Variant
@@ -75,6 +77,8 @@ class KnockFields(FamilyFields):
     position_keys: ClassVar[tuple[str, ...]] = ("stage", "limit")
     position_names: ClassVar[Mapping[str, str]] = {"knock_stage": "stage", "knock_limit": "limit"}
     position_after: ClassVar[str] = "knocker"
+    json_after: ClassVar[str] = "knocker"
+    saved_by_all: ClassVar[bool] = True
 
     def to_position(self) -> dict[str, str]:
         return {"stage": str(self.knock_stage), "limit": str(self.knock_limit)}
@@ -444,13 +448,11 @@ def _without_shape(state: GameState, hand: int, shape: int) -> int:
 class Gin(Variant):
     """Knock games: melds only at the end, the first upcard, knocking, the wall."""
 
-    name = "gin"
+    name = Family.GIN
+    aliases = ("Gin Rummy", "Gin", "gin_rummy", "Oklahoma Gin")
+    own_phases = frozenset({_UPCARD_PHASE, _KNOCK_PHASE, _LAYOFF_PHASE, _WALL_PHASE})
     quick_discard = True
     family_fields = KnockFields
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return rules.knock_card is not None
 
     def after_deal(self, state: GameState) -> None:
         """The hand's knock limit (Oklahoma reads it off the upcard), then the first
@@ -479,7 +481,7 @@ class Gin(Variant):
             return super().do_phase(state, move)
         if phase is _WALL_PHASE:
             if kind == PASS:
-                state.finish_round(None, "wall")
+                state.finish_round(None, RoundEnd.WALL)
             else:  # a knock at the wall takes the upcard with it
                 card = state.discard.pop()
                 state.hands[p] |= 1 << card
@@ -500,7 +502,7 @@ class Gin(Variant):
         elif knock_fields(state).knock_stage == 0:
             state.family = replace(knock_fields(state), knock_stage=1)
         else:
-            state.finish_round(state.knocker, "knock")
+            state.finish_round(state.knocker, RoundEnd.KNOCK)
         return True
 
     def do_move(self, state: GameState, move: Move) -> None:
@@ -517,8 +519,8 @@ class Gin(Variant):
             state.set_phase(_WALL_PHASE)
         return True
 
-    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
-        if reason == "knock":
+    def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
+        if reason is RoundEnd.KNOCK:
             return score_knock(
                 state.rules, state.round_no, state.dealer, state.hands, state.knocker
             )
@@ -553,7 +555,7 @@ class Gin(Variant):
             if r.shutout_double and all(won[p] == 0 for p in range(n) if p != winner):
                 notes[winner].append(f"shutout: doubled, +{state.scores[winner]}")
                 state.scores[winner] *= 2
-        state.events.append(("bonus", winner, tuple(won)))
+        state.events.append(Bonus(winner, tuple(won)))
         # The bonuses are the last result's own part (PlayerScore.bonus), so the rows
         # of the results add up to the scores.
         last = state.results[-1]

@@ -40,7 +40,8 @@ from ..cards import JOKER, bits, copy_of, display_face, face_of, is_joker
 from ..errors import IllegalMoveError
 from ..moves import DISCARD, DISCARD_MOVES, DROP, KNOCK, Move
 from ..phase import Phase
-from ..rules import Rules, Scoring
+from ..results import RoundEnd
+from ..rules import Family, Rules, Scoring
 from ..scoring import PlayerScore, RoundResult
 from .base import MoveGenerator, Variant
 
@@ -201,11 +202,14 @@ class HandSolver:
         memo, pen_run, pen_pure = (
             (self._score, _INF, _INF) if valid else (self._soft, SOFT_RUN, SOFT_PURE)
         )
-        search = self._searcher(memo, True, pen_run, pen_pure)
-        splits = self._splits(hand, wild)
-        k, j = min(splits, key=lambda s: search(s[0], s[1], 0, 0, 0))
-        wilds = splits[0][0] - k  # the wild-rank faces that play as jokers (counts)
-        shapes, loose_faces = self._trace(search, k, j)
+        search, release = self._searcher(memo, True, pen_run, pen_pure)
+        try:
+            splits = self._splits(hand, wild)
+            k, j = min(splits, key=lambda s: search(s[0], s[1], 0, 0, 0))
+            wilds = splits[0][0] - k  # the wild-rank faces that play as jokers (counts)
+            shapes, loose_faces = self._trace(search, k, j)
+        finally:
+            release()
         # Physical cards: naturals by face; jokers the printed ones, then the wild
         # cards playing as jokers.
         naturals: dict[int, list[int]] = {}
@@ -327,8 +331,11 @@ class HandSolver:
     ) -> int:
         if len(memo) > MEMO_LIMIT:
             memo.clear()
-        search = self._searcher(memo, loose, pen_run, pen_pure)
-        return min(search(k, j, 0, 0, spare) for k, j in self._splits(hand, wild))
+        search, release = self._searcher(memo, loose, pen_run, pen_pure)
+        try:
+            return min(search(k, j, 0, 0, spare) for k, j in self._splits(hand, wild))
+        finally:
+            release()
 
     def _splits(self, hand: int, wild: int) -> list[tuple[int, int]]:
         """``(natural faces, jokers)`` of each way to play ``hand``: each card of the
@@ -351,7 +358,13 @@ class HandSolver:
         loose: bool,
         pen_run: int,
         pen_pure: int,
-    ) -> Callable[[int, int, int, int, int], int]:
+    ) -> tuple[Callable[[int, int, int, int, int], int], Callable[[], None]]:
+        """The memoised search, and what to call once done with it.
+
+        The search calls itself through its own closure cell, a reference cycle that
+        only the garbage collector could free (its young collections then pause the
+        server longer): the second function empties the cell, so reference counting
+        frees the search as soon as the caller drops it."""
         values = self.values
         high_ace = self.high_ace
 
@@ -410,7 +423,11 @@ class HandSolver:
             memo[mk] = best
             return best
 
-        return search
+        def release() -> None:
+            nonlocal search
+            del search
+
+        return search, release
 
 
 def _face_count(key: int, face: int) -> int:
@@ -423,51 +440,55 @@ def _runs(key: int, base: int, start: int, j: int, top: int) -> list[tuple[int, 
     left, jokers used).  Jokers completing a sequence to three cards may stand below or
     above it (a high ace is lower in face order, so it is never a natural here)."""
     out: list[tuple[int, int]] = []
-
-    def face_at(p: int) -> int:
-        return base + (p % 13)
-
-    def rec(p: int, k: int, used: int, length: int) -> None:
-        need = 3 - length if length < 3 else 0
-        if used + need <= j:
-            out.append((k, used + need))
-        if p > top:
-            return
-        f = face_at(p)
-        if k >> (2 * f) & 3:
-            rec(p + 1, k - (1 << (2 * f)), used, length + 1)
-        # A joker here only as a gap before a natural card still in reach.
-        if used < j:
-            for q in range(p + 1, min(top, p + j - used) + 1):
-                if _face_count(k, face_at(q)):
-                    rec(p + 1, k, used + 1, length + 1)
-                    break
-
-    rec(start + 1, key, 0, 1)
+    _runs_up(out, base, j, top, start + 1, key, 0, 1)
     return out
+
+
+def _runs_up(
+    out: list[tuple[int, int]], base: int, j: int, top: int, p: int, k: int, used: int, length: int
+) -> None:
+    """:func:`_runs`'s recursion (a module function, not a closure calling itself: that
+    would be a reference cycle left to the garbage collector on every call)."""
+    need = 3 - length if length < 3 else 0
+    if used + need <= j:
+        out.append((k, used + need))
+    if p > top:
+        return
+    f = base + (p % 13)
+    if k >> (2 * f) & 3:
+        _runs_up(out, base, j, top, p + 1, k - (1 << (2 * f)), used, length + 1)
+    # A joker here only as a gap before a natural card still in reach.
+    if used < j:
+        for q in range(p + 1, min(top, p + j - used) + 1):
+            if _face_count(k, base + (q % 13)):
+                _runs_up(out, base, j, top, p + 1, k, used + 1, length + 1)
+                break
 
 
 def _runs_down(key: int, base: int, j: int) -> list[tuple[int, int]]:
     """Sequences ending with a high ace (taken out of ``key``): Q-K-A and longer."""
     out: list[tuple[int, int]] = []
-
-    def rec(p: int, k: int, used: int, length: int) -> None:
-        need = 3 - length if length < 3 else 0
-        if length > 1 and used + need <= j:  # the lone ace is the low search's
-            out.append((k, used + need))
-        if p < 1:
-            return
-        f = base + p
-        if k >> (2 * f) & 3:
-            rec(p - 1, k - (1 << (2 * f)), used, length + 1)
-        if used < j:
-            for q in range(p - 1, max(1, p - (j - used)) - 1, -1):
-                if _face_count(k, base + q):
-                    rec(p - 1, k, used + 1, length + 1)
-                    break
-
-    rec(12, key, 0, 1)
+    _runs_below(out, base, j, 12, key, 0, 1)
     return out
+
+
+def _runs_below(
+    out: list[tuple[int, int]], base: int, j: int, p: int, k: int, used: int, length: int
+) -> None:
+    """:func:`_runs_down`'s recursion (a module function, as :func:`_runs_up`)."""
+    need = 3 - length if length < 3 else 0
+    if length > 1 and used + need <= j:  # the lone ace is the low search's
+        out.append((k, used + need))
+    if p < 1:
+        return
+    f = base + p
+    if k >> (2 * f) & 3:
+        _runs_below(out, base, j, p - 1, k - (1 << (2 * f)), used, length + 1)
+    if used < j:
+        for q in range(p - 1, max(1, p - (j - used)) - 1, -1):
+            if _face_count(k, base + q):
+                _runs_below(out, base, j, p - 1, k, used + 1, length + 1)
+                break
 
 
 # -- legal moves per phase ------------------------------------------------------------
@@ -552,11 +573,10 @@ def drop_penalty(state: GameState) -> int:
 class Indian(Variant):
     """Indian Rummy: a wild rank, melds shown only in a declaration, drops, pools."""
 
-    name = "indian"
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return rules.declare
+    name = Family.INDIAN
+    aliases = ("Indian Rummy", "13 Card Rummy", "Pool Rummy")
+    own_phases = frozenset({Phase.KNOCK})
+    """The declaration's card out (no first upcard: refused with ``declare``)."""
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
@@ -607,12 +627,12 @@ class Indian(Variant):
         p = state.current
         hand = state.discard_face(p, move.a)
         if not self.rules.wrong_show or self.solver.valid(hand, state.wild):
-            state.finish_round(p, "declare")
+            state.finish_round(p, RoundEnd.DECLARE)
             return True
         state.dropped[p] = self.rules.wrong_show
         state.knocker = -1
         state.set_phase(Phase.DRAW)
-        self._last_left(state, "wrong_show")
+        self._last_left(state, RoundEnd.WRONG_SHOW)
         return True
 
     def do_move(self, state: GameState, move: Move) -> None:
@@ -622,17 +642,17 @@ class Indian(Variant):
             state.set_phase(_KNOCK_PHASE)
             return
         state.dropped[p] = drop_penalty(state)  # a drop (before drawing)
-        self._last_left(state, "drop")
+        self._last_left(state, RoundEnd.DROP)
 
     @staticmethod
-    def _last_left(state: GameState, reason: str) -> None:
+    def _last_left(state: GameState, reason: RoundEnd) -> None:
         """End the deal if one player is left in it; else the state passes the turn on
         (next_seat skips seats out of the deal)."""
         left = [q for q in range(state.num_players) if state.dropped[q] == 0]
         if len(left) == 1:
             state.finish_round(left[0], reason)
 
-    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
+    def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
         rules = self.rules
         solver = self.solver
         n = state.num_players
@@ -646,7 +666,7 @@ class Indian(Variant):
                 counts[p] = d
                 notes[p] = (f"wrong show: {d}" if showed_wrong(rules, d) else f"dropped: {d}",)
             elif p == winner:
-                notes[p] = ("declared" if reason == "declare" else "last in the deal",)
+                notes[p] = ("declared" if reason is RoundEnd.DECLARE else "last in the deal",)
             else:
                 counts[p] = solver.points(state.hands[p], state.wild)
         deltas = [0] * n

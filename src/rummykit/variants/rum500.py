@@ -24,10 +24,12 @@ from typing import TYPE_CHECKING
 
 from ..cards import bits
 from ..errors import IllegalMoveError
+from ..events import Deal, Laid
 from ..melds import RUN, Shape, meld_table
 from ..moves import DRAW_DEEP, Move
 from ..phase import PENDING_USE, Phase
-from ..rules import Rules
+from ..results import RoundEnd
+from ..rules import Family, Rules
 from ..scoring import PlayerScore, RoundResult, card_value, hand_value
 from .base import MoveGenerator, Variant
 
@@ -38,11 +40,8 @@ if TYPE_CHECKING:
 class Rum500(Variant):
     """Melds scored when laid; deep draws from the discard pile."""
 
-    name = "rum500"
-
-    @staticmethod
-    def applies(rules: Rules) -> bool:
-        return rules.meld_scoring or rules.deep_discard
+    name = Family.RUM500
+    aliases = ("500 Rum", "Rummy 500", "Rum 500", "Pinochle Rummy")
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
@@ -88,7 +87,7 @@ class Rum500(Variant):
     def _shapes(self, shape: int) -> Shape:
         return meld_table(self.rules).shapes[shape]
 
-    def score(self, state: GameState, winner: int | None, reason: str) -> RoundResult:
+    def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
         """The hand's points: each player's melds and lay-offs (already in the score,
         added as they were laid) less the cards left in hand, so the rounds' deltas add
         up to the scores.  The melds are summed from the round's ``laid`` events, so a
@@ -116,10 +115,10 @@ def laid_points(state: GameState) -> list[int]:
     """Per player, the points their melds and lay-offs scored this round: the ``laid``
     events since the round's ``deal``."""
     out = [0] * state.num_players
-    for kind, p, values in reversed(state.events):
-        if kind == "laid":
-            out[p] += values[0]
-        elif kind == "deal":
+    for event in reversed(state.events):
+        if type(event) is Laid:
+            out[event.player] += event.points
+        elif type(event) is Deal:
             break
     return out
 

@@ -10,10 +10,12 @@ registry because every rules object it is given can be played this way.
 
 from __future__ import annotations
 
+from ..rules import Family
 from .base import Variant
 
 
 class Rummy(Variant):
     """Seeds 000 to 003: melds laid in play, scored by the cards left in hand."""
 
-    name = "rummy"
+    name = Family.RUMMY
+    aliases = ("Rummy", "Basic Rummy", "Rami", "Kalooki")

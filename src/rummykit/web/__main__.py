@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from .config import add_serve_arguments, serve
+from .config import add_serve_arguments
+from .server import serve
 
 
 def main(argv: list[str] | None = None) -> None:  # pragma: no cover - runs until killed

@@ -38,7 +38,11 @@ clients and forward those clients' moves to the owner.
   tables move within about four seconds; its clients' sockets closed with it, and the
   page reconnects through the proxy to a live process.
 
-With SQLite there is one process and none of this runs (``Manager.cluster`` is None).
+With SQLite there is one process and none of this runs: the tables are hosted by a
+:class:`~rummykit.web.host.LocalHost`.  :class:`Cluster` is the other
+:class:`~rummykit.web.host.Host`: the table service asks it, as it asks the local one,
+whether this process owns a table, to do a request (:meth:`Cluster.submit`), to let a
+table go; it never asks which kind of host it has.
 """
 
 from __future__ import annotations
@@ -52,21 +56,34 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fastapi import HTTPException
 from sqlalchemy.engine import make_url
 
+from .forwarded import (
+    ClaimRequest,
+    HandoverRequest,
+    JoinRequest,
+    MoveRequest,
+    RematchRequest,
+    TableRequest,
+    decode,
+    encode,
+)
 from .leases import Leases
+from .live import LiveTable, Presence
 from .protocol import ProtocolError
+from .residency import Registry, Residency, Unavailable
 from .store import MOVES_CHANNEL
 
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
 
-    from .server import LiveTable, Manager
+    from .fanout import Fanout
+    from .service import TableService
 
 log = logging.getLogger("rummykit.web")
 
@@ -97,14 +114,6 @@ def libpq_url(url: str) -> str:
 
 
 @dataclass
-class Presence:
-    """What one other process has connected at one table."""
-
-    seats: frozenset[int] = frozenset()
-    spectators: int = 0
-
-
-@dataclass
 class _Listener:
     """The connection that LISTENs, and the one that sends (psycopg cannot send on a
     connection while it waits for notices)."""
@@ -114,10 +123,21 @@ class _Listener:
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
+class Served(Registry, Protocol):
+    """The server as the cluster sees it (web/manager.py): the registry, and the
+    parts that change tables, tell clients and drive tables."""
+
+    residency: Residency
+    service: TableService
+    fanout: Fanout
+
+    def start_driver(self, live: LiveTable) -> None: ...
+
+
 class Cluster:
     """This process's part in a cluster: leases, notices, forwarding, failover."""
 
-    def __init__(self, manager: Manager) -> None:
+    def __init__(self, manager: Served) -> None:
         self.m = manager
         s = manager.settings
         self.node = s.node_id or default_node_id()
@@ -141,9 +161,36 @@ class Cluster:
 
     # -- life -----------------------------------------------------------------------------
     async def start(self) -> None:
+        """Listen, then sweep the residency; the tables that play by themselves are
+        taken by :meth:`tick` as their leases run out, not loaded here."""
         await self._connect()
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._listen()), loop.create_task(self._tick_loop())]
+        await self.m.residency.start(load=False)
+
+    def healthy(self) -> bool:
+        """The notification connection is up (``/healthz`` answers 503 while not)."""
+        return self.listening
+
+    def owns(self, live: LiveTable) -> bool:
+        return live.lease is not None
+
+    async def loaded(self, live: LiveTable) -> None:
+        """Drive a table whose lease this process holds; follow the others."""
+        if live.lease is not None:
+            self.m.start_driver(live)
+        else:
+            live.resting = True
+            await self.ask_presence(live.id)
+
+    def lost(self, live: LiveTable) -> None:
+        """A move was refused for a lease another process took: follow it from now."""
+        self.spawn(self.demote(live))  # it waits for the lock
+
+    def seated(self, live: LiveTable) -> None:
+        """A player sat down here at a replica: ask its owner for the table."""
+        if live.lease is None:
+            self.spawn(self.take_over(live))
 
     async def stop(self) -> None:
         for task in [*self.tasks, *self.syncing.values(), *self.background]:
@@ -231,7 +278,7 @@ class Cluster:
             return
         if owner.node == self.node:
             return
-        reply = await self._request(owner.node, live.id, "handover", {})
+        reply = await self._request(owner.node, live.id, HandoverRequest())
         if reply is not None and (reply.get("result") or {}).get("released"):
             self.handovers += 1
             await self.promote(live)
@@ -264,7 +311,7 @@ class Cluster:
         await self._sync_now(live)
         live.lease = token
         live.resting = False
-        self.m._start_driver(live)
+        self.m.start_driver(live)
         log.info("table %s: taken over by %s (lease %d)", live.id, self.node, token)
         return True
 
@@ -327,8 +374,6 @@ class Cluster:
 
     async def adopt(self, table_id: str) -> None:
         """Take an orphan that is not in memory: lease first, then load it."""
-        from .residency import Unavailable
-
         token = await self.acquire(table_id)
         if token is None:
             return
@@ -347,12 +392,16 @@ class Cluster:
             return
         self.syncing[live.id] = asyncio.ensure_future(self._sync_loop(live))
 
-    async def refresh(self, live: LiveTable) -> None:
-        """Read a replica's table now and wait until it is read."""
+    async def refresh(self, live: LiveTable) -> bool:
+        """Read a replica's table now and wait until it is read; False for a table
+        this process owns (its copy is the latest)."""
+        if live.lease is not None:
+            return False
         self.sync(live)
         task = self.syncing.get(live.id)
         if task is not None:
             await asyncio.shield(task)
+        return True
 
     async def _sync_loop(self, live: LiveTable) -> None:
         try:
@@ -374,13 +423,11 @@ class Cluster:
         rows = []
         if stored.version > live.version:
             rows = await self.m.db(self.m.store.moves, live.id, live.version)
-        changed = await self.m.follow(live, stored, rows)
+        changed = await self.m.service.follow(live, stored, rows)
         if changed:
-            await self.m.broadcast(live)
+            await self.m.fanout.broadcast(live)
             if live.failed is not None and stored.status == "failed":
-                await asyncio.gather(
-                    *(self.m.error(c, "table_failed", live.failed) for c in list(live.conns))
-                )
+                await self.m.fanout.error_all(live, "table_failed", live.failed)
 
     # -- notices ----------------------------------------------------------------------------
     def _on_notice(self, channel: str, payload: str) -> None:
@@ -427,22 +474,21 @@ class Cluster:
         elif kind == "c":
             entry = json.loads(rest)
             live.chat.append(entry)
-            text = json.dumps(entry, separators=(",", ":"))
-            self.spawn(asyncio.gather(*(self.m.send(c, text) for c in list(live.conns))))
+            self.spawn(self.m.fanout.send_all(live, entry))
 
     async def _presence_changed(self, live: LiveTable) -> None:
         """Seats connected elsewhere changed: the owner's driver must know (it plays
         for an absent player), and everyone's page shows who is there."""
         now = time.monotonic()
         for i, seat in enumerate(live.seats):
-            if seat["kind"] != "human" or not seat.get("claimed"):
+            if not seat.human or not seat.claimed:
                 continue
             if live.connected(i):
                 live.away_since.pop(i, None)
             else:
                 live.away_since.setdefault(i, now)
         live.changed.set()
-        await self.m.presence(live)
+        await self.m.fanout.presence(live)
 
     async def announce(self, live: LiveTable) -> None:
         """Tell the others which seats this process has connected at ``live``."""
@@ -462,8 +508,8 @@ class Cluster:
         await self.notify(CHANNEL, f"m {self.node} {live.id} {live.version}")
 
     # -- forwarding -------------------------------------------------------------------------
-    async def call(self, live: LiveTable, kind: str, args: dict[str, Any]) -> dict[str, Any] | None:
-        """Have the owner do ``kind`` (``move``, ``rematch``, ``join``, ``claim``).
+    async def submit(self, live: LiveTable, request: TableRequest) -> dict[str, Any] | None:
+        """Have the owner do ``request`` (a move, rematch, join or seat claim).
 
         The owner's result; None if this process owns the table (now: it may just have
         taken it from a dead owner) and should do it itself.  The owner's refusal is
@@ -479,7 +525,7 @@ class Cluster:
                     return None
             else:
                 self.forwarded += 1
-                reply = await self._request(owner.node, live.id, kind, args)
+                reply = await self._request(owner.node, live.id, request)
                 if reply is not None and reply.get("error") != "not_owner":
                     return _unwrap(reply)
             if time.monotonic() > deadline:
@@ -489,11 +535,12 @@ class Cluster:
             await asyncio.sleep(0.2)
 
     async def _request(
-        self, node: str, table_id: str, kind: str, args: dict[str, Any]
+        self, node: str, table_id: str, request: TableRequest | HandoverRequest
     ) -> dict[str, Any] | None:
         rid = secrets.token_hex(8)
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.calls[rid] = done
+        kind, args = encode(request)
         msg = {"op": "call", "id": rid, "from": self.node, "table": table_id, "kind": kind}
         try:
             await self.notify(node_channel(node), json.dumps({**msg, "args": args}))
@@ -515,16 +562,39 @@ class Cluster:
         elif msg.get("op") == "call":
             self.spawn(self._answer(msg))
 
+    async def perform(
+        self, live: LiveTable, request: TableRequest | HandoverRequest
+    ) -> dict[str, Any]:
+        """Do a forwarded request as the owner: the one dispatch of forwarded requests.
+        The arguments come from another process, which checked the seat's secret."""
+        service = self.m.service
+        match request:
+            case MoveRequest(seat=seat, move=move, version=version):
+                await service.play(live, seat, move, version)
+                return {}
+            case RematchRequest(seat=seat, version=version):
+                await service.rematch(live, seat, version)
+                return {}
+            case JoinRequest(name=name):
+                return await service.join(live, name)
+            case ClaimRequest(seat=seat, name=name):
+                return {"changed": await service.claim(live, seat, name)}
+            case HandoverRequest():
+                return {"released": await self.hand_over(live)}
+
     async def _answer(self, msg: dict[str, Any]) -> None:
         """Do a forwarded request as the owner, and answer on the sender's channel."""
         reply: dict[str, Any] = {"op": "reply", "id": msg.get("id")}
         live = self.m.tables.get(str(msg.get("table")))
-        handler = self.m.forwarded_handlers().get(str(msg.get("kind")))
-        if live is None or live.lease is None or handler is None:
+        try:
+            request = decode(msg.get("kind"), msg.get("args"))
+        except ValueError:  # pydantic's ValidationError: not a request of this version
+            request = None
+        if live is None or live.lease is None or request is None:
             reply["error"] = "not_owner"
         else:
             try:
-                reply["result"] = await handler(live, msg.get("args") or {})
+                reply["result"] = await self.perform(live, request)
             except ProtocolError as exc:
                 reply.update(error=exc.code, message=exc.message)
             except HTTPException as exc:
@@ -534,9 +604,6 @@ class Cluster:
                 reply.update(error=code, message=str(getattr(exc, "reason", exc)))
         with contextlib.suppress(Exception):
             await self.notify(node_channel(str(msg.get("from"))), json.dumps(reply))
-
-
-Handler = Callable[["LiveTable", dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
 def _unwrap(reply: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The server's settings from the environment and the command line.
 
-Every field of :class:`~rummykit.web.server.Settings` can be set by an environment
+Every field of :class:`~rummykit.web.settings.Settings` can be set by an environment
 variable ``RUMMYKIT_<FIELD>`` (``RUMMYKIT_TABLES_PER_MINUTE=5``) and by a flag of
 ``python -m rummykit.web`` (``--tables-per-minute 5``); a flag wins over the
 environment, and the environment over the default.  Both are derived from the
@@ -15,7 +15,10 @@ import argparse
 import dataclasses
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 ENV_PREFIX = "RUMMYKIT_"
 _TRUE = {"1", "true", "yes", "on"}
@@ -133,23 +136,16 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add_flags(parser, Settings, skip={"database_url", "migrate"})
 
 
-def serve(args: argparse.Namespace, environ: Mapping[str, str]) -> None:
-    """Run the server that ``args`` (from :func:`add_serve_arguments`) describe, until
-    interrupted.  Bad settings, from the flags or the ``RUMMYKIT_*`` variables, raise
-    ValueError naming the bad one before anything starts; so does a database that
-    cannot be used (unreachable, or behind with ``--no-migrate``: web/schema.py), which
-    is opened, and upgraded unless told not to, before the server listens."""
-    from .server import serve_main, server_settings
+def server_settings(
+    database_url: str | None, environ: Mapping[str, str], **options: Any
+) -> Settings:
+    """The settings of a served process: each field from ``options`` (the flags) when
+    given (not None), else from ``RUMMYKIT_<FIELD>`` in ``environ``, else its default.
+    A bad variable raises ValueError naming it."""
     from .settings import Settings
-    from .store import Store
+    from .store import default_database_url
 
-    options = given_flags(args, Settings)
-    settings = server_settings(args.database, environ, **options)
-    Store(settings.database_url, migrate=settings.migrate).close()
-    serve_main(  # pragma: no cover - runs a server until interrupted
-        args.host,
-        args.port,
-        args.database,
-        log_level=args.log_level,
-        **options,
-    )
+    values = from_env(Settings, environ)
+    values.update({k: v for k, v in options.items() if v is not None})
+    values["database_url"] = database_url or values.get("database_url") or default_database_url()
+    return Settings(**values)

@@ -11,7 +11,9 @@ house rules, and refuse the extremes with a 400 that names the option.
 
 from __future__ import annotations
 
-from ..rules import Rules
+from ..melds import meld_table_built, shape_key
+from ..rules import PRESETS, Rules
+from .limits import AddressLimiter
 from .settings import Settings
 
 
@@ -43,3 +45,22 @@ def check_rules(rules: Rules, seats: int, s: Settings) -> None:
     for name, value, bound in bounds:
         if bound and value is not None and value > bound:
             raise PolicyError(f"{name}: this server allows at most {bound}, not {value}")
+
+
+_PRESET_SHAPES = frozenset(shape_key(r) for r in PRESETS.values())
+"""The catalogues the presets use: never counted as new."""
+
+
+class NewRuleSets:
+    """The server-wide budget of new meld catalogues
+    (``Settings.new_rule_sets_per_minute``): a rule set whose catalogue no preset
+    shares and none is built yet takes one."""
+
+    def __init__(self, per_minute: float) -> None:
+        self.limiter = AddressLimiter(per_minute, max_addresses=1)
+
+    def allow(self, rules: Rules) -> bool:
+        """False when ``rules`` need a new catalogue and the budget is spent."""
+        if not self.limiter.enabled or shape_key(rules) in _PRESET_SHAPES:
+            return True
+        return meld_table_built(rules) or self.limiter.take("server")

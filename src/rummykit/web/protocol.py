@@ -48,7 +48,7 @@ from ..moves import (
     code_suit_pos,
 )
 from ..notation import move_to_text, parse_move
-from ..rules import Rules
+from ..rules import Family, Rules
 from ..scoring import card_value, describe_round, match_winners, standings
 from ..serialize import result_to_dict
 from ..solver import Solver
@@ -218,7 +218,7 @@ def move_text(v: PlayerView | GameState, m: Move) -> str:
     if m.kind == BUY:
         return "buy"
     if m.kind == KNOCK:
-        return "declare" if v.rules.declare else "knock"
+        return "declare" if v.rules.family is Family.INDIAN else "knock"
     try:
         return move_to_text(cast(GameState, v), m)
     except NotationError:  # pragma: no cover - every legal move has a text
@@ -295,7 +295,7 @@ def view_payload(
         "options": {
             "joker_swap": v.rules.joker_swap,
             "take_from_meld": v.rules.take_from_meld,
-            "knock": v.rules.knock_card is not None,
+            "knock": v.rules.family is Family.GIN,
         },
         "phase": v.phase.name.lower(),
         "current": v.current,
@@ -322,10 +322,10 @@ def view_payload(
         # so other games' payloads stay as they were).
         **({"deep_discard": True} if v.rules.deep_discard else {}),
         # Indian Rummy: the wild cut, the drops and the player's own count (only then).
-        **({"declare": _declare_payload(v, spectator)} if v.rules.declare else {}),
+        **({"declare": _declare_payload(v, spectator)} if v.rules.family is Family.INDIAN else {}),
         # Contract Rummy: the deal's contract, and the buy window (whose decision it is
         # is "current"; "in_turn" is the player who drew and plays on after it).
-        **({"contract": _contract_payload(v)} if v.rules.contracts else {}),
+        **({"contract": _contract_payload(v)} if v.rules.family is Family.CONTRACT else {}),
         "refused": {} if spectator else refusals_payload(v, state),
     }
 
@@ -562,7 +562,7 @@ def _knock_payload(v: PlayerView, spectator: bool) -> dict[str, Any] | None:
     """A knock game's public state (limit, knocker, lay-off stage) and the player's
     own least deadwood (after the best discard when holding one card more); None in
     rummy.  The deadwood comes from the player's own hand, so it leaks nothing."""
-    if v.rules.knock_card is None:
+    if v.rules.family is not Family.GIN:
         return None
     fields = knock_fields(v)
     return {

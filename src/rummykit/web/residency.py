@@ -32,12 +32,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .store import EXPIRED
 
 if TYPE_CHECKING:
-    from .server import LiveTable, Manager
+    from .host import Host
+    from .live import LiveTable
+    from .settings import Settings
+    from .store import Store
+
+T = TypeVar("T")
 
 log = logging.getLogger("rummykit.web")
 
@@ -89,10 +95,27 @@ def monotonic_clock(wall: float) -> float:
     return time.monotonic() - (time.time() - wall)
 
 
+class Registry(Protocol):
+    """The tables in memory and how to load them, as the residency (and the cluster)
+    see the server (web/manager.py)."""
+
+    settings: Settings
+    store: Store
+    tables: dict[str, LiveTable]
+    loading: dict[str, asyncio.Lock]
+    host: Host
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a store call in the database's threads."""
+        ...
+
+    async def get(self, table_id: str, lease: int | None = None) -> LiveTable | None: ...
+
+
 class Residency:
     """Unloads idle tables, makes room under the cap, expires abandoned tables."""
 
-    def __init__(self, manager: Manager) -> None:
+    def __init__(self, manager: Registry) -> None:
         self.m = manager
         self.task: asyncio.Task[None] | None = None
         self.unloaded = 0
@@ -127,15 +150,14 @@ class Residency:
         if self.m.tables.get(live.id) is live:
             del self.m.tables[live.id]
         await _stop(live)
-        if self.m.cluster is not None:  # another process may take it at once
-            await self.m.cluster.release(live)
+        await self.m.host.release(live)  # another process may take it at once
         self.unloaded += 1
         await self.m.db(self.m.store.touch, live.id, wall_clock(live.last_seen))
 
     async def expire(self, live: LiveTable) -> None:
         """Mark a table in memory expired in the store and unload it (a replica of
         another process's table is only unloaded: the owner decides)."""
-        if self.m.cluster is not None and live.lease is None:
+        if not self.m.host.owns(live):
             await self.unload(live)
             return
         await _stop(live)
@@ -147,8 +169,7 @@ class Residency:
                 self.expired += 1
         if self.m.tables.get(live.id) is live:
             del self.m.tables[live.id]
-        if self.m.cluster is not None:
-            await self.m.cluster.release(live)
+        await self.m.host.release(live)
 
     async def sweep(self) -> None:
         """One pass: unload idle tables, expire abandoned ones (in memory and not)."""

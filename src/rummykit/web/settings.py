@@ -22,6 +22,9 @@ class Settings:
     ``rummy db upgrade``: for deployments that migrate as a separate step."""
     bot_delay: float = 0.6
     """Seconds a bot waits before each action, so people can follow the play."""
+    young_gc: float = 0.1
+    """Seconds between the event loop's collections of the young generation
+    (:func:`rummykit.web.server.young_collections`); 0 leaves them to CPython."""
     disconnect_grace: float = 60.0
     """A seated player away this long has their turns played for them."""
     hint_budget: int = 0
@@ -143,6 +146,11 @@ class Settings:
     allows 3); 0: no limit."""
     policy_max_deals: int = 1000
     """``max_deals`` at most (the presets' own); 0: no limit."""
+    new_rule_sets_per_minute: float = 12.0
+    """Meld catalogues built a minute for rule sets none of the presets shares one
+    with (overall, not per address: a three-deck catalogue costs up to half a second
+    of CPU, which a stranger could ask for again and again with new options; bursts
+    as large); 0: no limit."""
     rule_sets: int = 32
     """Distinct rule sets whose meld tables this process keeps (least recently used
     forgotten first); each table of rules holds on to its own while it is in memory."""
