@@ -80,10 +80,10 @@ from rummykit.tui.session import (
     cells_text,
     choice_text,
     data_dir,
-    deadwood_text,
     layoff_attempt,
     load_saved,
     meld_attempt,
+    own_text,
     rebuilt_log,
     replay_steps,
     save_match,
@@ -240,7 +240,7 @@ async def test_gin_status_and_illegal_knock() -> None:
         screen = table(app)
         assert "deadwood 38" in str(screen.query_one("#hand-box").border_title)
         await pilot.press("p")  # AS: deadwood 29 after the best discard, still above 10
-        assert "deadwood 29 after a discard" in deadwood_text(g, g.hands[0])
+        assert "deadwood 29 after a discard" in own_text(g, g.hands[0])
         assert "knock (k) once your deadwood is 10 or less" in str(
             screen.query_one("#status").render()
         )

@@ -23,7 +23,7 @@ from rummykit.cards import JOKER, face_of, format_cards, parse_card, parse_cards
 from rummykit.rules import Rules
 from rummykit.state import GameState, Phase
 from rummykit.tui.hand import ordered_hand
-from rummykit.tui.session import declare_text
+from rummykit.tui.session import own_text
 from rummykit.variants.indian import Grouping, HandSolver, Indian, wild_rank
 from rummykit.web.protocol import arrangement_payload, view_payload
 from test_indian_solver import NONE, PURE, RUN, group_kind
@@ -84,10 +84,11 @@ def test_status_arrange_and_round_end_count_the_same(seed: int, size: int) -> No
     solver: HandSolver = variant.solver
     count, out = solver.count(hand, wild, g.game.dealt)
 
-    title = declare_text(g, hand)  # the terminal's hand title
+    title = own_text(g, hand)  # the terminal's hand title
     assert re.fullmatch(rf"counts {count}( after a discard)?", title), (title, count)
     v = g.view(0)
-    assert view_payload(v)["declare"]["count"] == count  # the page's status line
+    own = [line for line in view_payload(v)["status"] if line["own"]]
+    assert [line["params"]["n"] for line in own] == [count]  # the page's status line
     arranged = arrangement_payload(v)  # the page's Arrange
     assert arranged is not None and arranged["deadwood_points"] == count
     assert arranged["out"] == out

@@ -364,7 +364,7 @@ def test_the_rules_summary_tells_the_contracts_and_buying() -> None:
     """The rules panel (terminal and web) states what BC and WP say a player must know:
     the deal sizes, runs of four, each deal's contract, going down with all of it, and
     buying with a penalty card; in French too."""
-    from rummykit.i18n.rulebook_fr import rules_summary_fr
+    from rummykit.i18n import rules_summary as summary_in
     from rummykit.rulebook import rules_summary
 
     en = " ".join(rules_summary(Rules.preset(C)))
@@ -379,7 +379,7 @@ def test_the_rules_summary_tells_the_contracts_and_buying() -> None:
         "3 buys a deal each",
     ):
         assert text in en, text
-    fr = " ".join(rules_summary_fr(Rules.preset(C)))
+    fr = " ".join(summary_in(Rules.preset(C), "fr"))
     assert "donne 7, trois suites" in fr and "acheter la carte du dessus" in fr
     house = " ".join(rules_summary(Rules.parse(f"{C}(last_deal_no_discard=true)")))
     assert "In the last deal nobody goes out by discarding." in house

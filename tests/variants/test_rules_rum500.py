@@ -236,12 +236,12 @@ def test_the_rules_summary_tells_the_deep_draw_and_meld_scoring() -> None:
     in the discard pile ... as long as that card is immediately used in a meld", with
     "all cards above the one you take"; "Object: To score points for melds"; and the
     hand that ends with the stock (see test_hand_ends_when_the_stock_runs_out)."""
-    from rummykit.i18n.rulebook_fr import rules_summary_fr
+    from rummykit.i18n import rules_summary as summary_in
     from rummykit.rulebook import rules_summary
 
     en = " ".join(rules_summary(Rules.preset("rum500")))
     assert "any card of the discard pile, with every card above it" in en
     assert "every meld and lay-off scores its cards for whoever lays it" in en
     assert "The round ends when the stock runs out." in en and "restock" not in en
-    fr = " ".join(rules_summary_fr(Rules.preset("rum500")))
+    fr = " ".join(summary_in(Rules.preset("rum500"), "fr"))
     assert "n'importe quelle carte de la défausse" in fr and "marquent pour celui" in fr

@@ -270,9 +270,12 @@ def test_gin_tables_send_the_knock_state_and_only_your_own_deadwood(client: Test
         knock = s["knock"]
         solver = solver_for(Rules.preset("gin"))
         assert knock["limit"] == 10 and knock["knocker"] == -1 and knock["stage"] == 0
-        assert knock["deadwood"] == solver.deadwood(mask_of(s["hand"]))
+        own = [line for line in s["status"] if line["own"]]
+        assert [(x["code"], x["params"]["n"]) for x in own] == [
+            ("deadwood", solver.deadwood(mask_of(s["hand"])))
+        ]
         watched = hello(w)["game"]
-        assert watched["knock"]["deadwood"] is None and watched["hand"] == []
+        assert watched["status"] == [] and watched["hand"] == []
     basic = create(client, [{"kind": "human"}, {"kind": "human"}])
     with client.websocket_connect(f"/ws/{basic['id']}") as a:
         assert hello(a, basic, 0)["game"]["knock"] is None

@@ -225,7 +225,8 @@ def test_a_whole_gin_hand_by_clicks(server: ServerThread, browser: Any) -> None:
             status = page.inner_text("#status")
             seen.add(g["phase"])
             if g["phase"] == "play":
-                assert f"deadwood: {g['knock']['deadwood']}" in status, status
+                own = next(x for x in g["status"] if x["own"])  # the player's deadwood
+                assert f"deadwood: {own['params']['n']}" in status, status
             if g["phase"] == "first_upcard" and "pass" in {m["kind"] for m in g["legal"]}:
                 assert "take the upcard or pass" in status, status
             play_turn_by_clicks(page)

@@ -29,12 +29,12 @@ from collections.abc import Mapping, Sequence
 from ..cards import JOKER, RANK_NAMES, SUIT_NAMES, display_face
 from ..errors import IllegalMoveError
 from ..results import RoundEnd
-from ..rulebook import rules_summary as summary_en
+from ..rulebook import RULES_EN, render, rules_lines
 from ..rules import Rules
 from ..scoring import RoundResult, describe_round
 from . import engine_fr
 from .games import game_description, game_title, spec_title
-from .rulebook_fr import rules_summary_fr
+from .rulebook_fr import RULES_FR
 from .ui_fr import FR
 
 LANGS = ("en", "fr")
@@ -233,8 +233,8 @@ def round_text(result: RoundResult, names: Sequence[str], lang: str) -> str:
 
 
 def rules_summary(rules: Rules, lang: str) -> list[str]:
-    """:func:`rummykit.rulebook.rules_summary` in ``lang``."""
-    return rules_summary_fr(rules) if lang == "fr" else summary_en(rules)
+    """The rules summary (:func:`rummykit.rulebook.rules_lines`) in ``lang``."""
+    return render(rules_lines(rules), RULES_FR if lang == "fr" else RULES_EN)
 
 
 __all__ = [

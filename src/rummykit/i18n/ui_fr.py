@@ -50,16 +50,6 @@ FR: dict[str, str] = {
     "Swap joker": "Échange le joker",
     "Take": "Prends dedans",
     "Knock": "Frappe",
-    "declare: every card in sequences and sets, with two sequences, one pure": (
-        "déclarer : toutes les cartes en suites et brelans, dont deux suites, une pure"
-    ),
-    "drop: leave the deal before drawing, for the drop's points": (
-        "abandonner : quitter la donne avant de piocher, pour les points de l'abandon"
-    ),
-    "buy the discard offered out of turn, with a penalty card from the stock": (
-        "acheter la défausse offerte hors tour, avec une carte de pénalité de la pioche"
-    ),
-    "pass: leave the discard offered out of turn": "passer : laisser la défausse offerte hors tour",
     "Drop out of this deal for {n} points?": "Abandonner cette donne pour {n} points ?",
     "Drop for {n} points": "Abandonner pour {n} points",
     "Keep playing": "Continuer à jouer",
@@ -235,15 +225,12 @@ FR: dict[str, str] = {
     "no joker on the table stands for {card}": "aucun joker de la table ne remplace le {card}",
     "there is no meld on the table to take from": "aucune combinaison sur la table où prendre",
     # -- the match in words
-    "deadwood {n}": "isolées {n}",
-    "deadwood {n} after a discard": "isolées {n} après défausse",
     "{deals}, high wins": "{deals}, le plus haut gagne",
     "{deals}, low wins": "{deals}, le plus bas gagne",
     "to {n}, high wins": "en {n}, le plus haut gagne",
     "to {n}, low wins": "en {n}, le plus bas gagne",
     "Round {n} of {deals}": "Manche {n} sur {deals}",
     "Round {n} · to {target}": "Manche {n} · en {target}",
-    "Deal {n} of {deals}: {contract}": "Donne {n} sur {deals} : {contract}",
     "Next: deal {n} of {deals}, {contract}": "Ensuite : donne {n} sur {deals}, {contract}",
     "highest score wins": "le plus haut score gagne",
     "lowest score wins": "le plus bas score gagne",
@@ -291,18 +278,6 @@ FR: dict[str, str] = {
     "this help": "cette aide",
     "save the game and quit (rummy play --resume continues it)": (
         "sauvegarder et quitter (rummy play --resume reprend la partie)"
-    ),
-    "knock (deadwood within the limit), or at the wall knock with the upcard": (
-        "frapper (cartes isolées dans la limite), ou au bout de la pioche frapper avec la "
-        "carte retournée"
-    ),
-    "pass: on the first upcard, at the wall, or when done laying melds and lay-offs": (
-        "passer : sur la première carte retournée, au bout de la pioche, ou une fois "
-        "combinaisons et ajouts posés"
-    ),
-    "after a knock: lay the melds (and lay-offs) that leave the least deadwood": (
-        "après avoir frappé : poser les combinaisons (et ajouts) qui laissent le moins de "
-        "cartes isolées"
     ),
     "▶ the player to act · D the dealer · ✓ has opened (met the opening minimum)\n"
     "🃏(7♥) a joker standing for 7♥ · 2* the card you just drew · "
@@ -455,7 +430,6 @@ FR: dict[str, str] = {
     # -- Indian Rummy: the declaration, the drops and the wild cut
     "Declare": "Déclare",
     "Drop": "Abandon",
-    "· wild {card} ": "· joker {card} ",
     "you declared: select the card to put out and discard it (d)": (
         "vous avez déclaré : choisissez la carte à écarter et défaussez-la (d)"
     ),
@@ -468,27 +442,11 @@ FR: dict[str, str] = {
     ),
     "declared": "a déclaré",
     "dropped": "a abandonné",
-    "counts {n} after a discard": "compte {n} après la défausse",
     "counts {n}": "compte {n}",
     "after putting out {card}": "en écartant {card}",
     "(no two sequences with a pure one: every card counts)": (
         "(pas deux suites dont une pure : toutes les cartes comptent)"
     ),
-    "{card} (aces wild)": "{card} (les as sont jokers)",
-    "{card} ({rank} wild)": "{card} (les {rank} sont jokers)",
-    "aces": "as",
-    "twos": "deux",
-    "threes": "trois",
-    "fours": "quatre",
-    "fives": "cinq",
-    "sixes": "six",
-    "sevens": "sept",
-    "eights": "huit",
-    "nines": "neuf",
-    "tens": "dix",
-    "jacks": "valets",
-    "queens": "dames",
-    "kings": "rois",
     " · dropped ({n})": " · abandon ({n})",
     "Wrong show! Your cards are not all in melds with two sequences, one of them pure: "
     "declaring now costs {n} points.": (

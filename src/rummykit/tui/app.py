@@ -64,25 +64,23 @@ from .session import (
     card_text,
     cards_for_move,
     choice_text,
-    contract_title,
-    deadwood_text,
-    declare_text,
     discard_save,
     drop_cost,
     drop_note,
+    family_lines,
     join_words,
     laid_text,
     layoff_attempt,
     load_saved,
     meld_attempt,
     move_clause,
+    own_text,
     round_title,
     save_match,
     saved_games,
     swap_attempt,
     table_cells,
     take_attempt,
-    wild_text,
     winner_text,
 )
 from .widgets import HandView, LogView, MeldInfo, PilesBar, PlayersView, SeatInfo, TableView
@@ -98,12 +96,12 @@ the round's review (seed 0) are one evaluation and the hinted move is graded bes
 
 ACTION_KEYS = {DRAW_STOCK: "s", DRAW_DISCARD: "p", MELD: "m", LAYOFF: "l", SWAP: "j", TAKE: "t",
                DISCARD: "d", KNOCK: "k", PASS: "n", DROP: "x", BUY: "b"}  # fmt: skip
-KNOCK_GAME_ACTIONS = frozenset({"knock", "pass_turn", "lay_best"})
-"""Actions of knock games (Gin) only; their keys select cards 16, 17 and 12 in rummy,
-so they are bound only when the rules have a knock (Gin hands never hold 12 cards).
-Indian Rummy binds ``k`` (declare) and ``x`` (drop): its hands hold at most 14 cards,
-so those keys never select a card there."""
-DECLARE_GAME_ACTIONS = frozenset({"declare", "drop"})
+FAMILY_ACTIONS = frozenset({"knock", "pass_turn", "lay_best", "declare", "drop", "buy", "decline"})
+"""The bindings bound only where the game's family lists them among its actions
+(:meth:`~rummykit.variants.base.Variant.actions`): elsewhere they are neither shown nor
+bound, and their keys select cards (Gin's k, n and b would select cards 16, 17 and 12
+in rummy).  A family's keys never select a card in its own games: past the hand, the
+key is the action (Gin hands never hold 12 cards, Indian hands at most 14)."""
 BUY_ACTIONS = frozenset({"buy", "decline"})
 """Contract Rummy's buy window, out of turn: ``b`` buys the discard, ``n`` passes.
 They are bound (and shown) only while the window is the person's; the draws (s, p)
@@ -242,10 +240,9 @@ class TableScreen(LocalBindings, Screen[None]):
         box = self.query_one("#hand-box")
         cards = _n("{n} card", "{n} cards", len(self.order))
         box.border_title = _("Your hand · {cards} · by {order} (r)", cards=cards, order=_(order))
-        if s.rules.family is Family.GIN:
-            box.border_title += f" · {deadwood_text(s, hand)}"
-        elif s.rules.family is Family.INDIAN:
-            box.border_title += f" · {declare_text(s, hand)}"
+        own = own_text(s, hand)
+        if own:
+            box.border_title += f" · {own}"
         selected = [_("{n} selected", n=len(self.selected))] if self.selected else []
         box.border_subtitle = " · ".join([note, *selected] if note else selected)
         melds = [MeldInfo(slot, tm.owner, table_cells(s, tm)) for slot, tm in enumerate(s.table)]
@@ -253,7 +250,7 @@ class TableScreen(LocalBindings, Screen[None]):
         melds_n = _n("{n} meld", "{n} melds", len(s.table))
         self.query_one("#table-box").border_title = _("Table · {melds}", melds=melds_n)
         takeable = set()
-        if self.match.my_turn and s.rules.deep_discard:
+        if self.match.my_turn:  # 500 Rum: the pile cards a deep draw can take
             takeable = {len(s.discard) - m.a for m in s.legal_moves() if m.kind == DRAW_DEEP}
         self.query_one(PilesBar).show(len(s.stock), s.discard, takeable)
         seats = [
@@ -297,11 +294,8 @@ class TableScreen(LocalBindings, Screen[None]):
         s = self.state
         out = Text()
         out.append(f"{game_title(s.rules.name, lang())} ", Style(bold=True))
-        if s.wild >= 0:
-            out.append(_("· wild {card} ", card=wild_text(s.wild)))
-        contract = contract_title(s)
-        if contract and s.phase is not Phase.OVER:
-            out.append(f"· {contract} ", Style(bold=True))
+        for line in family_lines(s, s.hands[self.match.human], own=False):
+            out.append(f"· {line} ", Style(bold=True))
         if s.phase is Phase.OVER:
             out.append(_("· the match is over"))
         elif self.match.my_turn:
@@ -852,18 +846,15 @@ class TableScreen(LocalBindings, Screen[None]):
 
     # -- keys and clicks -----------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Knock, pass and best-melds exist only in knock games: elsewhere they are
-        neither shown nor bound, and their keys select cards."""
+        """A family's own actions (knock, declare, drop, ...) exist only in its games:
+        elsewhere they are neither shown nor bound, and their keys select cards."""
         s = self.state
-        rules = s.rules
         buying = s.phase is Phase.BUY and self.match.my_turn
         if action in BUY_ACTIONS or action in DRAW_ACTIONS:
             return buying == (action in BUY_ACTIONS)
-        if rules.family is Family.INDIAN:
-            return action in DECLARE_GAME_ACTIONS or action not in KNOCK_GAME_ACTIONS
-        if action in KNOCK_GAME_ACTIONS:
-            return rules.family is Family.GIN
-        return action not in DECLARE_GAME_ACTIONS
+        if action in FAMILY_ACTIONS:
+            return any(a.name == action for a in s.game.variant.actions())
+        return True
 
     def on_key(self, event: events.Key) -> None:
         ch = event.character
@@ -871,12 +862,9 @@ class TableScreen(LocalBindings, Screen[None]):
             return
         if self.state.phase is Phase.BUY and ch in "bn":  # buy or pass, not cards
             return
-        rules = self.state.rules
-        if CARD_KEYS.index(ch) < len(self.order) or (
-            rules.family is not Family.GIN and rules.family is not Family.INDIAN
-        ):
-            # In a knock or declaration game a key past the hand is an action (k, n, b,
-            # x), not a card.
+        family_keys = {a.key for a in self.state.game.variant.actions()}
+        if CARD_KEYS.index(ch) < len(self.order) or ch not in family_keys:
+            # A key past the hand that the family binds is its action (k, n, b, x).
             event.stop()
             event.prevent_default()
             self.toggle(CARD_KEYS.index(ch))

@@ -21,7 +21,7 @@ they cannot be laid until they reach it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..cards import face_of
 from ..rules import Family
@@ -79,7 +79,7 @@ def arrange_hand(state: GameState, hand: int, wild: int | None = None) -> HandLa
     variant = state.game.variant
     if isinstance(variant, Indian):
         cut = state.wild if wild is None else wild
-        return indian_layout(variant.solver.arrange(hand, cut))
+        return grouping_layout(variant.solver.arrange(hand, cut))
     solver = state.game.solver
     best = solver.arrange(hand)
     groups: list[tuple[int, ...]] = []
@@ -98,9 +98,22 @@ def arrange_hand(state: GameState, hand: int, wild: int | None = None) -> HandLa
     return HandLayout(tuple(groups), melds, best.deadwood, points, values)
 
 
-def indian_layout(g: Grouping) -> HandLayout:
-    """An Indian hand's grouping as a layout: the melds, the loose cards, then the card
-    to put out (if any); its deadwood is the hand's count."""
+def round_layout(state: GameState, hand: int, wild: int) -> HandLayout:
+    """``hand`` as its family lays it out at the round end
+    (:meth:`~rummykit.variants.base.Variant.layout`, with the deal's cut ``wild``): the
+    melds, then the loose cards by suit, each card with what it counts, and what each
+    joker or wild card in a meld stands for."""
+    g = state.game.variant.layout(hand, wild, lambda: state.game.solver)
+    counts = dict(zip(g.cards, g.card_points, strict=True))
+    loose = tuple(sort_cards(list(g.loose)))
+    in_melds = len(g.card_points) - len(g.loose)
+    values = (*g.card_points[:in_melds], *(counts[c] for c in loose))
+    return grouping_layout(replace(g, loose=loose, card_points=values))
+
+
+def grouping_layout(g: Grouping) -> HandLayout:
+    """A hand's grouping as a layout: the melds, the loose cards, then the card to put
+    out (if any); its deadwood is the grouping's count."""
     groups = [tuple(c for c, _f in meld) for meld in g.melds]
     if g.loose:
         groups.append(g.loose)
@@ -122,7 +135,7 @@ def ordered_hand(
         return sort_cards(hand, by_rank=order == "rank"), set(), ""
     variant = state.game.variant
     if isinstance(variant, Indian):
-        lay = indian_layout(variant.solver.shown(hand, state.wild, state.game.dealt))
+        lay = grouping_layout(variant.solver.shown(hand, state.wild, state.game.dealt))
         return lay.order, lay.starts, indian_note(lay)
     lay = arrange_hand(state, hand)
     note = _n("{n} meld", "{n} melds", lay.melds)

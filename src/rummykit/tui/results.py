@@ -31,7 +31,7 @@ from ..scoring import RoundResult
 from ..state import GameState
 from ..table import TableMeld
 from ..variants.indian import is_wild
-from .hand import arrange_hand, stand_ins
+from .hand import round_layout, stand_ins
 from .lang import _, _n, lang
 from .session import cells_text, face_text, is_red, table_cells
 from .widgets import CARD_WIDTH, hand_positions
@@ -46,10 +46,11 @@ def card_rows(
     state: GameState, cards: Sequence[int], width: int = HAND_WIDTH, wild: int = -1
 ) -> Text:
     """``cards`` arranged into the melds they hold, then the deadwood, each card over
-    the points it counts; rows of at most ``width`` cells, a gap between groups.  In
-    Indian Rummy (``wild``: the deal's cut) jokers and wild cards are underlined, and
-    a last line says what each one in a meld plays as."""
-    lay = arrange_hand(state, mask_of(cards), wild)
+    the points it counts; rows of at most ``width`` cells, a gap between groups, as
+    the family lays the hand out (:func:`round_layout`).  Jokers and wild cards
+    (``wild``: the deal's cut, if any) are underlined, and a last line says what each
+    one in a meld plays as."""
+    lay = round_layout(state, mask_of(cards), wild)
     order = lay.order
     positions = hand_positions(len(order), lay.starts, width)
     out = Text()

@@ -29,10 +29,12 @@ from textual.widgets import (
 from ..cards import bits, face_of
 from ..errors import RummyError
 from ..i18n import game_description, game_title, rules_summary
+from ..i18n.shows import code_text
 from ..rules import Ace, Family, Rules, RummyBonus, Scoring
 from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
+from ..variants import variant_for
 from .lang import N_, LocalBindings, _, _n, error_words, lang
 from .results import history_block, round_details
 from .session import (
@@ -140,26 +142,6 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
     ("q", N_("save the game and quit (rummy play --resume continues it)")),
 )
 
-KNOCK_KEYS_HELP: tuple[tuple[str, str], ...] = (
-    ("k", N_("knock (deadwood within the limit), or at the wall knock with the upcard")),
-    ("n", N_("pass: on the first upcard, at the wall, or when done laying melds and lay-offs")),
-    ("b", N_("after a knock: lay the melds (and lay-offs) that leave the least deadwood")),
-)
-"""Keys of knock games (Gin) only, shown in their help."""
-
-DECLARE_KEYS_HELP: tuple[tuple[str, str], ...] = (
-    ("k", N_("declare: every card in sequences and sets, with two sequences, one pure")),
-    ("x", N_("drop: leave the deal before drawing, for the drop's points")),
-)
-"""Keys of Indian Rummy only, shown in its help."""
-
-BUY_KEYS_HELP: tuple[tuple[str, str], ...] = (
-    ("b", N_("buy the discard offered out of turn, with a penalty card from the stock")),
-    ("n", N_("pass: leave the discard offered out of turn")),
-)
-"""Keys of Contract Rummy's buy window only, shown in its help."""
-
-
 SYMBOLS_HELP = N_(
     "▶ the player to act · D the dealer · ✓ has opened (met the opening minimum)\n"
     "🃏(7♥) a joker standing for 7♥ · 2* the card you just drew · "
@@ -185,15 +167,10 @@ class HelpScreen(LocalBindings, ModalScreen[None]):
         keys = Table.grid(padding=(0, 2))
         keys.add_column(style=Style(bold=True), no_wrap=True, max_width=20)
         keys.add_column()
-        extra: tuple[tuple[str, str], ...] = ()
-        if self.rules.family is Family.GIN:
-            extra = KNOCK_KEYS_HELP
-        elif self.rules.family is Family.INDIAN:
-            extra = DECLARE_KEYS_HELP
-        elif self.rules.buys_per_round:
-            extra = BUY_KEYS_HELP
-        for key, what in (*KEYS_HELP, *extra):
+        for key, what in KEYS_HELP:
             keys.add_row(_(key), _(what))
+        for action in variant_for(self.rules).actions():
+            keys.add_row(action.key, code_text(action.help, {}, lang()))
         rules = Text()
         for k, line in enumerate(rules_summary(self.rules, lang())):
             if k:

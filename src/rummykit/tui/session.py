@@ -32,7 +32,7 @@ from ..cards import JOKER, UNICODE_JOKER, bits, face_of, is_joker, mask_of
 from ..errors import NotationError
 from ..i18n import card_text as _lang_card_text
 from ..i18n import deep_draw_text, game_title, round_text
-from ..knock import deadwood_shown
+from ..i18n.shows import show_text
 from ..melds import HandCounts
 from ..moves import (
     BUY,
@@ -63,10 +63,12 @@ from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
 from ..variants.contract import describe
-from ..variants.indian import HandSolver, drop_penalty
+from ..variants.indian import drop_penalty
 from .lang import N_, _, _n, contract_words, lang
 
 JOKER_GLYPH = UNICODE_JOKER
+KNOCKED = {"knock": N_("knocked"), "declare": N_("declared")}
+"""A knock in the log, by what the family calls it (:meth:`Variant.action_name`)."""
 DIFFICULTIES = ("easy", "medium", "hard")
 N_("easy"), N_("medium"), N_("hard")  # their names on the screen
 DEFAULT_BOT = "easy"
@@ -216,7 +218,7 @@ def move_clause(state: GameState, move: Move) -> str:
     if kind == PASS:
         return _("passed")
     if kind == KNOCK:
-        return _("declared") if state.rules.family is Family.INDIAN else _("knocked")
+        return _(KNOCKED[state.game.variant.action_name(KNOCK, "knock")])
     if kind == DROP:
         return _("dropped")
     if kind == BUY:
@@ -678,36 +680,19 @@ def choice_text(state: GameState, move: Move) -> str:
 
 
 # -- rules in words ------------------------------------------------------------------------------
-def deadwood_text(state: GameState, hand: int) -> str:
-    """The hand's deadwood for a knock game's hand title (see
-    :func:`~rummykit.knock.deadwood_shown`)."""
-    shown = deadwood_shown(state.game, hand)
-    if hand.bit_count() > state.game.dealt:
-        return _("deadwood {n} after a discard", n=shown)
-    return _("deadwood {n}", n=shown)
+def family_lines(state: GameState, hand: int, *, own: bool) -> list[str]:
+    """The family's status lines (:meth:`~rummykit.variants.base.Variant.status`) in
+    the app's language: those about ``hand``, the player's own (``own``), or the public
+    ones."""
+    lines = state.game.variant.status(state, hand)
+    return [show_text(line, lang()) for line in lines if line.own == own]
 
 
-def declare_text(state: GameState, hand: int) -> str:
-    """Indian Rummy's hand title: what the hand would count now (with a card still to
-    discard, the best count after the discard)."""
-    solver = getattr(state.game.variant, "solver", None)
-    if not isinstance(solver, HandSolver) or not hand:
-        return ""
-    points, out = solver.count(hand, state.wild, state.game.dealt)
-    if out >= 0:
-        return _("counts {n} after a discard", n=points)
-    return _("counts {n}", n=points)
-
-
-def wild_text(card: int) -> str:
-    """The wild rank of a cut card, for people: ``7♣ (sevens wild)``."""
-    if face_of(card) == JOKER:
-        return _("{card} (aces wild)", card=UNICODE_JOKER)
-    rank = face_of(card) % 13
-    names = (N_("aces"), N_("twos"), N_("threes"), N_("fours"), N_("fives"), N_("sixes"),
-             N_("sevens"), N_("eights"), N_("nines"), N_("tens"), N_("jacks"),
-             N_("queens"), N_("kings"))  # fmt: skip
-    return _("{card} ({rank} wild)", card=face_text(face_of(card)), rank=_(names[rank]))
+def own_text(state: GameState, hand: int) -> str:
+    """What the family shows of the player's own hand, for the hand's title: a knock
+    game's deadwood, an Indian hand's count (after the best discard when holding the
+    extra card); empty when the family shows nothing of it."""
+    return " · ".join(family_lines(state, hand, own=True))
 
 
 def drop_cost(state: GameState) -> int:
@@ -744,12 +729,6 @@ def round_title(rules: Rules, round_no: int) -> str:
     if rules.deals is not None:
         return _("Round {n} of {deals}", n=round_no, deals=rules.deals)
     return _("Round {n} · to {target}", n=round_no, target=rules.target_score)
-
-
-def contract_title(state: GameState) -> str:
-    """Contract Rummy's deal and the contract it asks for, kept in view all deal long:
-    ``Deal 2 of 7: a set and a run``; empty in games without contracts."""
-    return _contract_words(state, N_("Deal {n} of {deals}: {contract}"))
 
 
 def contract_next(state: GameState) -> str:

@@ -51,6 +51,11 @@ primitive                  what it does
 ``draw_error``             why a draw the phase allows is refused
 ========================  ==============================================================
 
+What a family shows a player is data too (:mod:`rummykit.variants.show`), asked by the
+front ends, never by the state: ``actions`` (its extra keys), ``status`` (its status
+lines, as message codes with parameters) and ``layout`` (a hand laid out at the round
+end: melds, loose cards, what each joker or wild card stands for).
+
 Dispatch costs nothing on the hot paths: the state reads the phase's generator from a
 tuple the :class:`~rummykit.game.Game` builds once, and the standard play phase keeps
 its generator inline (a ``None`` entry), so a seed game makes no call it did not make
@@ -76,9 +81,13 @@ from ..results import RoundEnd
 from ..rules import Family, Rules
 from ..scoring import RoundResult, score_round
 from . import upcard
+from .show import Action, StatusLine
 
 if TYPE_CHECKING:
+    from ..solver import Solver
     from ..state import GameState
+    from ..view import PlayerView
+    from .indian import Grouping
 
 MoveGenerator = Callable[["GameState"], list[Move]]
 """The legal moves of one phase, given the state (each list is the state's to cache)."""
@@ -249,3 +258,48 @@ class Variant:
         """Why ``move``, of a kind the phase allows, is illegal in a variant phase: in
         the first-upcard phase, a take the must-use rule refuses."""
         return state.draw_error(move.kind)
+
+    # -- what the family shows (data for the front ends; the state never asks) -----------
+    def actions(self) -> tuple[Action, ...]:
+        """The actions only this family has (their keys and help codes), beyond the
+        draw-meld-discard turn's: the front ends bind and describe exactly these."""
+        return ()
+
+    def action_name(self, kind: int, default: str) -> str:
+        """What this family calls its move of ``kind`` (its action's name), else
+        ``default``: Indian Rummy's knock is ``declare``."""
+        return next((a.name for a in self.actions() if a.kind == kind), default)
+
+    def status(self, g: GameState | PlayerView, hand: int) -> list[StatusLine]:
+        """What a player must see of this family now, public lines first: the
+        state ``g`` (a state or one seat's view) and ``hand``, the viewer's own hand
+        (0 for a spectator, who gets no line marked ``own``).  The draw-meld-discard
+        game shows nothing beyond its table."""
+        return []
+
+    def layout(self, hand: int, wild: int, solver: Callable[[], Solver]) -> Grouping:
+        """``hand`` laid out at the round end: the solver's least-deadwood melds, each
+        card with the face it plays as, the loose cards, and what every card counts (a
+        hand's cards all count, melds held in hand included).  ``wild`` is the deal's
+        cut, for the families that have one; ``solver`` gives the front end's solver,
+        asked only by a family that arranges with one."""
+        from ..cards import JOKER, bits, copy_of
+        from ..scoring import card_value
+        from .indian import Grouping
+
+        arranging = solver()
+        best = arranging.arrange(hand)
+        melds = []
+        left = hand
+        for i in best.shapes:
+            sh = arranging.melds.shapes[i]
+            meld = []
+            for j, f in enumerate(sh.cells):
+                c = copy_of(left, JOKER if sh.joker_cells >> j & 1 else f)
+                left &= ~(1 << c)
+                meld.append((c, f))
+            melds.append(tuple(meld))
+        loose = tuple(bits(left))
+        cards = [c for meld in melds for c, _f in meld] + list(loose)
+        values = tuple(card_value(self.rules, c) for c in cards)
+        return Grouping(tuple(melds), loose, values, best.deadwood, True)

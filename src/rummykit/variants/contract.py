@@ -40,10 +40,11 @@ from ..phase import NO_CARD, Phase
 from ..rules import Family, Rules
 from ..table import joker_swaps
 from .base import MoveGenerator, Variant
+from .show import Action, Param, StatusLine
 
 if TYPE_CHECKING:
-    from ..player_view import PlayerView
     from ..state import GameState
+    from ..view import PlayerView
 
 _BUY_MOVES = (Move(BUY), Move(PASS))
 
@@ -114,6 +115,10 @@ def buying(state: GameState | PlayerView) -> BuyFields:
     return cast(BuyFields, state.family)
 
 
+BUY_ACTIONS = (Action("buy", "b", "key.buy", BUY), Action("decline", "n", "key.decline", PASS))
+"""The buy window's: buy the discard offered out of turn, or leave it."""
+
+
 class Contract(Variant):
     """Contracts per deal, going down, lay-offs after it, and buying out of turn."""
 
@@ -125,6 +130,21 @@ class Contract(Variant):
     def family_type(self) -> type[FamilyFields]:
         """Buying is Contract Rummy's own field, when the rules buy."""
         return BuyFields if self.rules.buys_per_round else FamilyFields
+
+    def actions(self) -> tuple[Action, ...]:
+        return BUY_ACTIONS if self.rules.buys_per_round else ()
+
+    def status(self, g: GameState | PlayerView, hand: int) -> list[StatusLine]:
+        """The deal and the contract it asks for, all deal long."""
+        contracts = g.game.contracts
+        if g.phase is Phase.OVER or not contracts:
+            return []
+        params: dict[str, Param] = {
+            "n": g.round_no,
+            "deals": self.rules.deals or len(contracts),
+            "contract": describe(contracts, g.round_no),
+        }
+        return [StatusLine("contract", params)]
 
     def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
         moves = dict(super().phase_moves())

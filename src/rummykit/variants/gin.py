@@ -50,11 +50,12 @@ from ..rules import Family, Rules
 from ..scoring import RoundResult, card_value, hand_value, score_knock
 from ..table import layoff_cells
 from .base import MoveGenerator, Variant
+from .show import Action, StatusLine
 
 if TYPE_CHECKING:
     from ..game import Game
-    from ..player_view import PlayerView
     from ..state import GameState
+    from ..view import PlayerView
 
 _PLAY_PHASE = Phase.PLAY
 _UPCARD_PHASE = Phase.FIRST_UPCARD
@@ -445,6 +446,15 @@ def _without_shape(state: GameState, hand: int, shape: int) -> int:
 
 
 # -- the variant ----------------------------------------------------------------------------
+GIN_ACTIONS = (
+    Action("knock", "k", "key.knock", KNOCK),
+    Action("pass_turn", "n", "key.pass", PASS),
+    Action("lay_best", "b", "key.lay_best"),
+)
+"""Knocking, passing (the first upcard, the wall, done laying) and the best melds after
+a knock."""
+
+
 class Gin(Variant):
     """Knock games: melds only at the end, the first upcard, knocking, the wall."""
 
@@ -453,6 +463,18 @@ class Gin(Variant):
     own_phases = frozenset({_UPCARD_PHASE, _KNOCK_PHASE, _LAYOFF_PHASE, _WALL_PHASE})
     quick_discard = True
     family_fields = KnockFields
+
+    def actions(self) -> tuple[Action, ...]:
+        return GIN_ACTIONS
+
+    def status(self, g: GameState | PlayerView, hand: int) -> list[StatusLine]:
+        """The player's own deadwood (:func:`deadwood_shown`: after the best discard
+        when holding a card over the deal)."""
+        if not hand:
+            return []
+        after = hand.bit_count() > g.game.dealt
+        n = deadwood_shown(g.game, hand)
+        return [StatusLine("deadwood_after" if after else "deadwood", {"n": n}, own=True)]
 
     def after_deal(self, state: GameState) -> None:
         """The hand's knock limit (Oklahoma reads it off the upcard), then the first

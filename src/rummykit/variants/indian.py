@@ -44,9 +44,12 @@ from ..results import RoundEnd
 from ..rules import Family, Rules, Scoring
 from ..scoring import PlayerScore, RoundResult
 from .base import MoveGenerator, Variant
+from .show import Action, StatusLine
 
 if TYPE_CHECKING:
+    from ..solver import Solver
     from ..state import GameState
+    from ..view import PlayerView
 
 _PLAY_PHASE = Phase.PLAY
 _KNOCK_PHASE = Phase.KNOCK
@@ -570,6 +573,13 @@ def drop_penalty(state: GameState) -> int:
 
 
 # -- the variant ----------------------------------------------------------------------
+INDIAN_ACTIONS = (
+    Action("declare", "k", "key.declare", KNOCK),
+    Action("drop", "x", "key.drop", DROP),
+)
+"""Declaring (then putting out the extra card) and dropping out of the deal."""
+
+
 class Indian(Variant):
     """Indian Rummy: a wild rank, melds shown only in a declaration, drops, pools."""
 
@@ -581,6 +591,25 @@ class Indian(Variant):
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         self.solver = HandSolver(rules)
+
+    def actions(self) -> tuple[Action, ...]:
+        return INDIAN_ACTIONS
+
+    def status(self, g: GameState | PlayerView, hand: int) -> list[StatusLine]:
+        """The wild cut, then what the player's own hand counts now (with a card still
+        to put out, its best count after putting it out)."""
+        out: list[StatusLine] = []
+        if g.wild >= 0:
+            out.append(StatusLine("wild", {"card": g.wild, "ranks": wild_rank(g.wild)}))
+        if hand:
+            points, extra = self.solver.count(hand, g.wild, g.game.dealt)
+            code = "count_after" if extra >= 0 else "count"
+            out.append(StatusLine(code, {"n": points}, own=True))
+        return out
+
+    def layout(self, hand: int, wild: int, solver: Callable[[], Solver]) -> Grouping:
+        """The hand as its count counts it, with the deal's cut ``wild``."""
+        return self.solver.arrange(hand, wild)
 
     def after_deal(self, state: GameState) -> None:
         """Seats out of the match give their cards back under the stock, shuffled; the

@@ -23,11 +23,11 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
 from ..bots.explain import refusal
-from ..cards import JOKER, MAX_CARDS, bits, copy_of, face_of, format_card, make_face, mask_of
+from ..cards import JOKER, MAX_CARDS, bits, face_of, format_card, make_face, mask_of
 from ..errors import IllegalMoveError, NotationError
 from ..i18n import illegal_text, note_text, round_text
 from ..i18n.engine_fr import CONTRACTS_FR
-from ..knock import deadwood_shown
+from ..i18n.shows import line_payload
 from ..melds import RUN, HandCounts, meld_table, pos_rank
 from ..moves import (
     BUY,
@@ -56,7 +56,7 @@ from ..state import GameState, Phase, determinize
 from ..table import layoff_cells
 from ..variants.contract import buying, describe
 from ..variants.gin import knock_fields
-from ..variants.indian import Grouping, HandSolver, Indian, makes_wrong_show, wild_rank
+from ..variants.indian import Grouping, Indian, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 8192
@@ -218,7 +218,7 @@ def move_text(v: PlayerView | GameState, m: Move) -> str:
     if m.kind == BUY:
         return "buy"
     if m.kind == KNOCK:
-        return "declare" if v.rules.family is Family.INDIAN else "knock"
+        return v.game.variant.action_name(KNOCK, "knock")  # Indian Rummy: "declare"
     try:
         return move_to_text(cast(GameState, v), m)
     except NotationError:  # pragma: no cover - every legal move has a text
@@ -314,10 +314,13 @@ def view_payload(
         "opened": list(v.opened),
         "taken": v.taken,
         "pending": v.pending,
-        "knock": _knock_payload(v, spectator),
+        "knock": _knock_payload(v),
         "results": [_result_payload(v, r) for r in v.results],
         "legal": [] if spectator else [legal_entry(v, m) for m in v.legal],
         "arrangement": None if spectator else arrangement_payload(v),
+        # What the game's family shows (its contract, its wild cut, the player's own
+        # deadwood or count), as codes with their texts: the page renders them all alike.
+        "status": status_payload(v, spectator),
         # 500 Rum: the client shows the whole pile, each card a deep draw (only then,
         # so other games' payloads stay as they were).
         **({"deep_discard": True} if v.rules.deep_discard else {}),
@@ -328,6 +331,13 @@ def view_payload(
         **({"contract": _contract_payload(v)} if v.rules.family is Family.CONTRACT else {}),
         "refused": {} if spectator else refusals_payload(v, state),
     }
+
+
+def status_payload(v: PlayerView, spectator: bool = False) -> list[dict[str, Any]]:
+    """The family's status lines (:meth:`~rummykit.variants.base.Variant.status`) for
+    the seat of ``v``: the public ones, and those about its own hand unless
+    ``spectator``."""
+    return [line_payload(x) for x in v.game.variant.status(v, 0 if spectator else v.hand)]
 
 
 _BUTTONS = {"meld": MELD, "layoff": LAYOFF, "swap": SWAP, "take": TAKE, "discard": DISCARD}
@@ -392,13 +402,9 @@ def _contract_payload(v: PlayerView) -> dict[str, Any]:
 
 
 def _declare_payload(v: PlayerView, spectator: bool) -> dict[str, Any]:
-    """Indian Rummy's public state (the wild cut, each seat's drop: 0, its penalty, or
-    -1 out of the match), what a drop costs now, and what the player's own hand counts
-    (after the best discard when holding the extra card): from their own hand only."""
-    solver = getattr(v.game.variant, "solver", None)
-    count = None
-    if not spectator and isinstance(solver, HandSolver) and v.hand:
-        count = solver.count(v.hand, v.wild, v.game.dealt)[0]
+    """Indian Rummy's public state: the wild cut, each seat's drop (0, its penalty, or
+    -1 out of the match) and what a drop costs now.  (What the player's own hand
+    counts is a status line of the family's: :func:`status_payload`.)"""
     in_deal = sum(1 for d in v.dropped if d >= 0)
     r = v.rules
     return {
@@ -406,7 +412,6 @@ def _declare_payload(v: PlayerView, spectator: bool) -> dict[str, Any]:
         "wild_rank": wild_rank(v.wild),
         "dropped": list(v.dropped),
         "drop_cost": r.first_drop if v.turn <= in_deal else r.middle_drop,
-        "count": count,
     }
 
 
@@ -505,29 +510,12 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
 
 
 def hand_layout(v: PlayerView, hand: int, wild: int) -> dict[str, Any]:
-    """A hand at the round end laid out as melds and loose cards, in
-    :func:`grouping_payload`'s fields: in Indian Rummy as its count counts it (with the
-    deal's cut ``wild``), else the solver's least-deadwood melds with every card
-    counting its value (a hand's cards all count, melds held in hand included)."""
-    variant = v.game.variant
-    if isinstance(variant, Indian):
-        return grouping_payload(variant.solver.arrange(hand, wild))
-    solver = _solver(v.rules)
-    best = solver.arrange(hand)
-    melds = []
-    left = hand
-    for i in best.shapes:
-        sh = solver.melds.shapes[i]
-        meld = []
-        for j, f in enumerate(sh.cells):
-            c = copy_of(left, JOKER if sh.joker_cells >> j & 1 else f)
-            left &= ~(1 << c)
-            meld.append((c, f))
-        melds.append(tuple(meld))
-    loose = tuple(bits(left))
-    cards = [c for meld in melds for c, _f in meld] + list(loose)
-    values = tuple(card_value(v.rules, c) for c in cards)
-    return grouping_payload(Grouping(tuple(melds), loose, values, best.deadwood, True))
+    """A hand at the round end laid out as its family lays it
+    (:meth:`~rummykit.variants.base.Variant.layout`: in Indian Rummy as its count
+    counts it, with the deal's cut ``wild``; else the solver's least-deadwood melds
+    with every card counting its value), in :func:`grouping_payload`'s fields."""
+    rules = v.rules
+    return grouping_payload(v.game.variant.layout(hand, wild, lambda: _solver(rules)))
 
 
 def grouping_payload(g: Grouping) -> dict[str, Any]:
@@ -558,19 +546,13 @@ def grouping_payload(g: Grouping) -> dict[str, Any]:
     }
 
 
-def _knock_payload(v: PlayerView, spectator: bool) -> dict[str, Any] | None:
-    """A knock game's public state (limit, knocker, lay-off stage) and the player's
-    own least deadwood (after the best discard when holding one card more); None in
-    rummy.  The deadwood comes from the player's own hand, so it leaks nothing."""
+def _knock_payload(v: PlayerView) -> dict[str, Any] | None:
+    """A knock game's public state (limit, knocker, lay-off stage); None in rummy.
+    (The player's own deadwood is a status line of the family's: :func:`status_payload`.)"""
     if v.rules.family is not Family.GIN:
         return None
     fields = knock_fields(v)
-    return {
-        "limit": fields.knock_limit,
-        "knocker": v.knocker,
-        "stage": fields.knock_stage,
-        "deadwood": None if spectator else deadwood_shown(v.game, v.hand),
-    }
+    return {"limit": fields.knock_limit, "knocker": v.knocker, "stage": fields.knock_stage}
 
 
 # -- intents -------------------------------------------------------------------------------

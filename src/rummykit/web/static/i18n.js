@@ -47,3 +47,22 @@ export function tn(key, n, vars = {}) {
   const one = lang === "fr" ? Math.abs(n) < 2 : n === 1;
   return t(`${key}.${one ? "one" : "other"}`, { n, ...vars });
 }
+
+// A parameter of a family's status line as its name says to write it (see
+// rummykit/variants/show.py): a card id as its face, a rank by its name.
+function paramText(name, value, faceText) {
+  if (typeof value !== "number") return String(value);
+  if (name.endsWith("card")) return faceText(value);
+  if (name === "rank" || name === "ranks") return t(`rank.${value % 13}`);
+  return String(value);
+}
+
+/** A family's status line (the payload's ``status``) in the page's language: the
+ * page's own words for its code (``show.<code>``) when the catalog has them, else the
+ * server's text in the language (so a line no catalog here knows is still shown). */
+export function lineText(line, faceText) {
+  const key = `show.${line.code}`;
+  if (!(key in MESSAGES[lang] || key in MESSAGES.en)) return lang === "fr" ? line.text_fr : line.text;
+  const vars = Object.fromEntries(Object.entries(line.params).map(([k, v]) => [k, paramText(k, v, faceText)]));
+  return t(key, vars);
+}

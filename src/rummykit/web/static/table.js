@@ -4,7 +4,7 @@ import { backEl, cardEl, cardsFor, faceOf, faceText, JOKER, moveNodes, richText 
 import { handView } from "./hand.js";
 import { turnNotice } from "./notify.js";
 import { api, h } from "./dom.js";
-import { lang, seatName, t, tn } from "./i18n.js";
+import { lang, lineText, seatName, t, tn } from "./i18n.js";
 import { bindKeys, KEYS } from "./keys.js";
 import { pref, setPref } from "./prefs.js";
 import { reviewPanel } from "./review.js";
@@ -39,8 +39,8 @@ export async function tablePage(app, connEl, tableId) {
     hand: h("div", { class: "hand", id: "hand", role: "group", "aria-label": t("table.hand") }),
     arrangeInfo: h("p", { class: "arrange-info", id: "arrange-info" }),
     status: h("p", { class: "status", id: "status", "aria-live": "polite" }),
-    // Contract Rummy: the deal and its contract, in view all deal long
-    contract: h("p", { class: "contract", id: "contract", hidden: true }),
+    // what the game's family shows (a contract, a wild cut), in view all deal long
+    shows: h("div", { class: "shows", id: "shows" }),
     // the last move in words, read out by screen readers as it happens
     announce: h("p", { class: "visually-hidden", id: "announce", "aria-live": "polite" }),
     timer: h("div", { class: "turn-timer", id: "turn-timer", hidden: true }),
@@ -95,8 +95,6 @@ export async function tablePage(app, connEl, tableId) {
   };
   els.sorts = h("div", { class: "sorts" }, b.bySuit, b.byRank, b.arrange);
   els.actions.append(b.meld, b.layoff, b.swap, b.take, b.discard, b.buy, b.pass, b.knock, b.drop, b.hint);
-  // Indian Rummy: the wild cut, shown by the piles
-  els.wild = h("div", { class: "wild-cut", id: "wild", hidden: true });
 
   function setSort(mode) {
     ui.manual = false;
@@ -120,8 +118,8 @@ export async function tablePage(app, connEl, tableId) {
   const game = h("div", { class: "game" },
       h("section", { class: "board", "aria-label": t("table.board") },
         els.seats,
-        h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard, els.wild), els.pile, els.melds),
-        h("div", { class: "mine" }, els.announce, els.contract, els.status, els.timer, els.error, els.hintBox,
+        h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard), els.pile, els.melds),
+        h("div", { class: "mine" }, els.announce, els.shows, els.status, els.timer, els.error, els.hintBox,
           els.sorts, els.arrangeInfo, els.hand, els.actions, els.whyNot)),
       h("aside", { class: "side" },
         h("h2", { text: t("side.scores") }), els.scores, els.rounds,
@@ -341,9 +339,11 @@ export async function tablePage(app, connEl, tableId) {
     b.pass.hidden = !kinds.has("pass");
     b.buy.hidden = !kinds.has("buy");
     b.knock.hidden = !kinds.has("knock");
-    b.knock.textContent = g.declare ? t("act.declare") : t("act.knock");
+    // the button says what the family calls its knock, the legal move's text (act.knock,
+    // act.declare: Indian Rummy's knock is a declaration)
+    const knock = g.legal.find((l) => l.kind === "knock");
+    if (knock) b.knock.textContent = t(`act.${knock.text}`);
     b.drop.hidden = !kinds.has("drop");
-    renderWild(g);
     b.hint.disabled = !myTurn;
     b.swap.hidden = !g.options.joker_swap;
     b.take.hidden = !g.options.take_from_meld;
@@ -351,8 +351,7 @@ export async function tablePage(app, connEl, tableId) {
     const mode = ui.manual ? "manual" : pref("sort");
     for (const [k, el] of [["suit", b.bySuit], ["rank", b.byRank], ["arrange", b.arrange]]) el.setAttribute("aria-pressed", String(mode === k));
 
-    els.contract.hidden = !g.contract || g.phase === "over";
-    els.contract.textContent = g.contract ? t("contract.deal", { n: g.round, deals: g.contract.deals, text: contractText(g) }) : "";
+    renderShows(g);
     els.status.textContent = statusLine();
     drawTimer();
     document.body.classList.toggle("my-turn", myTurn);
@@ -390,14 +389,13 @@ export async function tablePage(app, connEl, tableId) {
       h("li", {}, h("b", { text: labels.join(", ") + t("table.why_sep") }), reason)));
   }
 
-  // Indian Rummy: the card cut for the wild rank, face up by the stock.
-  function renderWild(g) {
-    const d = g.declare;
-    els.wild.hidden = !d || d.wild < 0;
-    if (els.wild.hidden) return;
-    const rank = t(`rank.${d.wild_rank}`);
-    els.wild.replaceChildren(cardEl(d.wild), h("span", { class: "count", text: t("indian.wild", { rank }) }));
-    els.wild.setAttribute("aria-label", t("indian.wild_label", { rank }));
+  // The family's public status lines, each a paragraph named by its code (#contract,
+  // #wild), with the card it names face up (a wild cut).
+  function renderShows(g) {
+    els.shows.replaceChildren(...g.status.filter((line) => !line.own).map((line) => h("p",
+      { class: `show show-${line.code}`, id: line.code, "data-code": line.code },
+      typeof line.params.card === "number" ? cardEl(line.params.card) : null,
+      h("span", { text: showText(line) }))));
   }
 
   function renderSeats(m, g, me) {
@@ -447,39 +445,38 @@ export async function tablePage(app, connEl, tableId) {
     if (!g.melds.length) els.melds.append(h("p", { class: "muted", text: t("table.no_melds") }));
   }
 
-  // What to do in a knock game's phases (Gin), with the player's own deadwood.
+  // What to do in a knock game's phases (Gin).
   function knockAdvice(g) {
     const k = g.knock;
     const kinds = new Set(g.legal.map((l) => l.kind));
-    const dw = k.deadwood === null ? "" : " " + t("gin.deadwood", { n: k.deadwood });
     switch (g.phase) {
       case "first_upcard":
         return kinds.has("pass") ? t("gin.upcard") : t("gin.both_passed");
       case "draw":
-        return t("status.draw") + dw;
+        return t("status.draw");
       case "knock":
-        return (kinds.has("discard") ? t("gin.knock_discard", { limit: k.limit }) : t("gin.lay_melds")) + dw;
+        return kinds.has("discard") ? t("gin.knock_discard", { limit: k.limit }) : t("gin.lay_melds");
       case "layoff":
-        return (k.stage === 0 ? t("gin.lay_off", { who: name(k.knocker) }) : t("gin.lay_melds_score")) + dw;
+        return k.stage === 0 ? t("gin.lay_off", { who: name(k.knocker) }) : t("gin.lay_melds_score");
       case "wall":
         return kinds.has("knock") ? t("gin.wall_knock") : t("gin.wall_pass");
       default:
-        return (kinds.has("knock") ? t("gin.discard_or_knock", { limit: k.limit }) : t("gin.discard", { limit: k.limit })) + dw;
+        return kinds.has("knock") ? t("gin.discard_or_knock", { limit: k.limit }) : t("gin.discard", { limit: k.limit });
     }
   }
 
-  // What to do in Indian Rummy, with the player's own count.
+  // What to do in Indian Rummy.
   function declareAdvice(g) {
     const d = g.declare;
     const kinds = new Set(g.legal.map((l) => l.kind));
-    const count = d.count === null ? "" : " " + t("indian.count", { n: d.count });
     if (g.phase === "knock") return t("indian.put_out");
-    if (g.phase === "draw") return t("status.draw") + (kinds.has("drop") ? " " + t("indian.or_drop", { n: d.drop_cost }) : "") + count;
+    if (g.phase === "draw") return t("status.draw") + (kinds.has("drop") ? " " + t("indian.or_drop", { n: d.drop_cost }) : "");
     const show = g.legal.some((l) => l.kind === "knock" && !l.wrong_show);
-    return (show ? t("indian.discard_or_declare") : t("indian.discard")) + count;
+    return show ? t("indian.discard_or_declare") : t("indian.discard");
   }
 
   const contractText = (g) => (lang === "fr" ? g.contract.text_fr : g.contract.text);
+  const showText = (line) => lineText(line, (c) => faceText(faceOf(c)));
 
   function statusLine() {
     const g = ui.msg.game;
@@ -506,7 +503,11 @@ export async function tablePage(app, connEl, tableId) {
         return t("status.your_turn") + " " + t("deep.take", { cards });
       }
     }
-    if (myTurn) return t("status.your_turn") + " " + (g.knock ? knockAdvice(g) : g.declare ? declareAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play"));
+    if (myTurn) {
+      // the advice, then what the family shows of the player's own hand (deadwood, count)
+      const advice = g.knock ? knockAdvice(g) : g.declare ? declareAdvice(g) : g.phase === "draw" ? t("status.draw") : t("status.play");
+      return [t("status.your_turn"), advice, ...g.status.filter((line) => line.own).map(showText)].join(" ");
+    }
     return t("status.playing", { who: name(g.current) });
   }
 
