@@ -40,7 +40,8 @@ from ..moves import (
 )
 from ..rules import Family
 from ..state import GameState, Phase
-from ..variants.contract import describe
+from ..variants.contract import buying, describe
+from ..variants.gin import knock_fields, laying_off
 from ..variants.indian import is_wild, makes_wrong_show
 from .hand import HAND_ORDERS, ordered_hand
 from .lang import N_, LocalBindings, _, _n, contract_words, error_words, lang, set_lang
@@ -313,11 +314,12 @@ class TableScreen(LocalBindings, Screen[None]):
             return self._declare_advice()
         if s.phase is Phase.BUY:  # Contract Rummy: the discard offered out of turn
             top = _face(s.discard[-1]) if s.discard else _("the discard")
-            left = s.rules.buys_per_round - s.buys[self.match.human]
+            fields = buying(s)
+            left = s.rules.buys_per_round - fields.buys[self.match.human]
             return _(
                 "{who} drew from the stock: buy {card} with {n} penalty card(s) (b) or "
                 "pass (n); {left} buy(s) left",
-                who=s.names[s.buy_turn],
+                who=s.names[fields.buy_turn],
                 card=top,
                 n=s.rules.buy_penalty,
                 left=left,
@@ -389,7 +391,7 @@ class TableScreen(LocalBindings, Screen[None]):
         s = self.state
         legal = s.legal_moves()
         top = _face(s.discard[-1]) if s.discard else _("the upcard")
-        limit = s.knock_limit
+        limit = knock_fields(s).knock_limit
         if s.phase is Phase.FIRST_UPCARD:
             if Move(PASS) in legal:
                 return _("take {card} (p) or pass (n)", card=top)
@@ -406,7 +408,7 @@ class TableScreen(LocalBindings, Screen[None]):
             return _("lay your melds (m, or b for the best ones), then n")
         if s.phase is Phase.LAYOFF:
             knocker = s.names[s.knocker]
-            if s.knock_stage == 0:
+            if laying_off(s):
                 return _("lay off on {who}'s melds (l, or b for the best), then n", who=knocker)
             return _("lay your melds (m, or b for the best ones), then n to score")
         if Move(KNOCK) in legal:

@@ -54,7 +54,8 @@ from ..serialize import result_to_dict
 from ..solver import Solver
 from ..state import GameState, Phase, determinize
 from ..table import layoff_cells
-from ..variants.contract import describe
+from ..variants.contract import buying, describe
+from ..variants.gin import knock_fields
 from ..variants.indian import Grouping, Indian, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
@@ -394,8 +395,8 @@ def _contract_payload(v: PlayerView) -> dict[str, Any]:
         "text": text,
         "text_fr": CONTRACTS_FR[text],
         "deals": v.rules.deals or len(v.game.contracts),
-        "buys_left": [limit - b for b in v.buys],
-        "in_turn": v.buy_turn if v.phase is Phase.BUY else v.current,
+        "buys_left": [limit - b for b in buying(v).buys] if limit else [0] * len(v.names),
+        "in_turn": buying(v).buy_turn if v.phase is Phase.BUY else v.current,
         "penalty": v.rules.buy_penalty,
     }
 
@@ -550,7 +551,8 @@ def _knock_payload(v: PlayerView) -> dict[str, Any] | None:
     (The player's own deadwood is a status line of the family's: :func:`status_payload`.)"""
     if v.rules.family is not Family.GIN:
         return None
-    return {"limit": v.knock_limit, "knocker": v.knocker, "stage": v.knock_stage}
+    fields = knock_fields(v)
+    return {"limit": fields.knock_limit, "knocker": v.knocker, "stage": fields.knock_stage}
 
 
 # -- intents -------------------------------------------------------------------------------
