@@ -8,7 +8,7 @@ compare the best of each: CPU time, not wall time, because the machine is shared
 alternating processes, because the load drifts.  Rates are actions per second of
 random playouts of ``benchmarks/engine.py``'s matches through views and on the state
 alone, and Gin through ``legal_actions``/``apply_action`` as ``benchmarks/peers.py``
-plays it (docs/variants.md, "Speed").
+plays it (docs/benchmarks.md, "The variant hooks (Speed)").
 """
 
 from __future__ import annotations

@@ -83,8 +83,8 @@ class Game:
         discarding; 0: none."""
         self.buying = rules.buys_per_round > 0
         """A stock draw opens Contract Rummy's buy window (the variant's ``open_buys``)."""
-        self.no_buys = (0,) * num_players
-        """The buys of a game without buying, shared by its views."""
+        self.family_type = variant.family_type()
+        """The record of the family's own fields (:mod:`rummykit.family`)."""
 
     @staticmethod
     @lru_cache(maxsize=16)

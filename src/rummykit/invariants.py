@@ -56,7 +56,7 @@ from .scoring import PlayerScore, RoundResult
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, GameState, Phase
 from .table import TableMeld
 
-__all__ = ["MAX_SCORE", "StateFormatError", "check_state"]
+__all__ = ["MAX_SCORE", "StateFormatError", "check_state", "expect_int", "expect_seq"]
 
 MAX_SCORE = 10**12
 """Largest score (or round delta, or hand value) a state may hold, either sign."""
@@ -90,7 +90,7 @@ def _deck_mask(decks: int, jokers: int) -> int:
     return mask_of(deck(decks, jokers))
 
 
-def _int(value: Any, field: str, lo: int, hi: int) -> int:
+def expect_int(value: Any, field: str, lo: int, hi: int) -> int:
     """``value`` if it is a plain int (not a bool or a float) in ``lo..hi``."""
     if type(value) is not int:
         raise StateFormatError(f"expected an integer, not {_shown(value)}", field)
@@ -119,7 +119,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 24 else f"{text[:20]}..."
 
 
-def _seq(
+def expect_seq(
     value: Any, kind: type[list[Any]] | type[tuple[Any, ...]], field: str, length: int | None = None
 ) -> Sequence[Any]:
     """``value``, if it is a ``kind`` (list or tuple) of ``length`` items."""
@@ -137,7 +137,7 @@ def _ints(values: Sequence[Any], field: str, lo: int, hi: int) -> None:
     if not values or (set(map(type, values)) == {int} and lo <= min(values) and max(values) <= hi):
         return
     bad = next(i for i, v in enumerate(values) if type(v) is not int or not lo <= v <= hi)
-    _int(values[bad], f"{field}[{bad}]", lo, hi)
+    expect_int(values[bad], f"{field}[{bad}]", lo, hi)
 
 
 def _not_a_card(value: Any, field: str) -> StateFormatError:
@@ -203,7 +203,7 @@ def check_state(s: GameState) -> None:
     _check_turn(s, n)
     _check_knock(s, n)
     _check_declare(s, n)
-    _check_buying(s, n)
+    _check_family(s)
     _check_record(s, n)
     if s.phase is not Phase.OVER and not s.legal_moves():
         # Play never reaches a dead end (a move is legal only if the turn can still be
@@ -213,24 +213,24 @@ def check_state(s: GameState) -> None:
 
 def _check_seats(s: GameState, n: int) -> None:
     """Per-player lists, the seats and the round's counters."""
-    scores = _seq(s.scores, list, "scores", n)
+    scores = expect_seq(s.scores, list, "scores", n)
     for p, v in enumerate(scores):
-        _int(v, f"scores[{p}]", -MAX_SCORE, MAX_SCORE)
+        expect_int(v, f"scores[{p}]", -MAX_SCORE, MAX_SCORE)
     for name in ("melded", "opened", "laid"):
-        for p, flag in enumerate(_seq(getattr(s, name), list, name, n)):
+        for p, flag in enumerate(expect_seq(getattr(s, name), list, name, n)):
             _bool(flag, f"{name}[{p}]")
     rules = s.rules
     over = s.phase is Phase.OVER
-    _int(s.round_no, "round_no", 1, min(rules.deals or rules.max_deals, rules.max_deals))
-    _int(s.dealer, "dealer", 0, n - 1)
+    expect_int(s.round_no, "round_no", 1, min(rules.deals or rules.max_deals, rules.max_deals))
+    expect_int(s.dealer, "dealer", 0, n - 1)
     if over:
-        _int(s.current, "current", -1, -1)
+        expect_int(s.current, "current", -1, -1)
     else:
-        _int(s.current, "current", 0, n - 1)
-    _int(s.turn, "turn", 1, rules.max_turns + 1)
+        expect_int(s.current, "current", 0, n - 1)
+    expect_int(s.turn, "turn", 1, rules.max_turns + 1)
     restock_cap = s.turn if rules.max_restocks is None else min(s.turn, rules.max_restocks)
-    _int(s.restocks, "restocks", 0, restock_cap)
-    _int(s.knocker, "knocker", -1, n - 1)
+    expect_int(s.restocks, "restocks", 0, restock_cap)
+    expect_int(s.knocker, "knocker", -1, n - 1)
     _bool(s.open_pure, "open_pure")
     _bool(s.turn_start_laid, "turn_start_laid")
     _bool(s.repeated, "repeated")
@@ -240,8 +240,8 @@ def _check_cards(s: GameState, n: int) -> None:
     """Hands, piles and table melds: each card of the deck in exactly one place."""
     rules = s.rules
     cards = _Cards(rules)
-    hands = _seq(s.hands, list, "hands", n)
-    known = _seq(s.known, list, "known", n)
+    hands = expect_seq(s.hands, list, "hands", n)
+    known = expect_seq(s.known, list, "known", n)
     for p in range(n):
         h = hands[p]
         if type(h) is not int or h < 0 or h & ~cards.deck:
@@ -253,15 +253,15 @@ def _check_cards(s: GameState, n: int) -> None:
         if h == 0 and s.phase in _HANDS_FULL and not _out_of_match(s, p):
             raise StateFormatError("empty, but nobody has gone out", f"hands[{p}]")
     for name in ("stock", "discard"):
-        cards.add_cards(_seq(getattr(s, name), list, name), name)
+        cards.add_cards(expect_seq(getattr(s, name), list, name), name)
     shapes = s.game.melds.shapes
-    for i, tm in enumerate(_seq(s.table, list, "table")):
+    for i, tm in enumerate(expect_seq(s.table, list, "table")):
         field = f"table[{i}]"
         if type(tm) is not TableMeld:
             raise StateFormatError("not a table meld", field)
-        _int(tm.owner, f"{field}.owner", 0, n - 1)
-        shape = shapes[_int(tm.shape, f"{field}.shape", 0, len(shapes) - 1)]
-        placed = _seq(tm.cards, tuple, f"{field}.cards", len(shape.cells))
+        expect_int(tm.owner, f"{field}.owner", 0, n - 1)
+        shape = shapes[expect_int(tm.shape, f"{field}.shape", 0, len(shapes) - 1)]
+        placed = expect_seq(tm.cards, tuple, f"{field}.cards", len(shape.cells))
         cards.add_cards(placed, f"{field}.cards")
         for k, (card, face) in enumerate(zip(placed, shape.cells, strict=True)):
             joker_cell = bool(shape.joker_cells >> k & 1)
@@ -285,7 +285,7 @@ def _check_turn(s: GameState, n: int) -> None:
         for c in tm.cards:
             on_table |= 1 << c
     deck_cards = _deck_mask(s.rules.decks, s.rules.jokers)
-    taken = _int(s.taken, "taken", NO_CARD, MAX_CARDS - 1)
+    taken = expect_int(s.taken, "taken", NO_CARD, MAX_CARDS - 1)
     if taken != NO_CARD:
         if phase is Phase.PLAY:
             where = hand | on_table  # drawn this turn: still held, or melded since
@@ -300,8 +300,8 @@ def _check_turn(s: GameState, n: int) -> None:
             raise StateFormatError(
                 f"{format_mask(1 << taken)} cannot have been drawn from the pile this turn", "taken"
             )
-    pending = _int(s.pending, "pending", NO_CARD, MAX_CARDS - 1)
-    kind = _int(s.pending_kind, "pending_kind", 0, PENDING_USE)
+    pending = expect_int(s.pending, "pending", NO_CARD, MAX_CARDS - 1)
+    kind = expect_int(s.pending_kind, "pending_kind", 0, PENDING_USE)
     if pending == NO_CARD:
         if kind != 0:
             raise StateFormatError("a kind without a pending card", "pending_kind")
@@ -310,8 +310,8 @@ def _check_turn(s: GameState, n: int) -> None:
             raise StateFormatError("the card to use must be in the player's hand", "pending")
         if kind not in (PENDING_MELD, PENDING_USE):
             raise StateFormatError("a pending card must be of kind 1 or 2", "pending_kind")
-    melds = _int(s.melds_this_turn, "melds_this_turn", 0, len(s.table))
-    points = _int(s.open_points, "open_points", 0, 11 * s.rules.deck_size)
+    melds = expect_int(s.melds_this_turn, "melds_this_turn", 0, len(s.table))
+    points = expect_int(s.open_points, "open_points", 0, 11 * s.rules.deck_size)
     if phase in _BEFORE_DRAW and (taken != NO_CARD or melds or s.turn_start_laid != s.laid[p]):
         raise StateFormatError("the turn has not begun: nothing drawn or laid yet", "phase")
     if melds == 0 and (points or s.open_pure):
@@ -345,20 +345,13 @@ def _check_knock(s: GameState, n: int) -> None:
         raise StateFormatError("in the lay-off phase the other player acts", "knocker")
     if phase in _HANDS_FULL and knocker != -1:
         raise StateFormatError("nobody has knocked in this phase", "knocker")
-    stage = _int(s.knock_stage, "knock_stage", 0, 1)
-    if stage and phase not in (Phase.LAYOFF, Phase.OVER):
-        raise StateFormatError("only the lay-off phase has stages", "knock_stage")
-    if not knock:
-        _int(s.knock_limit, "knock_limit", 0, 0)
-    elif rules.oklahoma:
-        _int(s.knock_limit, "knock_limit", 0, 10)
-    else:
-        _int(s.knock_limit, "knock_limit", rules.knock_card or 0, rules.knock_card or 0)
-    passes = _int(s.upcard_passes, "upcard_passes", 0, n if rules.first_upcard_option else 0)
+    passes = expect_int(s.upcard_passes, "upcard_passes", 0, n if rules.first_upcard_option else 0)
     if phase is Phase.FIRST_UPCARD and (s.turn != 1 or s.current != (s.dealer + 1 + passes) % n):
         raise StateFormatError("the first upcard goes to the dealer's left, then on", "current")
     limit = rules.max_upcard_draws
-    _int(s.upcard_draws, "upcard_draws", 0, 0 if limit is None else limit - (0 if over else 1))
+    expect_int(
+        s.upcard_draws, "upcard_draws", 0, 0 if limit is None else limit - (0 if over else 1)
+    )
     if s.repeated and not rules.repeat_void:
         raise StateFormatError("these rules do not void repeated upcards", "repeated")
 
@@ -373,15 +366,15 @@ def _out_of_match(s: GameState, p: int) -> bool:
 def _check_declare(s: GameState, n: int) -> None:
     """Indian Rummy's wild cut and drops fit the rules and each other."""
     rules = s.rules
-    wild = _int(s.wild, "wild", -1, MAX_CARDS - 1)
+    wild = expect_int(s.wild, "wild", -1, MAX_CARDS - 1)
     if wild >= 0 and (not rules.wild_cut or not _deck_mask(rules.decks, rules.jokers) >> wild & 1):
         raise StateFormatError("these rules cut no wild card from this deck", "wild")
-    dropped = _seq(s.dropped, list, "dropped", n)
+    dropped = expect_seq(s.dropped, list, "dropped", n)
     allowed = {0, rules.first_drop, rules.middle_drop, rules.wrong_show}
     if rules.elimination and rules.target_score is not None:
         allowed.add(-1)
     for p, d in enumerate(dropped):
-        _int(d, f"dropped[{p}]", -1, 1000)
+        expect_int(d, f"dropped[{p}]", -1, 1000)
         if d not in allowed:
             raise StateFormatError(
                 f"{d} is neither 0, a drop or wrong show's penalty of these rules nor -1 (out)",
@@ -395,33 +388,20 @@ def _check_declare(s: GameState, n: int) -> None:
         raise StateFormatError("the player to act has dropped or is out", "current")
 
 
-def _check_buying(s: GameState, n: int) -> None:
-    """Contract Rummy's buying: the buys made, and the buy window's players."""
-    limit = s.rules.buys_per_round
-    for p, b in enumerate(_seq(s.buys, list, "buys", n)):
-        _int(b, f"buys[{p}]", 0, limit)
-    phase = s.phase
-    if phase is not Phase.BUY:
-        _int(s.buy_turn, "buy_turn", -1, -1)
-        return
-    if not limit:
+def _check_family(s: GameState) -> None:
+    """The family's own fields, as its record declares them."""
+    if type(s.family) is not s.game.family_type:
+        raise StateFormatError("not this family's fields", "family")
+    if s.phase is Phase.BUY and not s.game.buying:
         raise StateFormatError("these rules have no buying", "phase")
-    turn = _int(s.buy_turn, "buy_turn", 0, n - 1)
-    if turn == s.current:
-        raise StateFormatError("the discard is offered to a player out of turn", "buy_turn")
-    if s.buys[s.current] >= limit:
-        raise StateFormatError("the player offered the discard has no buys left", "buys")
-    if not s.discard or len(s.stock) < s.rules.buy_penalty:
-        raise StateFormatError("a buy needs the discard and the penalty cards", "discard")
-    if s.melds_this_turn or s.taken != NO_CARD:
-        raise StateFormatError("the buy window follows the stock draw at once", "phase")
+    s.family.check(s)
 
 
 def _check_record(s: GameState, n: int) -> None:
     """The moves played, the rounds scored and the chance events of the match."""
-    _ints(_seq(s.history, list, "history"), "history", 0, s.game.actions.size - 1)
-    _int(s.round_start, "round_start", 0, len(s.history))
-    results = _seq(s.results, list, "results")
+    _ints(expect_seq(s.history, list, "history"), "history", 0, s.game.actions.size - 1)
+    expect_int(s.round_start, "round_start", 0, len(s.history))
+    results = expect_seq(s.results, list, "results")
     finished = s.round_no - (0 if s.phase is Phase.OVER else 1)
     if len(results) not in (0, finished):
         raise StateFormatError(
@@ -431,7 +411,7 @@ def _check_record(s: GameState, n: int) -> None:
     for i, r in enumerate(results):
         with _Within("results", i):
             _check_result(r, i, n, deck_cards)
-    for i, e in enumerate(_seq(s.events, list, "events")):
+    for i, e in enumerate(expect_seq(s.events, list, "events")):
         with _Within("events", i):
             _check_event(e, n)
 
@@ -456,18 +436,18 @@ class _Within:
 def _check_result(r: Any, i: int, n: int, deck_cards: int) -> None:
     if type(r) is not RoundResult:
         raise StateFormatError("not a round result", "")
-    _int(r.round_no, ".round_no", i + 1, i + 1)
-    _int(r.dealer, ".dealer", 0, n - 1)
+    expect_int(r.round_no, ".round_no", i + 1, i + 1)
+    expect_int(r.dealer, ".dealer", 0, n - 1)
     if r.winner is not None:
-        _int(r.winner, ".winner", 0, n - 1)
+        expect_int(r.winner, ".winner", 0, n - 1)
     _bool(r.went_out, ".went_out")
     if type(r.reason) is not RoundEnd:
         raise StateFormatError(f"not a way a round ends: {_shown(r.reason)}", ".reason")
     _bool(r.rummy, ".rummy")
-    wild = _int(r.wild, ".wild", -1, MAX_CARDS - 1)
+    wild = expect_int(r.wild, ".wild", -1, MAX_CARDS - 1)
     if wild >= 0 and not deck_cards >> wild & 1:
         raise _not_a_card(wild, ".wild")
-    for p, ps in enumerate(_seq(r.players, tuple, ".players", n)):
+    for p, ps in enumerate(expect_seq(r.players, tuple, ".players", n)):
         with _Within(".players", p):
             _check_score(ps, deck_cards)
 
@@ -475,19 +455,19 @@ def _check_result(r: Any, i: int, n: int, deck_cards: int) -> None:
 def _check_score(ps: Any, deck_cards: int) -> None:
     if type(ps) is not PlayerScore:
         raise StateFormatError("not a player's score", "")
-    held = _seq(ps.cards, tuple, ".cards")
+    held = expect_seq(ps.cards, tuple, ".cards")
     for c in held:  # inline: a long match has thousands of these cards
         if type(c) is not int or not 0 <= c < MAX_CARDS or not deck_cards >> c & 1:
             raise _not_a_card(c, f".cards[{held.index(c)}]")
-    _int(ps.hand_points, ".hand_points", -MAX_SCORE, MAX_SCORE)
-    _int(ps.delta, ".delta", -MAX_SCORE, MAX_SCORE)
-    _int(ps.bonus, ".bonus", -MAX_SCORE, MAX_SCORE)
-    for k, note in enumerate(_seq(ps.notes, tuple, ".notes")):
+    expect_int(ps.hand_points, ".hand_points", -MAX_SCORE, MAX_SCORE)
+    expect_int(ps.delta, ".delta", -MAX_SCORE, MAX_SCORE)
+    expect_int(ps.bonus, ".bonus", -MAX_SCORE, MAX_SCORE)
+    for k, note in enumerate(expect_seq(ps.notes, tuple, ".notes")):
         _str(note, f".notes[{k}]", 1_000)
 
 
 def _check_event(e: Any, n: int) -> None:
     if type(e) not in _EVENT_TYPES:
         raise StateFormatError(f"not an event: {_shown(e)}", "")
-    _int(e.player, ".player", -1, n - 1)
+    expect_int(e.player, ".player", -1, n - 1)
     _ints(e.values, ".values", 0, _MAX_EVENT_VALUE)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
 
 from .cards import deck, face_of
+from .family import FamilyFields
 from .game import Game
 from .moves import Move
 from .phase import Phase
@@ -127,8 +128,6 @@ class PlayerView:
     restocks: int
     knocker: int
     """Gin: the player who knocked this hand, or -1."""
-    knock_stage: int
-    knock_limit: int
     upcard_passes: int
     upcard_draws: int
     repeated: bool
@@ -136,12 +135,9 @@ class PlayerView:
     """Declaration games: the card cut for the wild rank (public), or -1."""
     dropped: tuple[int, ...]
     """Declaration games: per seat, 0 in the deal, a drop's penalty, -1 out of the match."""
-    buys: tuple[int, ...]
-    """Contract Rummy: the buys each player made this deal (``buys_per_round`` minus
-    these is what each has left)."""
-    buy_turn: int
-    """Contract Rummy: while the discard is offered out of turn (``current`` decides),
-    the player whose turn it is; -1 otherwise."""
+    family: FamilyFields
+    """The fields of the game's family (:mod:`rummykit.family`), all public: the
+    state's own record, which is frozen."""
     results: tuple[RoundResult, ...]
     legal: tuple[Move, ...]
     """The viewer's legal moves when it is their turn, else empty."""
@@ -207,15 +203,12 @@ def make_view(s: GameState, player: int) -> PlayerView:
         turn=s.turn,
         restocks=s.restocks,
         knocker=s.knocker,
-        knock_stage=s.knock_stage,
-        knock_limit=s.knock_limit,
         upcard_passes=s.upcard_passes,
         upcard_draws=s.upcard_draws,
         repeated=s.repeated,
         wild=s.wild,
         dropped=tuple(s.dropped),
-        buys=tuple(s.buys) if s.game.buying else s.game.no_buys,
-        buy_turn=s.buy_turn,
+        family=s.family,
         results=tuple(s.results),
         legal=tuple(s.legal_moves()) if s.current == player else (),
         history=RoundMoves(s.history, s.round_start, len(s.history)),

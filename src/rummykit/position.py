@@ -42,11 +42,13 @@ from typing import Any
 
 from .cards import JOKER, bits, deck, face_of, format_face, parse_face
 from .errors import RummyError
+from .family import FamilyFields
 from .invariants import MAX_SCORE, StateFormatError, check_state
 from .rules import Rules
 from .serialize import rules_from_text
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, Game, GameState, Phase
 from .table import TableMeld
+from .variants import VARIANTS
 
 __all__ = ["MAX_POSITION_CHARS", "PositionError", "position_from_text", "position_to_text"]
 
@@ -82,19 +84,20 @@ _INT_RE = re.compile(rf"-?[0-9]{{1,{_MAX_DIGITS}}}")
 _FIELDS = ("rules", "hands", "table", "discard", "stock", "active", "flags", "scores")
 _KEYS = (
     "dealer", "round", "turn", "restocks", "taken", "pending", "melds", "opening", "pure",
-    "laid_at_start", "knocker", "stage", "limit", "passes", "draws", "repeated", "seed",
+    "laid_at_start", "knocker", "passes", "draws", "repeated", "seed",
     "wild", "dropped",
-    "buys", "inturn",
 )  # fmt: skip
-"""The ``key=value`` fields, in the order they are written."""
+"""The shared ``key=value`` fields, in the order they are written; the family's own
+follow (:attr:`~rummykit.family.FamilyFields.position_keys`)."""
+_ANY_KEYS = (*_KEYS, *dict.fromkeys(k for v in VARIANTS for k in v.family_fields.position_keys))
+"""The keys of every family: a position's keys are first checked against these."""
 
 _STATE_FIELDS = {
     "known": "hands", "cards": "stock", "current": "active", "phase": "active",
     "melded": "flags", "opened": "flags", "laid": "flags", "round_no": "round",
     "pending_kind": "pending", "melds_this_turn": "melds", "open_points": "opening",
-    "open_pure": "pure", "turn_start_laid": "laid_at_start", "knock_stage": "stage",
-    "knock_limit": "limit", "upcard_passes": "passes", "upcard_draws": "draws",
-    "buy_turn": "inturn",
+    "open_pure": "pure", "turn_start_laid": "laid_at_start",
+    "upcard_passes": "passes", "upcard_draws": "draws",
 }  # fmt: skip
 """The position field that holds each state field, where the names differ."""
 
@@ -133,11 +136,27 @@ def position_to_text(s: GameState, *, stock_order: bool = True) -> str:
         ",".join(str(v) for v in s.scores),
     ]
     defaults = _defaults(s.rules, False if over else s.laid[s.current])
-    defaults["buys"] = ",".join("0" * n)
-    for key, value in _extras(s).items():
+    family = s.game.family_type
+    defaults.update(family.position_defaults(s.rules, n))
+    for key, value in _in_order(_extras(s), family, s.family.to_position()):
         if key == "dealer" or value != defaults.get(key):
             fields.append(f"{key}={value}")
     return " ".join(fields)
+
+
+def _in_order(
+    shared: dict[str, str], family: type[FamilyFields], own: dict[str, str]
+) -> list[tuple[str, str]]:
+    """The ``key=value`` fields in the order they are written: the family's own after
+    its :attr:`~rummykit.family.FamilyFields.position_after` key, or last."""
+    out: list[tuple[str, str]] = []
+    for key, value in shared.items():
+        out.append((key, value))
+        if key == family.position_after:
+            out.extend(own.items())
+    if not family.position_after:
+        out.extend(own.items())
+    return out
 
 
 def _hand_text(hand: int, known: int) -> str:
@@ -160,9 +179,8 @@ def _defaults(rules: Rules, laid_now: bool) -> dict[str, str]:
     return {
         "round": "1", "turn": "1", "restocks": "0", "taken": "-", "pending": "-",
         "melds": "0", "opening": "0", "pure": "0", "laid_at_start": str(int(laid_now)),
-        "knocker": "-", "stage": "0", "limit": str(rules.knock_card or 0), "passes": "0",
+        "knocker": "-", "passes": "0",
         "draws": "0", "repeated": "0", "seed": "0", "wild": "-", "dropped": "-",
-        "inturn": "-",
     }  # fmt: skip
 
 
@@ -183,15 +201,11 @@ def _extras(s: GameState) -> dict[str, str]:
         "pure": str(int(s.open_pure)),
         "laid_at_start": str(int(s.turn_start_laid)),
         "knocker": "-" if s.knocker < 0 else str(s.knocker + 1),
-        "stage": str(s.knock_stage),
-        "limit": str(s.knock_limit),
         "passes": str(s.upcard_passes),
         "draws": str(s.upcard_draws),
         "repeated": str(int(s.repeated)),
         "wild": "-" if s.wild < 0 else format_face(face_of(s.wild)),
         "dropped": ",".join(str(d) for d in s.dropped) if any(s.dropped) else "-",
-        "buys": ",".join(str(b) for b in s.buys),
-        "inturn": "-" if s.buy_turn < 0 else str(s.buy_turn + 1),
     }
 
 
@@ -233,9 +247,10 @@ class _Reader:
         self.extras: dict[str, str] = {}
         for item in parts[len(_FIELDS) :]:
             key, eq, value = item.partition("=")
-            if not eq or key not in _KEYS:
+            if not eq or key not in _ANY_KEYS:
                 raise PositionError(
-                    f"expected key=value with a key among {', '.join(_KEYS)}; got {_shown(item)}",
+                    f"expected key=value with a key among {', '.join(_ANY_KEYS)}; "
+                    f"got {_shown(item)}",
                     key[:20],
                 )
             if key in self.extras:
@@ -247,6 +262,10 @@ class _Reader:
             self.game = Game.shared(rules, len(hands))
         except RummyError as exc:
             raise PositionError(str(exc), "hands") from None
+        family = self.game.family_type
+        for key in self.extras:
+            if key not in _KEYS and key not in family.position_keys:
+                raise PositionError(f"these rules have no {key}= field", key)
         self.n = len(hands)
         self.copies: dict[int, list[int]] = {}
         """Every physical card of each face, lowest id first."""
@@ -271,6 +290,14 @@ class _Reader:
         if not (text.isascii() and text.isdigit() and len(text) <= 2 and 1 <= int(text) <= self.n):
             raise PositionError(f"expected a seat from 1 to {self.n}, not {_shown(text)}", key)
         return int(text) - 1
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    def error(self, message: str, key: str) -> PositionError:
+        """The error for the malformed field ``key`` (a family's fields raise it)."""
+        return PositionError(message, key)
 
     def flag(self, key: str, default: bool) -> bool:
         text = self.extras.get(key)
@@ -408,7 +435,8 @@ class _Reader:
             check_state(s)
         except StateFormatError as exc:
             field = exc.field.split("[")[0].split(".")[0]
-            raise PositionError(exc.reason, _STATE_FIELDS.get(field, field)) from None
+            names = {**_STATE_FIELDS, **self.game.family_type.position_names}
+            raise PositionError(exc.reason, names.get(field, field)) from None
         return s
 
     def turn(self, s: GameState) -> None:
@@ -450,17 +478,11 @@ class _Reader:
         s.open_pure = self.flag("pure", False)
         s.turn_start_laid = self.flag("laid_at_start", s.current >= 0 and s.laid[s.current])
         s.knocker = self.seat("knocker", self.extras.get("knocker"))
-        s.knock_stage = self.number("stage", 0)
-        s.knock_limit = self.number("limit", s.rules.knock_card or 0)
         s.upcard_passes = self.number("passes", 0)
         s.upcard_draws = self.number("draws", 0)
         s.repeated = self.flag("repeated", False)
         self.declare_fields(s)
-        buys = self.extras.get("buys", ",".join("0" * n)).split(",")
-        if len(buys) != n or not all(b.isascii() and b.isdigit() and len(b) <= 3 for b in buys):
-            raise PositionError(f"expected {n} counts of buys split by commas", "buys")
-        s.buys = [int(b) for b in buys]
-        s.buy_turn = self.seat("inturn", self.extras.get("inturn"))
+        s.family = self.game.family_type.from_position(self)
         self.turn_cards(s)
 
     def declare_fields(self, s: GameState) -> None:

@@ -36,12 +36,14 @@ from typing import Any
 
 from .errors import RummyError
 from .events import Event, event_from_wire
+from .family import FamilyFields
 from .invariants import StateFormatError, check_state
 from .results import RoundEnd
 from .rules import Family, Rules
 from .scoring import PlayerScore, RoundResult
 from .state import Game, GameState, Phase, rng_in_state, round_start_of
 from .table import TableMeld
+from .variants import VARIANTS
 
 __all__ = [
     "FORMAT", "MAX_JSON_CHARS", "StateFormatError", "result_to_dict",
@@ -67,7 +69,7 @@ the cap bounds the time a hostile document can cost."""
 _SCALARS = (
     "round_no", "dealer", "current", "taken", "pending", "pending_kind", "melds_this_turn",
     "open_points", "open_pure", "turn_start_laid", "turn", "restocks", "knocker",
-    "knock_stage", "knock_limit", "upcard_passes", "upcard_draws", "repeated",
+    "upcard_passes", "upcard_draws", "repeated",
 )  # fmt: skip
 _LISTS = ("names", "scores", "hands", "stock", "discard", "melded", "opened", "laid", "known")
 _FIELDS = frozenset(
@@ -76,9 +78,10 @@ _FIELDS = frozenset(
 )  # fmt: skip
 _DECLARE_FIELDS = ("wild", "dropped")
 """Indian Rummy's wild cut and drops: optional (0s and -1 when absent)."""
-_BUYING = frozenset(("buys", "buy_turn"))
-"""Contract Rummy's buying (``buys_per_round``): saved only for rules that buy, so
-every other game's saved states are as before."""
+_FAMILY_KEYS = frozenset().union(*(v.family_fields.json_keys() for v in VARIANTS))
+"""Every family's own fields (:mod:`rummykit.family`), saved under their names by
+the games that have them (Contract Rummy's buying fields only where the
+rules buy), so every other game's saved states are as before."""
 _RESULT_FIELDS = frozenset(
     ("round_no", "dealer", "winner", "went_out", "reason", "rummy", "players")
 )
@@ -106,17 +109,33 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
         "round_start": s.round_start,
         "events": [[e.kind, e.player, list(e.values)] for e in s.events],
     }
+    families = _family_json(s)
     for name in _SCALARS:
         d[name] = getattr(s, name)
+        if name in families:
+            d.update(families.pop(name))
     for name in _LISTS:
         d[name] = list(getattr(s, name))
     if s.rules.family is Family.INDIAN:  # written only where used, so older saves load unchanged
         d["wild"] = s.wild
         d["dropped"] = list(s.dropped)
-    if s.game.buying:
-        d["buys"] = list(s.buys)
-        d["buy_turn"] = s.buy_turn
+    for fields in families.values():
+        d.update(fields)
     return d
+
+
+def _family_json(s: GameState) -> dict[str, dict[str, Any]]:
+    """The family fields a save holds, by the key they follow ("": last): the game's
+    own, and those every game saves (:attr:`~rummykit.family.FamilyFields.saved_by_all`)
+    at their values of a new deal."""
+    family = s.game.family_type
+    out: dict[str, dict[str, Any]] = {}
+    for variant in VARIANTS:
+        other = variant.family_fields
+        if other is not family and other.saved_by_all:
+            out.setdefault(other.json_after, {}).update(other.fresh(len(s.names)).to_json())
+    out.setdefault(family.json_after, {}).update(s.family.to_json())
+    return out
 
 
 def state_from_dict(d: Any) -> GameState:
@@ -128,18 +147,20 @@ def state_from_dict(d: Any) -> GameState:
         raise StateFormatError(f"unsupported state format {fmt!r}"[:80], "format")
     plain = {k: v for k, v in d.items() if k not in _DECLARE_FIELDS}
     fields = _FIELDS | _ROUND_START if fmt >= 3 else _FIELDS
-    _exact_keys(plain, fields | (_BUYING & d.keys()), "")
+    _exact_keys(plain, fields | (_FAMILY_KEYS & d.keys()), "")
     rules = rules_from_text(d["rules"], StateFormatError)
-    if rules.buys_per_round:
-        fields |= _BUYING
-    if plain.keys() != fields:
-        _exact_keys(plain, fields, "")
     names = _list(d["names"], "names")
-    s = GameState.__new__(GameState)
     try:
-        s.game = Game.shared(rules, len(names))
+        game = Game.shared(rules, len(names))
     except RummyError as exc:
         raise StateFormatError(str(exc), "names") from None
+    family = game.family_type
+    fields |= family.json_keys()
+    _drop_other_families(plain, family, len(names))
+    if plain.keys() != fields:
+        _exact_keys(plain, fields, "")
+    s = GameState.__new__(GameState)
+    s.game = game
     s.rules = rules
     s.seed = d["seed"]
     phase = d["phase"]
@@ -158,12 +179,7 @@ def state_from_dict(d: Any) -> GameState:
         setattr(s, name, _list(d[name], name))
     s.wild = d.get("wild", -1)
     s.dropped = _list(d["dropped"], "dropped") if "dropped" in d else [0] * len(names)
-    if rules.buys_per_round:
-        s.buys = _list(d["buys"], "buys")
-        s.buy_turn = d["buy_turn"]
-    else:
-        s.buys = [0] * len(names)
-        s.buy_turn = -1
+    s.family = family.from_json(d)
     check_state(s)
     if fmt < 3:  # found from the history: a state whose history does not hold its
         # round (hand-built) shows its whole history to views
@@ -191,6 +207,19 @@ def _parse_rules(text: str) -> Rules:
     and parsing is a pure function of the text into a frozen object (half the cost of
     loading a fresh state)."""
     return Rules.parse(text, saved=True)
+
+
+def _drop_other_families(d: dict[str, Any], family: type[FamilyFields], seats: int) -> None:
+    """Drop from a save the fields of the other families that every game saves
+    (:attr:`~rummykit.family.FamilyFields.saved_by_all`), when they hold their values
+    of a new deal; any other value is left for the key check to refuse."""
+    for variant in VARIANTS:
+        other = variant.family_fields
+        if other is family or not other.saved_by_all:
+            continue
+        for key, value in other.fresh(seats).to_json().items():
+            if key in d and d[key] == value and type(d[key]) is type(value):
+                del d[key]
 
 
 def _list(value: Any, field: str) -> list[Any]:

@@ -40,6 +40,7 @@ from typing import Any, SupportsIndex
 from .cards import COPIES, FACE_MASKS, JOKER, bits, face_of, holds_face, is_joker
 from .errors import IllegalMoveError, RulesError
 from .events import Cut, Deal, Event, Laid, Restocked, RoundOver
+from .family import FamilyFields
 from .game import Game
 from .melds import RUN, HandCounts, MeldTable
 from .moves import (
@@ -145,8 +146,6 @@ class GameState:
     turn: int
     restocks: int
     knocker: int
-    knock_stage: int
-    knock_limit: int
     upcard_passes: int
     upcard_draws: int
     repeated: bool
@@ -155,11 +154,9 @@ class GameState:
     dropped: list[int]
     """Declaration games: per seat, 0 while in the deal, the drop penalty after a drop,
     -1 for a seat out of the match (pool elimination)."""
-    buys: list[int]
-    """Contract Rummy: the buys each player made this deal."""
-    buy_turn: int
-    """Contract Rummy: while the buy window is open, the player whose turn it is (who
-    drew from the stock and plays on once it closes); -1 otherwise."""
+    family: FamilyFields
+    """The fields of the game's family (:mod:`rummykit.family`): frozen, replaced when
+    one changes, so clones and views share it."""
     results: list[RoundResult]
     history: list[int]
     round_start: int
@@ -268,15 +265,12 @@ class GameState:
         self.restocks = 0
         self.turn = 0
         self.knocker = -1
-        self.knock_stage = 0
         self.upcard_passes = 0
         self.upcard_draws = 0
         self.repeated = False
-        self.knock_limit = 0
         self.wild = -1
         self.dropped = [0] * n
-        self.buys = [0] * n
-        self.buy_turn = -1
+        self.family = self.game.family_type.fresh(n)
         self.events.append(Deal(self.dealer))
         self.begin_turn((self.dealer + 1) % n)
         self.game.variant.after_deal(self)
@@ -329,7 +323,7 @@ class GameState:
         d.update(self.__dict__)
         for name in (
             "names", "scores", "hands", "stock", "discard", "table", "melded", "opened",
-            "laid", "known", "results", "history", "events", "dropped", "buys",
+            "laid", "known", "results", "history", "events", "dropped",
         ):  # fmt: skip
             d[name] = list(d[name])
         s.rng = rng_in_state(self.rng.getstate())
@@ -745,7 +739,11 @@ class GameState:
         """A knock game's discard after the draw, which ends the turn: :meth:`_do` then
         :meth:`_settle` for that move, without the dispatch (one deck: card == face)."""
         p = self.current
-        hand = self.discard_face(p, card)
+        hands = self.hands
+        hand = hands[p] & ~(1 << card)  # discard_face's one-copy case, without the call
+        hands[p] = hand
+        self.known[p] &= hand
+        self.discard.append(card)
         pending = self.pending
         if pending != NO_CARD and not hand >> pending & 1:
             self.pending = NO_CARD
@@ -809,9 +807,7 @@ class GameState:
         if self.game.variant_phase[self.phase] and self.game.variant.do_phase(self, m):
             return
         if kind == DISCARD:  # the commonest kinds first
-            taken = self.taken
-            avoid = 1 << taken if taken >= 0 and not self.rules.discard_taken_card else 0
-            if self.discard_face(p, m.a, avoid):
+            if self.discard_face(p, m.a, True):
                 self.phase = _DRAW_PHASE
         elif kind == DRAW_STOCK:
             if not self.stock:
@@ -843,13 +839,19 @@ class GameState:
             self.pending = NO_CARD
             self.pending_kind = 0
 
-    def discard_face(self, p: int, face: int, avoid: int = 0) -> int:
-        """``p`` puts a held copy of ``face`` on the discard pile (never a card in
-        ``avoid``; :meth:`_pick` says which copy) and the hand left is returned.  What
-        follows (the turn passing, the round ending) is the caller's."""
+    def discard_face(self, p: int, face: int, turn_end: bool = False) -> int:
+        """``p`` puts a held copy of ``face`` on the discard pile and the hand left is
+        returned; :meth:`_pick` says which copy, and a ``turn_end`` discard is never
+        the card taken this turn unless the rules let it go back.  What follows (the
+        turn passing, the round ending) is the caller's."""
         hands = self.hands
         hand = hands[p]
-        card = face if self.game.one_copy else self._pick(hand, face, avoid)
+        if self.game.one_copy:
+            card = face  # one deck without jokers: the face is the card
+        else:
+            taken = self.taken
+            keep = turn_end and taken >= 0 and not self.rules.discard_taken_card
+            card = self._pick(hand, face, 1 << taken if keep else 0)
         hand &= ~(1 << card)
         hands[p] = hand
         self.known[p] &= hand
@@ -1309,15 +1311,12 @@ def determinize(v: PlayerView, rng: random.Random, weights: CardWeights | None =
     s.turn = v.turn
     s.restocks = v.restocks
     s.knocker = v.knocker
-    s.knock_stage = v.knock_stage
-    s.knock_limit = v.knock_limit
     s.upcard_passes = v.upcard_passes
     s.upcard_draws = v.upcard_draws
     s.repeated = v.repeated
     s.wild = v.wild
     s.dropped = list(v.dropped)
-    s.buys = list(v.buys)
-    s.buy_turn = v.buy_turn
+    s.family = v.family
     s.results = list(v.results)
     s.history = list(v.history)
     s.round_start = 0

@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "rummykit"
 CORE = frozenset({
     "__init__", "cards", "rules", "melds", "table", "moves", "state", "knock", "variants",
     "game", "phase", "player_view", "scoring", "view", "notation", "serialize", "solver",
-    "errors", "events", "position", "invariants", "rulebook", "results", "py",
+    "errors", "events", "position", "invariants", "rulebook", "results", "family", "py",
 })  # fmt: skip
 """The pure core: no I/O, no global RNG (``py`` is the ``py.typed`` marker's stem)."""
 

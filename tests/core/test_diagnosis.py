@@ -37,6 +37,7 @@ from rummykit.moves import (
 from rummykit.position import position_to_text
 from rummykit.rules import PRESETS
 from rummykit.state import GameState, Phase
+from rummykit.variants.gin import knock_fields
 
 # A Gin hand of eleven cards with no meld: its best ten leave deadwood 49.
 DEADWOOD_49 = "AC 2D 3H 4S 5C 6D 7H 8S 9C 10D 4H"
@@ -130,13 +131,13 @@ def test_the_knocker_lays_melds_then_passes() -> None:
     for text in ("2C 3C 4C", "7D 7H 7S", "9D 9H 9S"):
         g.apply(meld_move(g, text))
     g.apply(Move(PASS))
-    assert g.phase is Phase.LAYOFF and g.knock_stage == 0
+    assert g.phase is Phase.LAYOFF and knock_fields(g).knock_stage == 0
     _rejects(g, meld_move(g, "2H 3H 4H"), "defender_lays_off", "lay off onto the knocker")
     _rejects(g, Move(LAYOFF, 5, 0, 0), "no_such_meld", "no table meld number 5")
     _rejects(g, layoff_move(g, 0, "5C"), "card_not_in_hand", "do not hold")
     _rejects(g, layoff_move(g, 0, "6C"), "invalid_layoff", "does not extend")
     g.apply(Move(PASS))
-    assert g.knock_stage == 1
+    assert knock_fields(g).knock_stage == 1
     _rejects(g, layoff_move(g, 0, "5C"), "defender_lays_melds", "lay your own melds")
     _rejects(g, meld_move(g, "7C 8C 9C"), "card_not_in_hand", "do not hold")
 
@@ -274,7 +275,7 @@ def phase_rules_without_buy(g: GameState) -> dict[int, str]:
             return dict.fromkeys(ALL_KINDS - {DISCARD}, "knocker_discards")
         return dict.fromkeys(ALL_KINDS - {MELD, PASS}, "knocker_lays_melds")
     if phase is Phase.LAYOFF:
-        if g.knock_stage == 0:
+        if knock_fields(g).knock_stage == 0:
             return dict.fromkeys(ALL_KINDS - {LAYOFF, PASS}, "defender_lays_off")
         return dict.fromkeys(ALL_KINDS - {MELD, PASS}, "defender_lays_melds")
     assert phase is Phase.WALL

@@ -32,6 +32,8 @@ from rummykit.serialize import (
     state_to_json,
 )
 from rummykit.state import NO_CARD
+from rummykit.variants.contract import BuyFields, buying
+from rummykit.variants.gin import KnockFields
 
 SETTINGS = settings(
     deadline=None,
@@ -435,8 +437,10 @@ def _change(g: GameState, data: st.DataObject) -> None:
         g.turn_start_laid = data.draw(st.booleans())
     elif op == "knock":
         g.knocker = data.draw(st.integers(-1, n - 1))
-        g.knock_stage = data.draw(st.integers(0, 1))
-        g.knock_limit = data.draw(st.sampled_from((0, 3, 10)))
+        stage = data.draw(st.integers(0, 1))
+        limit = data.draw(st.sampled_from((0, 3, 10)))
+        if type(g.family) is KnockFields:  # the knock games' own fields
+            g.family = KnockFields(knock_stage=stage, knock_limit=limit)
         g.upcard_passes = data.draw(st.integers(0, 2))
         g.upcard_draws = data.draw(st.integers(0, 2))
         g.repeated = data.draw(st.booleans())
@@ -453,8 +457,9 @@ def _change(g: GameState, data: st.DataObject) -> None:
         g.dropped[data.draw(seat)] = data.draw(st.sampled_from(values))
         g.wild = data.draw(st.sampled_from((-1, 4, 52)))  # a position names a face
     elif op == "buys":
-        g.buys[data.draw(seat)] = data.draw(st.integers(0, 3))
-        g.buy_turn = data.draw(st.integers(-1, n - 1))
+        buys = list(buying(g).buys)
+        buys[data.draw(seat)] = data.draw(st.integers(0, 3))
+        g.family = BuyFields(tuple(buys), data.draw(st.integers(-1, n - 1)))
     else:  # taken: a card of any zone
         zone = data.draw(st.sampled_from([z for z in _card_places(g) if _held(g, z)]))
         g.taken = data.draw(st.sampled_from(_held(g, zone)))
@@ -483,3 +488,17 @@ def test_both_loaders_agree_on_the_same_position(data: st.DataObject) -> None:
     by_text = _verdict(position_from_text, position_to_text(g), PositionError)
     event(f"{by_json[:30]} | {by_text[:30]}")
     assert by_json == by_text, position_to_text(g)
+
+
+def test_every_game_s_save_holds_gin_s_knock_fields_at_a_new_deal_s_values() -> None:
+    """Every game's saves have always held Gin's knock fields, and still do (so they
+    save back byte for byte); another game's save with other values is refused."""
+    g = new_game("basic", players=2, seed=4)
+    d = state_to_dict(g)
+    assert (d["knock_stage"], d["knock_limit"]) == (0, 0)
+    assert state_to_dict(state_from_dict(d)) == d
+    del d["knock_stage"], d["knock_limit"]
+    assert state_to_dict(state_from_dict(d)) == state_to_dict(g)
+    d["knock_limit"] = 5
+    with pytest.raises(StateFormatError, match="knock_limit"):
+        state_from_dict(d)

@@ -8,6 +8,8 @@ Association's rules; Pagat's Gin Rummy page and Hoyle for the match bonuses of
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from helpers import build, meld_move, snapshot
@@ -20,6 +22,7 @@ from rummykit.notation import export_record, import_record
 from rummykit.results import RoundEnd
 from rummykit.rules import Rules
 from rummykit.state import GameState, Phase
+from rummykit.variants.gin import knock_fields
 
 
 def f(text: str) -> int:
@@ -150,7 +153,7 @@ def test_knock_check_matches_the_best_ten() -> None:
                 [c for c in range(52) if c not in pool], 2
             )
         hand = mask_of(cards)
-        want = knock.best_ten_deadwood(g, hand) <= g.knock_limit
+        want = knock.best_ten_deadwood(g, hand) <= knock_fields(g).knock_limit
         assert knock.can_knock(g, hand) == want
         knocks += want
     assert knocks > 20
@@ -292,7 +295,7 @@ def test_oklahoma_sets_the_knock_limit() -> None:
         g = new_game("gin(oklahoma=true)", seed=seed)
         rank = g.discard[-1] % 13
         expected = 0 if rank == 0 else min(10, rank + 1)
-        assert g.knock_limit == expected
+        assert knock_fields(g).knock_limit == expected
 
 
 def test_melds_laid_at_most_five_long_but_grow_by_layoffs() -> None:
@@ -392,3 +395,23 @@ def test_layoffs_chain_along_a_run_past_openspiel() -> None:
         g.apply(layoffs[0])
         assert set(g.table[run].cards) - before == {f(face)}
     assert sorted(g.table[run].cards) == sorted(parse_cards("6D 7D 8D 9D TD JD"))
+
+
+def test_the_turn_limit_at_the_wall_ends_the_round_not_in_the_wall_phase() -> None:
+    """A discard that reaches the wall on the last turn ``max_turns`` allows ends the
+    round by the turn limit (here the match, after its second deal): never a wall
+    phase with nobody to act.  (Found by the loaders' property test, seed 5170365.)"""
+    r = random.Random(5170365)
+    r.randint(2, 2)  # the property test's draw of the player count
+    g = new_game("gin_match(deals=2, max_turns=40)", seed=5170365)
+    while not g.is_over():
+        legal = g.legal_moves()
+        r.random()
+        active = [m for m in legal if m.kind >= MELD]
+        if active and r.random() < 0.7:
+            g.apply(r.choice(active))
+            continue
+        discards = [m for m in legal if m.kind == DISCARD]
+        g.apply(r.choice(discards if discards and r.random() < 0.5 else legal))
+    assert g.phase is Phase.OVER and g.current == -1
+    assert g.results[-1].reason == "turn_limit" and len(g.stock) <= g.rules.wall

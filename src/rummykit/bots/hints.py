@@ -33,6 +33,7 @@ from ..scoring import card_value, hand_value
 from ..solver import Solver
 from ..state import Phase
 from ..table import layoff_options
+from ..variants.gin import laying_off
 from ..view import PlayerView, unseen_cards
 from . import indian
 from .tactics import PARTNERS, hand_after_meld, layoff_face
@@ -314,7 +315,7 @@ def _pass_reason(view: PlayerView, solver: Solver, fmt: Callable[[int], str]) ->
         if Move(KNOCK) not in view.legal:
             return "pass: you cannot knock, so the hand is void"
         return "pass: the hand ends void, with no knock"
-    if view.phase is Phase.LAYOFF and view.knock_stage == 0:
+    if laying_off(view):
         if not any(m.kind == LAYOFF for m in view.legal):
             return "pass: none of your loose cards fits the knocker's melds"
         return "pass: end your lay-offs here"

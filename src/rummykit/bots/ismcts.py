@@ -55,6 +55,7 @@ from ..rules import Family, Scoring
 from ..scoring import hand_value, margins
 from ..solver import LARGE_HAND, Solver
 from ..state import GameState, Phase
+from ..variants.gin import knock_fields
 from ..variants.indian import HandSolver
 from ..view import CardWeights, PlayerView, determinize
 from .base import Bot
@@ -452,7 +453,7 @@ def knock_estimate(s: GameState) -> list[int]:
     game = s.game
     dead = [deadwood_shown(game, h) for h in s.hands]
     low = min(dead)
-    if low > s.knock_limit:
+    if low > knock_fields(s).knock_limit:
         return [0] * len(dead)
     k = dead.index(low)
     other = 1 - k

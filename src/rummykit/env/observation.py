@@ -40,10 +40,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import FACES_PER_DECK, JOKER, MAX_CARDS, NUM_FACES
+from ..family import FamilyFields
 from ..rules import Rules
 from ..state import Game, GameState, Phase
 from ..table import TableMeld
+from ..variants.gin import KnockFields
 from ..view import PlayerView
+
+_NO_KNOCK = KnockFields()
+"""The knock fields' slots of a game without knocking."""
 
 Vector = npt.NDArray[np.float32]
 
@@ -399,9 +404,7 @@ class _Source(Protocol):
     @property
     def knocker(self) -> int: ...
     @property
-    def knock_stage(self) -> int: ...
-    @property
-    def knock_limit(self) -> int: ...
+    def family(self) -> FamilyFields: ...
     @property
     def upcard_passes(self) -> int: ...
     @property
@@ -561,6 +564,7 @@ def _encode(
     scores = src.scores
     minimum = rules.opening_minimum
     limit = rules.max_upcard_draws
+    knock = src.family if type(src.family) is KnockFields else _NO_KNOCK
     plan.pack_scalars(
         out,
         split * 4,
@@ -571,8 +575,8 @@ def _encode(
         src.open_points / minimum if minimum else 0.0,
         src.open_pure,
         src.turn_start_laid,
-        src.knock_stage,
-        src.knock_limit / 10,
+        knock.knock_stage,
+        knock.knock_limit / 10,
         src.upcard_passes / n,
         src.upcard_draws / limit if limit else 0.0,
         src.repeated,

@@ -28,6 +28,7 @@ hook                       when the state asks it
 ``contract_done``          (contract games) do this turn's melds complete the contract
 ``contract_error``         (contract games) the contract rule a play-phase move breaks
 ``open_buys``              (buying games) a stock draw: open the out-of-turn buy window
+``family_type``            once per game: the record of the family's own fields
 ========================  ==============================================================
 
 The hooks reach the state through its public fields and these primitives (its other
@@ -76,6 +77,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import IllegalMoveError
+from ..family import FamilyFields
 from ..moves import PASS, Move
 from ..phase import Phase
 from ..results import RoundEnd
@@ -112,6 +114,10 @@ class Variant:
     upcard is every family's).  The draw, the play phase and the end of the match are
     the state's, even where :meth:`phase_moves` replaces their generators."""
 
+    family_fields: ClassVar[type[FamilyFields]] = FamilyFields
+    """The record of the fields this family adds to the state (:mod:`rummykit.family`),
+    whatever its options: a saved state's loader accepts its keys."""
+
     quick_discard: ClassVar[bool] = False
     """The play phase's discards are every held card but the one just taken, so the
     state may accept a discard by action number without listing the moves (Gin)."""
@@ -124,6 +130,11 @@ class Variant:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+
+    def family_type(self) -> type[FamilyFields]:
+        """The record of this game's own fields (``state.family``): by default
+        :attr:`family_fields`; a family may keep none under some options."""
+        return self.family_fields
 
     # -- dealing ---------------------------------------------------------------------
     def after_deal(self, state: GameState) -> None:

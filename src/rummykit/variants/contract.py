@@ -19,7 +19,7 @@ lists every option against them.  Three things differ from the seeds' turn:
   moves are ``BUY`` and ``PASS``, so views, bots and front ends see an ordinary
   decision of the player to act.  The first to buy takes the card, which everyone
   saw, and ``buy_penalty`` cards from the stock, unseen; then (or once everyone has
-  passed) the player in turn, kept in :attr:`GameState.buy_turn`, plays on.  A window
+  passed) the player in turn, kept in :attr:`BuyFields.buy_turn`, plays on.  A window
   opens only if someone can buy and the stock holds the penalty cards, so a deal where
   nobody can buy costs one check per stock draw.
 """
@@ -27,15 +27,17 @@ lists every option against them.  Three things differ from the seeds' turn:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from ..cards import COPIES, JOKER, bits, face_of, holds_face
 from ..errors import IllegalMoveError
 from ..events import Bought
+from ..family import FamilyFields, PositionReader
 from ..melds import ACE_HIGH, RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
-from ..phase import Phase
-from ..rules import Family
+from ..phase import NO_CARD, Phase
+from ..rules import Family, Rules
 from ..table import joker_swaps
 from .base import MoveGenerator, Variant
 from .show import Action, Param, StatusLine
@@ -45,6 +47,72 @@ if TYPE_CHECKING:
     from ..view import PlayerView
 
 _BUY_MOVES = (Move(BUY), Move(PASS))
+
+
+@dataclass(frozen=True, slots=True)
+class BuyFields(FamilyFields):
+    """Contract Rummy's buying (``buys_per_round``), the state's ``family``."""
+
+    buys: tuple[int, ...]
+    """The buys each player made this deal (``buys_per_round`` minus these is what
+    each has left)."""
+    buy_turn: int = -1
+    """While the discard is offered out of turn (:attr:`Phase.BUY`, ``current``
+    decides), the player whose turn it is, who drew from the stock and plays on once
+    the window closes; -1 otherwise."""
+
+    position_keys: ClassVar[tuple[str, ...]] = ("buys", "inturn")
+    position_names: ClassVar[Mapping[str, str]] = {"buy_turn": "inturn"}
+
+    @classmethod
+    def fresh(cls, seats: int) -> Self:
+        return cls((0,) * seats)
+
+    def to_position(self) -> dict[str, str]:
+        return {
+            "buys": ",".join(str(b) for b in self.buys),
+            "inturn": "-" if self.buy_turn < 0 else str(self.buy_turn + 1),
+        }
+
+    @classmethod
+    def position_defaults(cls, rules: Rules, seats: int) -> dict[str, str]:
+        return {"buys": ",".join("0" * seats), "inturn": "-"}
+
+    @classmethod
+    def from_position(cls, reader: PositionReader) -> Self:
+        n = reader.n
+        buys = reader.extras.get("buys", ",".join("0" * n)).split(",")
+        if len(buys) != n or not all(b.isascii() and b.isdigit() and len(b) <= 3 for b in buys):
+            raise reader.error(f"expected {n} counts of buys split by commas", "buys")
+        return cls(tuple(int(b) for b in buys), reader.seat("inturn", reader.extras.get("inturn")))
+
+    def check(self, state: GameState) -> None:
+        """The buys made, and the buy window's players."""
+        # invariants imports the state, which imports the variants: imported when asked
+        from ..invariants import StateFormatError, expect_int, expect_seq
+
+        s = state
+        n = s.num_players
+        limit = s.rules.buys_per_round
+        for p, b in enumerate(expect_seq(self.buys, tuple, "buys", n)):
+            expect_int(b, f"buys[{p}]", 0, limit)
+        if s.phase is not Phase.BUY:
+            expect_int(self.buy_turn, "buy_turn", -1, -1)
+            return
+        turn = expect_int(self.buy_turn, "buy_turn", 0, n - 1)
+        if turn == s.current:
+            raise StateFormatError("the discard is offered to a player out of turn", "buy_turn")
+        if self.buys[s.current] >= limit:
+            raise StateFormatError("the player offered the discard has no buys left", "buys")
+        if not s.discard or len(s.stock) < s.rules.buy_penalty:
+            raise StateFormatError("a buy needs the discard and the penalty cards", "discard")
+        if s.melds_this_turn or s.taken != NO_CARD:
+            raise StateFormatError("the buy window follows the stock draw at once", "phase")
+
+
+def buying(state: GameState | PlayerView) -> BuyFields:
+    """The buying fields of a Contract Rummy state or view with ``buys_per_round``."""
+    return cast(BuyFields, state.family)
 
 
 BUY_ACTIONS = (Action("buy", "b", "key.buy", BUY), Action("decline", "n", "key.decline", PASS))
@@ -57,6 +125,11 @@ class Contract(Variant):
     name = Family.CONTRACT
     aliases = ("Contract Rummy", "Shanghai", "Shanghai Rummy")
     own_phases = Variant.own_phases | {Phase.BUY}
+    family_fields = BuyFields
+
+    def family_type(self) -> type[FamilyFields]:
+        """Buying is Contract Rummy's own field, when the rules buy."""
+        return BuyFields if self.rules.buys_per_round else FamilyFields
 
     def actions(self) -> tuple[Action, ...]:
         return BUY_ACTIONS if self.rules.buys_per_round else ()
@@ -80,12 +153,12 @@ class Contract(Variant):
         penalty cards, or pass), and going down with the deal's contract; the rest of
         the turn is the draw-meld-discard game's."""
         if g.phase is Phase.BUY:
-            seat = g.current
+            fields = buying(g)
             params: dict[str, Param] = {
-                "who": g.buy_turn,
+                "who": fields.buy_turn,
                 "card": g.discard[-1],
                 "n": self.rules.buy_penalty,
-                "left": self.rules.buys_per_round - g.buys[seat],
+                "left": self.rules.buys_per_round - fields.buys[g.current],
             }
             return StatusLine("contract.buy", params)
         if g.phase is not Phase.PLAY or g.opened[g.current] or g.pending >= 0:
@@ -103,8 +176,8 @@ class Contract(Variant):
         contract = {
             "text": describe(v.game.contracts, v.round_no),
             "deals": self.rules.deals or len(v.game.contracts),
-            "buys_left": [limit - b for b in v.buys],
-            "in_turn": v.buy_turn if v.phase is Phase.BUY else v.current,
+            "buys_left": [limit - b for b in buying(v).buys] if limit else [0] * len(v.names),
+            "in_turn": buying(v).buy_turn if v.phase is Phase.BUY else v.current,
             "penalty": self.rules.buy_penalty,
         }
         return {**super().payload(v), "contract": contract}
@@ -251,21 +324,24 @@ class Contract(Variant):
         p = state.current
         q = next_buyer(state, p, p)
         if q >= 0:
-            state.buy_turn = p
+            state.family = replace(buying(state), buy_turn=p)
             state.set_phase(Phase.BUY, q)
 
     def do_phase(self, state: GameState, move: Move) -> bool:
         if state.phase is not Phase.BUY:
             return super().do_phase(state, move)
         q = state.current
-        p = state.buy_turn
+        fields = buying(state)
+        p = fields.buy_turn
         if move.kind == BUY:
             card = state.discard.pop()
             state.hands[q] |= 1 << card
             state.known[q] |= 1 << card
             for _ in range(self.rules.buy_penalty):
                 state.hands[q] |= 1 << state.stock.pop()
-            state.buys[q] += 1
+            buys = fields.buys
+            fields = replace(fields, buys=(*buys[:q], buys[q] + 1, *buys[q + 1 :]))
+            state.family = fields
             state.events.append(Bought(q, card))
             nxt = -1
         else:
@@ -273,7 +349,7 @@ class Contract(Variant):
         if nxt >= 0:
             state.set_phase(Phase.BUY, nxt)
         else:  # the window closes: the player in turn plays on
-            state.buy_turn = -1
+            state.family = replace(fields, buy_turn=-1)
             state.set_phase(Phase.PLAY, p)
         return True
 
@@ -385,8 +461,9 @@ def next_buyer(state: GameState, turn: int, after: int) -> int:
     limit = state.rules.buys_per_round
     discarder = (turn - 1) % n if state.turn > 1 else -1
     q = (after + 1) % n
+    buys = buying(state).buys
     while q != turn:
-        if q != discarder and state.buys[q] < limit:
+        if q != discarder and buys[q] < limit:
             return q
         q = (q + 1) % n
     return -1

@@ -27,12 +27,13 @@ difference plus the undercut bonus.  Equal deadwood scores nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar, Self, cast
 
 from ..cards import bits, display_face, face_of
 from ..errors import IllegalMoveError
 from ..events import Bonus
+from ..family import FamilyFields, PositionReader
 from ..moves import (
     DISCARD,
     DISCARD_MOVES,
@@ -45,7 +46,7 @@ from ..moves import (
 )
 from ..phase import Phase
 from ..results import RoundEnd
-from ..rules import Family
+from ..rules import Family, Rules
 from ..scoring import RoundResult, card_value, hand_value, score_knock
 from ..table import layoff_cells
 from .base import MoveGenerator, Variant
@@ -61,6 +62,60 @@ _UPCARD_PHASE = Phase.FIRST_UPCARD
 _KNOCK_PHASE = Phase.KNOCK
 _LAYOFF_PHASE = Phase.LAYOFF
 _WALL_PHASE = Phase.WALL
+
+
+@dataclass(frozen=True, slots=True)
+class KnockFields(FamilyFields):
+    """The knock games' own fields, the state's ``family``."""
+
+    knock_stage: int = 0
+    """In the lay-off phase: 0 while the defender lays off onto the knocker's melds,
+    1 once they lay their own melds (or the knocker went gin)."""
+    knock_limit: int = 0
+    """The most deadwood a knock may leave this hand (Oklahoma reads it off the first
+    upcard)."""
+
+    position_keys: ClassVar[tuple[str, ...]] = ("stage", "limit")
+    position_names: ClassVar[Mapping[str, str]] = {"knock_stage": "stage", "knock_limit": "limit"}
+    position_after: ClassVar[str] = "knocker"
+    json_after: ClassVar[str] = "knocker"
+    saved_by_all: ClassVar[bool] = True
+
+    def to_position(self) -> dict[str, str]:
+        return {"stage": str(self.knock_stage), "limit": str(self.knock_limit)}
+
+    @classmethod
+    def position_defaults(cls, rules: Rules, seats: int) -> dict[str, str]:
+        return {"stage": "0", "limit": str(rules.knock_card or 0)}
+
+    @classmethod
+    def from_position(cls, reader: PositionReader) -> Self:
+        return cls(reader.number("stage", 0), reader.number("limit", reader.rules.knock_card or 0))
+
+    def check(self, state: GameState) -> None:
+        # invariants imports the state, which imports the variants: imported when asked
+        from ..invariants import StateFormatError, expect_int
+
+        rules = state.rules
+        stage = expect_int(self.knock_stage, "knock_stage", 0, 1)
+        if stage and state.phase not in (Phase.LAYOFF, Phase.OVER):
+            raise StateFormatError("only the lay-off phase has stages", "knock_stage")
+        if rules.oklahoma:
+            expect_int(self.knock_limit, "knock_limit", 0, 10)
+        else:
+            card = rules.knock_card or 0
+            expect_int(self.knock_limit, "knock_limit", card, card)
+
+
+def knock_fields(state: GameState | PlayerView) -> KnockFields:
+    """The knock fields of a knock game's state or view."""
+    return cast(KnockFields, state.family)
+
+
+def laying_off(view: GameState | PlayerView) -> bool:
+    """Whether the defender is laying off onto the knocker's melds (the lay-off
+    phase's first stage; their own melds come after)."""
+    return view.phase is Phase.LAYOFF and knock_fields(view).knock_stage == 0
 
 
 def knock_limit_for(state: GameState, upcard: int) -> int:
@@ -84,7 +139,7 @@ def best_ten_deadwood(state: GameState, hand: int) -> int:
     whole = deadwood(hand)
     if hand.bit_count() <= game.dealt:
         return whole
-    if whole - 10 > state.knock_limit:
+    if whole - 10 > knock_fields(state).knock_limit:
         # Dropping a card c lowers the least deadwood by at most its value (10), so
         # this hand cannot knock: report a bound that says so without ten more calls.
         return whole - 10
@@ -111,9 +166,9 @@ def deadwood_shown(game: Game, hand: int) -> int:
 
 
 def can_knock(state: GameState, hand: int) -> bool:
-    """``best_ten_deadwood(state, hand) <= state.knock_limit``, asked on every turn of
+    """``best_ten_deadwood(state, hand) <=`` the knock limit, asked on every turn of
     play: it stops at the first card whose discard is low enough."""
-    limit = state.knock_limit
+    limit = knock_fields(state).knock_limit
     game = state.game
     deadwood = game.solver.deadwood
     whole = deadwood(hand)
@@ -134,7 +189,7 @@ def play_moves(state: GameState) -> list[Move]:
     hand = state.hands[state.current]
     taken = -1 if state.rules.discard_taken_card else state.taken
     out = _discards(hand, taken)
-    if best_ten_deadwood(state, hand) <= state.knock_limit:
+    if best_ten_deadwood(state, hand) <= knock_fields(state).knock_limit:
         out.append(KNOCK_MOVE)
         out.numbered[state.game.actions.knock_action] = KNOCK_MOVE
     return out
@@ -173,7 +228,7 @@ def play_knock(state: GameState, action: int) -> Move | None:
 
 def knock_moves(state: GameState) -> list[Move]:
     hand = state.hands[state.current]
-    limit = state.knock_limit
+    limit = knock_fields(state).knock_limit
     solver = state.game.solver
     if hand.bit_count() > state.game.dealt:
         return [
@@ -194,7 +249,7 @@ def knock_moves(state: GameState) -> list[Move]:
 def layoff_moves(state: GameState) -> list[Move]:
     hand = state.hands[state.current]
     out = [Move(PASS)]
-    if state.knock_stage == 0:
+    if knock_fields(state).knock_stage == 0:
         out.extend(m for m in state.layoff_moves(hand) if state.table[m.a].owner == state.knocker)
     else:
         out.extend(Move(MELD, i) for i in state.game.melds.shapes_in_mask(hand))
@@ -204,7 +259,8 @@ def layoff_moves(state: GameState) -> list[Move]:
 def wall_moves(state: GameState) -> list[Move]:
     out = [Move(PASS)]
     upcard = state.discard[-1]
-    if best_ten_deadwood(state, state.hands[state.current] | 1 << upcard) <= state.knock_limit:
+    limit = knock_fields(state).knock_limit
+    if best_ten_deadwood(state, state.hands[state.current] | 1 << upcard) <= limit:
         out.append(Move(KNOCK))
     return out
 
@@ -238,7 +294,7 @@ def phase_error(state: GameState, kind: int) -> IllegalMoveError | None:
     if phase is _LAYOFF_PHASE:
         if kind == PASS:
             return None
-        if state.knock_stage == 0:
+        if knock_fields(state).knock_stage == 0:
             if kind == LAYOFF:
                 return None
             return IllegalMoveError(
@@ -265,7 +321,7 @@ def diagnose(state: GameState, move: Move) -> IllegalMoveError:
     :func:`phase_error`), is not legal: which card, meld or deadwood is wrong."""
     kind = move.kind
     hand = state.hands[state.current]
-    limit = state.knock_limit
+    limit = knock_fields(state).knock_limit
     deadwood = state.game.solver.deadwood
     if state.phase is _WALL_PHASE:  # a knock at the wall, which takes the upcard
         return _knock_limit(deadwood_shown(state.game, hand | 1 << state.discard[-1]), limit)
@@ -407,6 +463,7 @@ class Gin(Variant):
     own_phases = frozenset({_UPCARD_PHASE, _KNOCK_PHASE, _LAYOFF_PHASE, _WALL_PHASE})
     quick_discard = True
     house_rules = "knock"
+    family_fields = KnockFields
 
     def actions(self) -> tuple[Action, ...]:
         return GIN_ACTIONS
@@ -418,7 +475,7 @@ class Gin(Variant):
         deal)."""
         out = []
         if self.rules.oklahoma and g.phase is not Phase.OVER:  # each hand's own limit
-            out.append(StatusLine("knock_limit", {"n": g.knock_limit}))
+            out.append(StatusLine("knock_limit", {"n": knock_fields(g).knock_limit}))
         if hand:
             after = hand.bit_count() > g.game.dealt
             n = deadwood_shown(g.game, hand)
@@ -433,7 +490,7 @@ class Gin(Variant):
         draw is the draw-meld-discard game's."""
         phase = g.phase
         top: dict[str, Param] = {"card": g.discard[-1]} if g.discard else {}
-        limit: dict[str, Param] = {"limit": g.knock_limit}
+        limit: dict[str, Param] = {"limit": knock_fields(g).knock_limit}
         if phase is Phase.DRAW:
             return None
         if phase is _UPCARD_PHASE:
@@ -449,7 +506,7 @@ class Gin(Variant):
                 return StatusLine("gin.knock_discard", limit)
             return StatusLine("gin.lay_melds")
         if phase is _LAYOFF_PHASE:
-            if g.knock_stage == 0:
+            if laying_off(g):
                 return StatusLine("gin.lay_off", {"who": g.knocker})
             return StatusLine("gin.lay_melds_score")
         return StatusLine("gin.discard_or_knock" if Move(KNOCK) in legal else "gin.discard", limit)
@@ -457,13 +514,14 @@ class Gin(Variant):
     def payload(self, v: PlayerView) -> dict[str, object]:
         """The hand's knock limit, its knocker and the lay-off stage (0: the defender
         lays off, then the knocker's melds are scored)."""
-        knock = {"limit": v.knock_limit, "knocker": v.knocker, "stage": v.knock_stage}
+        fields = knock_fields(v)
+        knock = {"limit": fields.knock_limit, "knocker": v.knocker, "stage": fields.knock_stage}
         return {**super().payload(v), "knock": knock}
 
     def after_deal(self, state: GameState) -> None:
         """The hand's knock limit (Oklahoma reads it off the upcard), then the first
         upcard offered before the first draw."""
-        state.knock_limit = knock_limit_for(state, state.discard[-1])
+        state.family = KnockFields(knock_limit=knock_limit_for(state, state.discard[-1]))
         super().after_deal(state)
 
     def phase_moves(self) -> Mapping[Phase, MoveGenerator]:
@@ -502,10 +560,11 @@ class Gin(Variant):
         elif kind == LAYOFF:
             state.lay_off(p, move)
         elif phase is _KNOCK_PHASE:  # the knocker passes: over to the defender
-            state.knock_stage = 1 if hand_points(state, state.hands[p]) == 0 else 0
+            stage = 1 if hand_points(state, state.hands[p]) == 0 else 0
+            state.family = replace(knock_fields(state), knock_stage=stage)
             state.set_phase(_LAYOFF_PHASE, 1 - p)
-        elif state.knock_stage == 0:
-            state.knock_stage = 1
+        elif knock_fields(state).knock_stage == 0:
+            state.family = replace(knock_fields(state), knock_stage=1)
         else:
             state.finish_round(state.knocker, RoundEnd.KNOCK)
         return True
@@ -516,9 +575,12 @@ class Gin(Variant):
         state.set_phase(_KNOCK_PHASE)
 
     def at_wall(self, state: GameState, player: int) -> bool:
-        """At the wall the next player may still knock with the upcard (or pass)."""
+        """At the wall the next player may still knock with the upcard (or pass),
+        unless that turn is past ``max_turns``, which ends the round instead."""
+        rounds = len(state.results)
         state.begin_turn((player + 1) % state.num_players)
-        state.set_phase(_WALL_PHASE)
+        if len(state.results) == rounds:
+            state.set_phase(_WALL_PHASE)
         return True
 
     def score(self, state: GameState, winner: int | None, reason: RoundEnd) -> RoundResult:
