@@ -55,6 +55,7 @@ from .rules import Family, Rules
 from .scoring import PlayerScore, RoundResult
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, GameState, Phase
 from .table import TableMeld
+from .variants.upcard import check_upcard
 
 __all__ = ["MAX_SCORE", "StateFormatError", "check_state", "expect_int", "expect_seq"]
 
@@ -201,7 +202,7 @@ def check_state(s: GameState) -> None:
     _check_seats(s, n)
     _check_cards(s, n)
     _check_turn(s, n)
-    _check_knock(s, n)
+    _check_knock(s)
     _check_declare(s, n)
     _check_family(s)
     _check_record(s, n)
@@ -320,11 +321,10 @@ def _check_turn(s: GameState, n: int) -> None:
         raise StateFormatError("laid at the start of the turn but not now", "turn_start_laid")
 
 
-def _check_knock(s: GameState, n: int) -> None:
-    """Gin's phases and counters fit the rules and each other."""
+def _check_knock(s: GameState) -> None:
+    """The knock and upcard phases fit the rules, and their counters too."""
     rules = s.rules
     phase = s.phase
-    over = phase is Phase.OVER
     knock = rules.family is Family.GIN
     if phase is Phase.FIRST_UPCARD and not rules.first_upcard_option:
         raise StateFormatError("these rules have no first-upcard option", "phase")
@@ -345,13 +345,7 @@ def _check_knock(s: GameState, n: int) -> None:
         raise StateFormatError("in the lay-off phase the other player acts", "knocker")
     if phase in _HANDS_FULL and knocker != -1:
         raise StateFormatError("nobody has knocked in this phase", "knocker")
-    passes = expect_int(s.upcard_passes, "upcard_passes", 0, n if rules.first_upcard_option else 0)
-    if phase is Phase.FIRST_UPCARD and (s.turn != 1 or s.current != (s.dealer + 1 + passes) % n):
-        raise StateFormatError("the first upcard goes to the dealer's left, then on", "current")
-    limit = rules.max_upcard_draws
-    expect_int(
-        s.upcard_draws, "upcard_draws", 0, 0 if limit is None else limit - (0 if over else 1)
-    )
+    check_upcard(s)
     if s.repeated and not rules.repeat_void:
         raise StateFormatError("these rules do not void repeated upcards", "repeated")
 

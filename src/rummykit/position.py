@@ -49,6 +49,7 @@ from .serialize import rules_from_text
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, Game, GameState, Phase
 from .table import TableMeld
 from .variants import VARIANTS
+from .variants.upcard import UPCARD_FIELDS, read_upcard_position, upcard_position
 
 __all__ = ["MAX_POSITION_CHARS", "PositionError", "position_from_text", "position_to_text"]
 
@@ -97,7 +98,7 @@ _STATE_FIELDS = {
     "melded": "flags", "opened": "flags", "laid": "flags", "round_no": "round",
     "pending_kind": "pending", "melds_this_turn": "melds", "open_points": "opening",
     "open_pure": "pure", "turn_start_laid": "laid_at_start",
-    "upcard_passes": "passes", "upcard_draws": "draws",
+    **UPCARD_FIELDS,
 }  # fmt: skip
 """The position field that holds each state field, where the names differ."""
 
@@ -201,8 +202,7 @@ def _extras(s: GameState) -> dict[str, str]:
         "pure": str(int(s.open_pure)),
         "laid_at_start": str(int(s.turn_start_laid)),
         "knocker": "-" if s.knocker < 0 else str(s.knocker + 1),
-        "passes": str(s.upcard_passes),
-        "draws": str(s.upcard_draws),
+        **upcard_position(s),
         "repeated": str(int(s.repeated)),
         "wild": "-" if s.wild < 0 else format_face(face_of(s.wild)),
         "dropped": ",".join(str(d) for d in s.dropped) if any(s.dropped) else "-",
@@ -478,8 +478,7 @@ class _Reader:
         s.open_pure = self.flag("pure", False)
         s.turn_start_laid = self.flag("laid_at_start", s.current >= 0 and s.laid[s.current])
         s.knocker = self.seat("knocker", self.extras.get("knocker"))
-        s.upcard_passes = self.number("passes", 0)
-        s.upcard_draws = self.number("draws", 0)
+        read_upcard_position(s, self)
         s.repeated = self.flag("repeated", False)
         self.declare_fields(s)
         s.family = self.game.family_type.from_position(self)

@@ -44,6 +44,7 @@ from .scoring import PlayerScore, RoundResult
 from .state import Game, GameState, Phase, rng_in_state, round_start_of
 from .table import TableMeld
 from .variants import VARIANTS
+from .variants.upcard import UPCARD_FIELDS
 
 __all__ = [
     "FORMAT", "MAX_JSON_CHARS", "StateFormatError", "result_to_dict",
@@ -69,7 +70,7 @@ the cap bounds the time a hostile document can cost."""
 _SCALARS = (
     "round_no", "dealer", "current", "taken", "pending", "pending_kind", "melds_this_turn",
     "open_points", "open_pure", "turn_start_laid", "turn", "restocks", "knocker",
-    "upcard_passes", "upcard_draws", "repeated",
+    *UPCARD_FIELDS, "repeated",
 )  # fmt: skip
 _LISTS = ("names", "scores", "hands", "stock", "discard", "melded", "opened", "laid", "known")
 _FIELDS = frozenset(
@@ -183,8 +184,7 @@ def state_from_dict(d: Any) -> GameState:
     check_state(s)
     if fmt < 3:  # found from the history: a state whose history does not hold its
         # round (hand-built) shows its whole history to views
-        openers = s.game.actions.turn_openers
-        s.round_start = round_start_of(s.history, s.turn, s.phase, s.upcard_passes, openers) or 0
+        s.round_start = round_start_of(s) or 0
     return s
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import heapq
 import operator
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import log
 from typing import Any, SupportsIndex
@@ -1340,30 +1340,26 @@ def rng_in_state(state: tuple[Any, ...]) -> random.Random:
     return rng
 
 
-def round_start_of(
-    history: Sequence[int],
-    turn: int,
-    phase: Phase,
-    upcard_passes: int,
-    openers: range = range(0),
-) -> int | None:
-    """Where the current round begins in ``history``, found from the history alone (a
-    loaded state, or a view's moves), or None if the history does not hold the whole
-    round (a hand-built position has none).
+def round_start_of(v: GameState | PlayerView) -> int | None:
+    """Where the current round begins in the history of ``v`` (a state or a view),
+    found from the history alone (a loaded state, or a view's moves), or None if the
+    history does not hold the whole round (a hand-built position has none).
 
     Every turn begins with exactly one draw (action numbers 0 and 1, which name
     nothing else), and only the first upcard's passes come before the first one: so
     walking back over as many draws as the round has had, then its passes, finds the
     round's first move.  A turn may also open with a deep draw (500 Rum) or a drop
-    (Indian Rummy): ``openers`` holds those action numbers
-    (:attr:`~rummykit.moves.ActionSpace.turn_openers`; empty when the rules have none).
-    A buy (Contract Rummy) opens no turn.
+    (Indian Rummy): the action space's
+    :attr:`~rummykit.moves.ActionSpace.turn_openers` hold those action numbers (none
+    when the rules have none).  A buy (Contract Rummy) opens no turn.
 
     >>> g = new_game("basic", players=2, seed=1)
     >>> g.apply(g.legal_moves()[0])
-    >>> round_start_of(g.history, g.turn, g.phase, g.upcard_passes) == g.round_start == 0
+    >>> round_start_of(g) == g.round_start == 0
     True
     """
+    history, turn, phase = v.history, v.turn, v.phase
+    openers = v.game.actions.turn_openers
     waiting = phase in (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
     need = turn - 1 if waiting else turn
     i = len(history)
@@ -1374,7 +1370,7 @@ def round_start_of(
         a = history[i]
         if a <= 1 or a in openers:
             need -= 1
-    start = i - upcard_passes
+    start = i - v.upcard_passes
     return start if start >= 0 else None
 
 
