@@ -149,11 +149,6 @@ class GameState:
     upcard_passes: int
     upcard_draws: int
     repeated: bool
-    wild: int
-    """Declaration games: the card cut for the deal's wild rank (public), or -1."""
-    dropped: list[int]
-    """Declaration games: per seat, 0 while in the deal, the drop penalty after a drop,
-    -1 for a seat out of the match (pool elimination)."""
     family: FamilyFields
     """The fields of the game's family (:mod:`rummykit.family`): frozen, replaced when
     one changes, so clones and views share it."""
@@ -268,8 +263,6 @@ class GameState:
         self.upcard_passes = 0
         self.upcard_draws = 0
         self.repeated = False
-        self.wild = -1
-        self.dropped = [0] * n
         self.family = self.game.family_type.fresh(n)
         self.events.append(Deal(self.dealer))
         self.begin_turn((self.dealer + 1) % n)
@@ -323,7 +316,7 @@ class GameState:
         d.update(self.__dict__)
         for name in (
             "names", "scores", "hands", "stock", "discard", "table", "melded", "opened",
-            "laid", "known", "results", "history", "events", "dropped",
+            "laid", "known", "results", "history", "events",
         ):  # fmt: skip
             d[name] = list(d[name])
         s.rng = rng_in_state(self.rng.getstate())
@@ -1314,8 +1307,6 @@ def determinize(v: PlayerView, rng: random.Random, weights: CardWeights | None =
     s.upcard_passes = v.upcard_passes
     s.upcard_draws = v.upcard_draws
     s.repeated = v.repeated
-    s.wild = v.wild
-    s.dropped = list(v.dropped)
     s.family = v.family
     s.results = list(v.results)
     s.history = list(v.history)

@@ -27,7 +27,7 @@ from ..cards import face_of
 from ..rules import Family
 from ..scoring import card_value
 from ..state import GameState
-from ..variants.indian import Grouping, Indian
+from ..variants.indian import Grouping, Indian, declare_fields
 from .lang import N_, _, _n
 from .session import card_text, cards_of_faces, shape_faces, sort_cards
 
@@ -78,7 +78,7 @@ def arrange_hand(state: GameState, hand: int, wild: int | None = None) -> HandLa
     default the deal's)."""
     variant = state.game.variant
     if isinstance(variant, Indian):
-        cut = state.wild if wild is None else wild
+        cut = declare_fields(state).wild if wild is None else wild
         return grouping_layout(variant.solver.arrange(hand, cut))
     solver = state.game.solver
     best = solver.arrange(hand)
@@ -135,7 +135,9 @@ def ordered_hand(
         return sort_cards(hand, by_rank=order == "rank"), set(), ""
     variant = state.game.variant
     if isinstance(variant, Indian):
-        lay = grouping_layout(variant.solver.shown(hand, state.wild, state.game.dealt))
+        lay = grouping_layout(
+            variant.solver.shown(hand, declare_fields(state).wild, state.game.dealt)
+        )
         return lay.order, lay.starts, indian_note(lay)
     lay = arrange_hand(state, hand)
     note = _n("{n} meld", "{n} melds", lay.melds)

@@ -63,7 +63,7 @@ from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
 from ..variants.contract import describe
-from ..variants.indian import drop_penalty
+from ..variants.indian import declare_fields, drop_penalty
 from .lang import N_, _, _n, contract_words, lang
 
 JOKER_GLYPH = UNICODE_JOKER
@@ -702,7 +702,7 @@ def drop_cost(state: GameState) -> int:
 
 def drop_note(state: GameState, seat: int) -> str:
     """`` · dropped`` or `` · out`` after a seat's label in a declaration game."""
-    d = state.dropped[seat]
+    d = declare_fields(state).dropped[seat]
     if d > 0:
         return _(" · dropped ({n})", n=d)
     return _(" · out") if d < 0 else ""

@@ -56,7 +56,7 @@ from ..state import GameState, Phase, determinize
 from ..table import layoff_cells
 from ..variants.contract import buying, describe
 from ..variants.gin import knock_fields
-from ..variants.indian import Grouping, Indian, makes_wrong_show, wild_rank
+from ..variants.indian import Grouping, Indian, declare_fields, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 8192
@@ -259,7 +259,9 @@ def legal_entry(v: PlayerView, m: Move) -> dict[str, Any]:
         e["meld"] = m.a
     elif m.kind == DRAW_DEEP:
         e["count"] = m.a
-    if m.kind in (KNOCK, DISCARD) and makes_wrong_show(v.game.variant, v.hand, v.wild, v.phase, m):
+    if m.kind in (KNOCK, DISCARD) and makes_wrong_show(
+        v.game.variant, v.hand, declare_fields(v).wild, v.phase, m
+    ):
         e["wrong_show"] = v.rules.wrong_show  # Indian Rummy: the page warns before it
     return e
 
@@ -405,12 +407,12 @@ def _declare_payload(v: PlayerView, spectator: bool) -> dict[str, Any]:
     """Indian Rummy's public state: the wild cut, each seat's drop (0, its penalty, or
     -1 out of the match) and what a drop costs now.  (What the player's own hand
     counts is a status line of the family's: :func:`status_payload`.)"""
-    in_deal = sum(1 for d in v.dropped if d >= 0)
+    in_deal = sum(1 for d in declare_fields(v).dropped if d >= 0)
     r = v.rules
     return {
-        "wild": v.wild,
-        "wild_rank": wild_rank(v.wild),
-        "dropped": list(v.dropped),
+        "wild": declare_fields(v).wild,
+        "wild_rank": wild_rank(declare_fields(v).wild),
+        "dropped": list(declare_fields(v).dropped),
         "drop_cost": r.first_drop if v.turn <= in_deal else r.middle_drop,
     }
 
@@ -476,14 +478,16 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
         return None
     # A move changes one hand: every other seat's arrangement is remembered (the
     # payload is only ever serialized, never changed).
-    key = (v.game.spec, v.hand, v.wild)
+    key = (v.game.spec, v.hand, declare_fields(v).wild)
     known = _arranged.get(key)
     if known is not None:
         _arranged.move_to_end(key)
         return known
     variant = v.game.variant
     if isinstance(variant, Indian):
-        payload = grouping_payload(variant.solver.shown(v.hand, v.wild, v.game.dealt))
+        payload = grouping_payload(
+            variant.solver.shown(v.hand, declare_fields(v).wild, v.game.dealt)
+        )
     else:
         solver = _solver(v.rules)
         shapes = solver.melds.shapes
