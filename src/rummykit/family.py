@@ -78,6 +78,9 @@ class FamilyFields:
     saved_by_all: ClassVar[bool] = False
     """Every game's saves hold these fields (at a new deal's values where they are not
     the game's own), as they always have: a loader drops them there."""
+    json_optional: ClassVar[bool] = False
+    """A save may leave these fields out (they load at a new deal's values), and
+    another family's save may hold them at those values, as saves always could."""
 
     @classmethod
     def fresh(cls, seats: int) -> Self:

@@ -55,6 +55,7 @@ from .rules import Family, Rules
 from .scoring import PlayerScore, RoundResult
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, GameState, Phase
 from .table import TableMeld
+from .variants.upcard import check_upcard
 
 __all__ = ["MAX_SCORE", "StateFormatError", "check_state", "expect_int", "expect_seq"]
 
@@ -85,7 +86,7 @@ class StateFormatError(RummyError):
 
 
 @lru_cache(maxsize=8)
-def _deck_mask(decks: int, jokers: int) -> int:
+def deck_mask(decks: int, jokers: int) -> int:
     """Every physical card of the deck as one bitmask."""
     return mask_of(deck(decks, jokers))
 
@@ -148,7 +149,7 @@ class _Cards:
     """The cards seen so far while a state is checked, to prove conservation."""
 
     def __init__(self, rules: Rules) -> None:
-        self.deck = _deck_mask(rules.decks, rules.jokers)
+        self.deck = deck_mask(rules.decks, rules.jokers)
         self.seen = 0
 
     def add_cards(self, values: Sequence[Any], field: str) -> None:
@@ -201,8 +202,7 @@ def check_state(s: GameState) -> None:
     _check_seats(s, n)
     _check_cards(s, n)
     _check_turn(s, n)
-    _check_knock(s, n)
-    _check_declare(s, n)
+    _check_knock(s)
     _check_family(s)
     _check_record(s, n)
     if s.phase is not Phase.OVER and not s.legal_moves():
@@ -284,7 +284,7 @@ def _check_turn(s: GameState, n: int) -> None:
     for tm in s.table:
         for c in tm.cards:
             on_table |= 1 << c
-    deck_cards = _deck_mask(s.rules.decks, s.rules.jokers)
+    deck_cards = deck_mask(s.rules.decks, s.rules.jokers)
     taken = expect_int(s.taken, "taken", NO_CARD, MAX_CARDS - 1)
     if taken != NO_CARD:
         if phase is Phase.PLAY:
@@ -320,11 +320,10 @@ def _check_turn(s: GameState, n: int) -> None:
         raise StateFormatError("laid at the start of the turn but not now", "turn_start_laid")
 
 
-def _check_knock(s: GameState, n: int) -> None:
-    """Gin's phases and counters fit the rules and each other."""
+def _check_knock(s: GameState) -> None:
+    """The knock and upcard phases fit the rules, and their counters too."""
     rules = s.rules
     phase = s.phase
-    over = phase is Phase.OVER
     knock = rules.family is Family.GIN
     if phase is Phase.FIRST_UPCARD and not rules.first_upcard_option:
         raise StateFormatError("these rules have no first-upcard option", "phase")
@@ -345,47 +344,16 @@ def _check_knock(s: GameState, n: int) -> None:
         raise StateFormatError("in the lay-off phase the other player acts", "knocker")
     if phase in _HANDS_FULL and knocker != -1:
         raise StateFormatError("nobody has knocked in this phase", "knocker")
-    passes = expect_int(s.upcard_passes, "upcard_passes", 0, n if rules.first_upcard_option else 0)
-    if phase is Phase.FIRST_UPCARD and (s.turn != 1 or s.current != (s.dealer + 1 + passes) % n):
-        raise StateFormatError("the first upcard goes to the dealer's left, then on", "current")
-    limit = rules.max_upcard_draws
-    expect_int(
-        s.upcard_draws, "upcard_draws", 0, 0 if limit is None else limit - (0 if over else 1)
-    )
+    check_upcard(s)
     if s.repeated and not rules.repeat_void:
         raise StateFormatError("these rules do not void repeated upcards", "repeated")
 
 
 def _out_of_match(s: GameState, p: int) -> bool:
-    """Seat ``p`` is out of a pool match (read before the drops are checked: a
-    malformed list just says no)."""
-    dropped = getattr(s, "dropped", None)
-    return type(dropped) is list and len(dropped) == len(s.names) and dropped[p] == -1
-
-
-def _check_declare(s: GameState, n: int) -> None:
-    """Indian Rummy's wild cut and drops fit the rules and each other."""
-    rules = s.rules
-    wild = expect_int(s.wild, "wild", -1, MAX_CARDS - 1)
-    if wild >= 0 and (not rules.wild_cut or not _deck_mask(rules.decks, rules.jokers) >> wild & 1):
-        raise StateFormatError("these rules cut no wild card from this deck", "wild")
-    dropped = expect_seq(s.dropped, list, "dropped", n)
-    allowed = {0, rules.first_drop, rules.middle_drop, rules.wrong_show}
-    if rules.elimination and rules.target_score is not None:
-        allowed.add(-1)
-    for p, d in enumerate(dropped):
-        expect_int(d, f"dropped[{p}]", -1, 1000)
-        if d not in allowed:
-            raise StateFormatError(
-                f"{d} is neither 0, a drop or wrong show's penalty of these rules nor -1 (out)",
-                f"dropped[{p}]",
-            )
-        if d == -1 and (s.scores[p] < (rules.target_score or 0) or s.hands[p]):
-            raise StateFormatError(
-                "out of the match only at the target, with no cards", f"dropped[{p}]"
-            )
-    if s.phase is not Phase.OVER and dropped[s.current] != 0:
-        raise StateFormatError("the player to act has dropped or is out", "current")
+    """Seat ``p`` is out of a pool match (read before the family's fields are
+    checked: malformed drops just say no)."""
+    dropped = getattr(s.family, "dropped", None)
+    return type(dropped) is tuple and len(dropped) == len(s.names) and dropped[p] == -1
 
 
 def _check_family(s: GameState) -> None:
@@ -407,7 +375,7 @@ def _check_record(s: GameState, n: int) -> None:
         raise StateFormatError(
             f"{len(results)} results for {finished} finished round(s)", "results"
         )
-    deck_cards = _deck_mask(s.rules.decks, s.rules.jokers)
+    deck_cards = deck_mask(s.rules.decks, s.rules.jokers)
     for i, r in enumerate(results):
         with _Within("results", i):
             _check_result(r, i, n, deck_cards)

@@ -131,10 +131,6 @@ class PlayerView:
     upcard_passes: int
     upcard_draws: int
     repeated: bool
-    wild: int
-    """Declaration games: the card cut for the wild rank (public), or -1."""
-    dropped: tuple[int, ...]
-    """Declaration games: per seat, 0 in the deal, a drop's penalty, -1 out of the match."""
     family: FamilyFields
     """The fields of the game's family (:mod:`rummykit.family`), all public: the
     state's own record, which is frozen."""
@@ -206,8 +202,6 @@ def make_view(s: GameState, player: int) -> PlayerView:
         upcard_passes=s.upcard_passes,
         upcard_draws=s.upcard_draws,
         repeated=s.repeated,
-        wild=s.wild,
-        dropped=tuple(s.dropped),
         family=s.family,
         results=tuple(s.results),
         legal=tuple(s.legal_moves()) if s.current == player else (),

@@ -49,6 +49,7 @@ from .serialize import rules_from_text
 from .state import NO_CARD, PENDING_MELD, PENDING_USE, Game, GameState, Phase
 from .table import TableMeld
 from .variants import VARIANTS
+from .variants.upcard import UPCARD_FIELDS, read_upcard_position, upcard_position
 
 __all__ = ["MAX_POSITION_CHARS", "PositionError", "position_from_text", "position_to_text"]
 
@@ -85,7 +86,6 @@ _FIELDS = ("rules", "hands", "table", "discard", "stock", "active", "flags", "sc
 _KEYS = (
     "dealer", "round", "turn", "restocks", "taken", "pending", "melds", "opening", "pure",
     "laid_at_start", "knocker", "passes", "draws", "repeated", "seed",
-    "wild", "dropped",
 )  # fmt: skip
 """The shared ``key=value`` fields, in the order they are written; the family's own
 follow (:attr:`~rummykit.family.FamilyFields.position_keys`)."""
@@ -97,7 +97,7 @@ _STATE_FIELDS = {
     "melded": "flags", "opened": "flags", "laid": "flags", "round_no": "round",
     "pending_kind": "pending", "melds_this_turn": "melds", "open_points": "opening",
     "open_pure": "pure", "turn_start_laid": "laid_at_start",
-    "upcard_passes": "passes", "upcard_draws": "draws",
+    **UPCARD_FIELDS,
 }  # fmt: skip
 """The position field that holds each state field, where the names differ."""
 
@@ -180,7 +180,7 @@ def _defaults(rules: Rules, laid_now: bool) -> dict[str, str]:
         "round": "1", "turn": "1", "restocks": "0", "taken": "-", "pending": "-",
         "melds": "0", "opening": "0", "pure": "0", "laid_at_start": str(int(laid_now)),
         "knocker": "-", "passes": "0",
-        "draws": "0", "repeated": "0", "seed": "0", "wild": "-", "dropped": "-",
+        "draws": "0", "repeated": "0", "seed": "0",
     }  # fmt: skip
 
 
@@ -201,11 +201,8 @@ def _extras(s: GameState) -> dict[str, str]:
         "pure": str(int(s.open_pure)),
         "laid_at_start": str(int(s.turn_start_laid)),
         "knocker": "-" if s.knocker < 0 else str(s.knocker + 1),
-        "passes": str(s.upcard_passes),
-        "draws": str(s.upcard_draws),
+        **upcard_position(s),
         "repeated": str(int(s.repeated)),
-        "wild": "-" if s.wild < 0 else format_face(face_of(s.wild)),
-        "dropped": ",".join(str(d) for d in s.dropped) if any(s.dropped) else "-",
     }
 
 
@@ -478,31 +475,10 @@ class _Reader:
         s.open_pure = self.flag("pure", False)
         s.turn_start_laid = self.flag("laid_at_start", s.current >= 0 and s.laid[s.current])
         s.knocker = self.seat("knocker", self.extras.get("knocker"))
-        s.upcard_passes = self.number("passes", 0)
-        s.upcard_draws = self.number("draws", 0)
+        read_upcard_position(s, self)
         s.repeated = self.flag("repeated", False)
-        self.declare_fields(s)
         s.family = self.game.family_type.from_position(self)
         self.turn_cards(s)
-
-    def declare_fields(self, s: GameState) -> None:
-        """Indian Rummy's wild cut (a face: its first copy) and drops (per seat: 0, a
-        drop's penalty, -1 out of the match)."""
-        wild = self.extras.get("wild", "-")
-        s.wild = -1
-        if wild != "-":
-            try:
-                s.wild = parse_face(wild)
-            except ValueError:
-                raise PositionError(f"not a card: {_shown(wild)}", "wild") from None
-        dropped = self.extras.get("dropped", "-")
-        if dropped == "-":
-            s.dropped = [0] * self.n
-        else:
-            values = dropped.split(",")
-            if len(values) != self.n or not all(_INT_RE.fullmatch(v) for v in values):
-                raise PositionError(f"expected {self.n} whole numbers split by commas", "dropped")
-            s.dropped = [int(v) for v in values]
 
     def turn_cards(self, s: GameState) -> None:
         """The card drawn from the pile this turn, and the card still to be used."""

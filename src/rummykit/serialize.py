@@ -39,11 +39,12 @@ from .events import Event, event_from_wire
 from .family import FamilyFields
 from .invariants import StateFormatError, check_state
 from .results import RoundEnd
-from .rules import Family, Rules
+from .rules import Rules
 from .scoring import PlayerScore, RoundResult
 from .state import Game, GameState, Phase, rng_in_state, round_start_of
 from .table import TableMeld
 from .variants import VARIANTS
+from .variants.upcard import UPCARD_FIELDS
 
 __all__ = [
     "FORMAT", "MAX_JSON_CHARS", "StateFormatError", "result_to_dict",
@@ -69,15 +70,13 @@ the cap bounds the time a hostile document can cost."""
 _SCALARS = (
     "round_no", "dealer", "current", "taken", "pending", "pending_kind", "melds_this_turn",
     "open_points", "open_pure", "turn_start_laid", "turn", "restocks", "knocker",
-    "upcard_passes", "upcard_draws", "repeated",
+    *UPCARD_FIELDS, "repeated",
 )  # fmt: skip
 _LISTS = ("names", "scores", "hands", "stock", "discard", "melded", "opened", "laid", "known")
 _FIELDS = frozenset(
     ("format", "rules", "seed", "phase", "rng", "table", "results", "history", "events",
      *_SCALARS, *_LISTS)
 )  # fmt: skip
-_DECLARE_FIELDS = ("wild", "dropped")
-"""Indian Rummy's wild cut and drops: optional (0s and -1 when absent)."""
 _FAMILY_KEYS = frozenset().union(*(v.family_fields.json_keys() for v in VARIANTS))
 """Every family's own fields (:mod:`rummykit.family`), saved under their names by
 the games that have them (Contract Rummy's buying fields only where the
@@ -116,9 +115,6 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
             d.update(families.pop(name))
     for name in _LISTS:
         d[name] = list(getattr(s, name))
-    if s.rules.family is Family.INDIAN:  # written only where used, so older saves load unchanged
-        d["wild"] = s.wild
-        d["dropped"] = list(s.dropped)
     for fields in families.values():
         d.update(fields)
     return d
@@ -145,7 +141,7 @@ def state_from_dict(d: Any) -> GameState:
     fmt = d.get("format")
     if type(fmt) is not int or fmt not in _READABLE:
         raise StateFormatError(f"unsupported state format {fmt!r}"[:80], "format")
-    plain = {k: v for k, v in d.items() if k not in _DECLARE_FIELDS}
+    plain = dict(d)
     fields = _FIELDS | _ROUND_START if fmt >= 3 else _FIELDS
     _exact_keys(plain, fields | (_FAMILY_KEYS & d.keys()), "")
     rules = rules_from_text(d["rules"], StateFormatError)
@@ -155,6 +151,8 @@ def state_from_dict(d: Any) -> GameState:
     except RummyError as exc:
         raise StateFormatError(str(exc), "names") from None
     family = game.family_type
+    if family.json_optional:
+        d = plain = {**family.fresh(len(names)).to_json(), **plain}
     fields |= family.json_keys()
     _drop_other_families(plain, family, len(names))
     if plain.keys() != fields:
@@ -177,14 +175,11 @@ def state_from_dict(d: Any) -> GameState:
         setattr(s, name, d[name])
     for name in _LISTS:
         setattr(s, name, _list(d[name], name))
-    s.wild = d.get("wild", -1)
-    s.dropped = _list(d["dropped"], "dropped") if "dropped" in d else [0] * len(names)
     s.family = family.from_json(d)
     check_state(s)
     if fmt < 3:  # found from the history: a state whose history does not hold its
         # round (hand-built) shows its whole history to views
-        openers = s.game.actions.turn_openers
-        s.round_start = round_start_of(s.history, s.turn, s.phase, s.upcard_passes, openers) or 0
+        s.round_start = round_start_of(s) or 0
     return s
 
 
@@ -211,11 +206,12 @@ def _parse_rules(text: str) -> Rules:
 
 def _drop_other_families(d: dict[str, Any], family: type[FamilyFields], seats: int) -> None:
     """Drop from a save the fields of the other families that every game saves
-    (:attr:`~rummykit.family.FamilyFields.saved_by_all`), when they hold their values
+    (:attr:`~rummykit.family.FamilyFields.saved_by_all`) or may hold
+    (:attr:`~rummykit.family.FamilyFields.json_optional`), when they hold their values
     of a new deal; any other value is left for the key check to refuse."""
     for variant in VARIANTS:
         other = variant.family_fields
-        if other is family or not other.saved_by_all:
+        if other is family or not (other.saved_by_all or other.json_optional):
             continue
         for key, value in other.fresh(seats).to_json().items():
             if key in d and d[key] == value and type(d[key]) is type(value):

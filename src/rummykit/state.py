@@ -32,7 +32,7 @@ from __future__ import annotations
 import heapq
 import operator
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import log
 from typing import Any, SupportsIndex
@@ -149,11 +149,6 @@ class GameState:
     upcard_passes: int
     upcard_draws: int
     repeated: bool
-    wild: int
-    """Declaration games: the card cut for the deal's wild rank (public), or -1."""
-    dropped: list[int]
-    """Declaration games: per seat, 0 while in the deal, the drop penalty after a drop,
-    -1 for a seat out of the match (pool elimination)."""
     family: FamilyFields
     """The fields of the game's family (:mod:`rummykit.family`): frozen, replaced when
     one changes, so clones and views share it."""
@@ -268,8 +263,6 @@ class GameState:
         self.upcard_passes = 0
         self.upcard_draws = 0
         self.repeated = False
-        self.wild = -1
-        self.dropped = [0] * n
         self.family = self.game.family_type.fresh(n)
         self.events.append(Deal(self.dealer))
         self.begin_turn((self.dealer + 1) % n)
@@ -323,7 +316,7 @@ class GameState:
         d.update(self.__dict__)
         for name in (
             "names", "scores", "hands", "stock", "discard", "table", "melded", "opened",
-            "laid", "known", "results", "history", "events", "dropped",
+            "laid", "known", "results", "history", "events",
         ):  # fmt: skip
             d[name] = list(d[name])
         s.rng = rng_in_state(self.rng.getstate())
@@ -1314,8 +1307,6 @@ def determinize(v: PlayerView, rng: random.Random, weights: CardWeights | None =
     s.upcard_passes = v.upcard_passes
     s.upcard_draws = v.upcard_draws
     s.repeated = v.repeated
-    s.wild = v.wild
-    s.dropped = list(v.dropped)
     s.family = v.family
     s.results = list(v.results)
     s.history = list(v.history)
@@ -1340,30 +1331,26 @@ def rng_in_state(state: tuple[Any, ...]) -> random.Random:
     return rng
 
 
-def round_start_of(
-    history: Sequence[int],
-    turn: int,
-    phase: Phase,
-    upcard_passes: int,
-    openers: range = range(0),
-) -> int | None:
-    """Where the current round begins in ``history``, found from the history alone (a
-    loaded state, or a view's moves), or None if the history does not hold the whole
-    round (a hand-built position has none).
+def round_start_of(v: GameState | PlayerView) -> int | None:
+    """Where the current round begins in the history of ``v`` (a state or a view),
+    found from the history alone (a loaded state, or a view's moves), or None if the
+    history does not hold the whole round (a hand-built position has none).
 
     Every turn begins with exactly one draw (action numbers 0 and 1, which name
     nothing else), and only the first upcard's passes come before the first one: so
     walking back over as many draws as the round has had, then its passes, finds the
     round's first move.  A turn may also open with a deep draw (500 Rum) or a drop
-    (Indian Rummy): ``openers`` holds those action numbers
-    (:attr:`~rummykit.moves.ActionSpace.turn_openers`; empty when the rules have none).
-    A buy (Contract Rummy) opens no turn.
+    (Indian Rummy): the action space's
+    :attr:`~rummykit.moves.ActionSpace.turn_openers` hold those action numbers (none
+    when the rules have none).  A buy (Contract Rummy) opens no turn.
 
     >>> g = new_game("basic", players=2, seed=1)
     >>> g.apply(g.legal_moves()[0])
-    >>> round_start_of(g.history, g.turn, g.phase, g.upcard_passes) == g.round_start == 0
+    >>> round_start_of(g) == g.round_start == 0
     True
     """
+    history, turn, phase = v.history, v.turn, v.phase
+    openers = v.game.actions.turn_openers
     waiting = phase in (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
     need = turn - 1 if waiting else turn
     i = len(history)
@@ -1374,7 +1361,7 @@ def round_start_of(
         a = history[i]
         if a <= 1 or a in openers:
             need -= 1
-    start = i - upcard_passes
+    start = i - v.upcard_passes
     return start if start >= 0 else None
 
 

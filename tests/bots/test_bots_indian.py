@@ -21,6 +21,7 @@ from rummykit.moves import DISCARD, KNOCK
 from rummykit.position import position_from_text, position_to_text
 from rummykit.results import RoundEnd
 from rummykit.state import GameState
+from rummykit.variants.indian import declare_fields
 
 
 def test_hard_drops_the_second_copy_of_a_card_among_equal_counts() -> None:
@@ -40,13 +41,15 @@ def test_hard_drops_the_second_copy_of_a_card_among_equal_counts() -> None:
     solver = solver_of(view)
     discards = [m for m in view.legal if m.kind == DISCARD]
     left = {
-        face: solver.soft(view.hand & ~(1 << parse_card(face)), view.wild)
+        face: solver.soft(view.hand & ~(1 << parse_card(face)), declare_fields(view).wild)
         for face in ("TH", "QS", "KC")
     }
     assert (
         len(set(left.values())) == 1
         and min(
-            solver.soft(view.hand & ~(1 << c), view.wild) for c in range(108) if view.hand >> c & 1
+            solver.soft(view.hand & ~(1 << c), declare_fields(view).wild)
+            for c in range(108)
+            if view.hand >> c & 1
         )
         == left["QS"]
     )

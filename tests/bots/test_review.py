@@ -49,6 +49,7 @@ from rummykit.rules import Rules
 from rummykit.state import GameState, Phase
 from rummykit.tui.review_screen import review_body
 from rummykit.tui.session import Match
+from rummykit.variants.indian import declare_fields
 
 
 def played_round(bot: str = "easy", seed: int = 3, rules: str = "basic(deals=1)") -> GameState:
@@ -452,7 +453,7 @@ def test_indian_review_playouts_play_legal_moves(preset: str, players: int) -> N
             move = playout_move(g, indian_solver(g))
             assert move in g.legal_moves(), (seed, steps, move)
             if move.kind == KNOCK:
-                assert indian_solver(g).declarable(g.hands[g.current], g.wild)
+                assert indian_solver(g).declarable(g.hands[g.current], declare_fields(g).wild)
             g.apply(move)
             steps += 1
         assert g.round_no > 1 or g.phase is Phase.OVER

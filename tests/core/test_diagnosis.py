@@ -38,6 +38,7 @@ from rummykit.position import position_to_text
 from rummykit.rules import PRESETS
 from rummykit.state import GameState, Phase
 from rummykit.variants.gin import knock_fields
+from rummykit.variants.indian import declare_fields
 
 # A Gin hand of eleven cards with no meld: its best ten leave deadwood 49.
 DEADWOOD_49 = "AC 2D 3H 4S 5C 6D 7H 8S 9C 10D 4H"
@@ -330,7 +331,10 @@ def _policy(g: GameState, rng: random.Random) -> Move:
         # Indian Rummy: mostly the card whose loss hurts least, so declarations happen.
         solver = g.game.variant.solver  # type: ignore[attr-defined]
         hand = g.hands[g.current]
-        return min(legal, key=lambda m: solver.soft(hand & ~(1 << g._pick(hand, m.a)), g.wild))
+        return min(
+            legal,
+            key=lambda m: solver.soft(hand & ~(1 << g._pick(hand, m.a)), declare_fields(g).wild),
+        )
     if g.rules.declare and g.phase is Phase.DRAW and rng.random() < 0.97:
         return Move(DRAW_STOCK)
     laying = [m for m in legal if m.kind in (MELD, LAYOFF)]

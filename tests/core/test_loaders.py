@@ -34,6 +34,7 @@ from rummykit.serialize import (
 from rummykit.state import NO_CARD
 from rummykit.variants.contract import BuyFields, buying
 from rummykit.variants.gin import KnockFields
+from rummykit.variants.indian import IndianFields, declare_fields
 
 SETTINGS = settings(
     deadline=None,
@@ -454,8 +455,10 @@ def _change(g: GameState, data: st.DataObject) -> None:
         g.pending_kind = data.draw(st.sampled_from((1, 2)))
     elif op == "drops":
         values = (0, -1, rules.first_drop, rules.middle_drop)
-        g.dropped[data.draw(seat)] = data.draw(st.sampled_from(values))
-        g.wild = data.draw(st.sampled_from((-1, 4, 52)))  # a position names a face
+        dropped = list(declare_fields(g).dropped)
+        dropped[data.draw(seat)] = data.draw(st.sampled_from(values))
+        wild = data.draw(st.sampled_from((-1, 4, 52)))  # a position names a face
+        g.family = IndianFields(wild, tuple(dropped))
     elif op == "buys":
         buys = list(buying(g).buys)
         buys[data.draw(seat)] = data.draw(st.integers(0, 3))

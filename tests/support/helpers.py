@@ -39,6 +39,7 @@ from rummykit.position import _PHASE_LETTERS, position_from_text
 from rummykit.rules import DiscardPickup, Rules
 from rummykit.state import GameState, Phase
 from rummykit.table import layoff_cells
+from rummykit.variants.indian import declare_fields
 
 __all__ = [
     "build",
@@ -283,8 +284,8 @@ def snapshot(g: GameState) -> dict[str, Any]:
         "turn_start_laid": g.turn_start_laid,
         "turn": g.turn,
         "restocks": g.restocks,
-        "wild": g.wild,
-        "dropped": list(g.dropped),
+        "wild": declare_fields(g).wild,
+        "dropped": list(declare_fields(g).dropped),
         "results": list(g.results),
         "history": list(g.history),
         "events": list(g.events),

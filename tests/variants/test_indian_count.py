@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +25,7 @@ from rummykit.rules import Rules
 from rummykit.state import GameState, Phase
 from rummykit.tui.hand import ordered_hand
 from rummykit.tui.session import own_text
-from rummykit.variants.indian import Grouping, HandSolver, Indian, wild_rank
+from rummykit.variants.indian import Grouping, HandSolver, Indian, declare_fields, wild_rank
 from rummykit.web.protocol import arrangement_payload, view_payload
 from test_indian_solver import NONE, PURE, RUN, group_kind
 
@@ -49,7 +50,7 @@ def position(cards: list[int], wild: int) -> GameState:
         hands=[format_cards(cards), format_cards(other)],
         phase=Phase.PLAY if len(cards) == 14 else Phase.DRAW,
     )
-    g.wild = wild
+    g.family = replace(declare_fields(g), wild=wild)
     return g
 
 
@@ -109,8 +110,8 @@ def test_a_wild_card_counts_nothing_and_fills_a_sequence() -> None:
     wild card joker ... can be used to complete a sequence")."""
     g = position(parse_cards("AH 2H 3H 4S 6S 7S 9C 9D 9H KC 2D 8C 5D"), parse_card("7C"))
     solver = HandSolver(RULES)
-    grouping = solver.arrange(g.hands[0], g.wild)
+    grouping = solver.arrange(g.hands[0], declare_fields(g).wild)
     melds = [[(format_cards([c]), format_cards([f])) for c, f in m] for m in grouping.melds]
     assert [("4S", "4S"), ("7S", "5S"), ("6S", "6S")] in melds
     assert grouping.valid and grouping.points == 10 + 2 + 8 + 5  # KC 2D 8C 5D
-    assert solver.points(g.hands[0], g.wild) == grouping.points
+    assert solver.points(g.hands[0], declare_fields(g).wild) == grouping.points

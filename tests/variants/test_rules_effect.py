@@ -26,6 +26,7 @@ import pytest
 from rummykit import PRESETS, Rules, RulesError, new_game
 from rummykit.moves import DROP, KNOCK, LAYOFF, MELD
 from rummykit.rules import _BOUNDS, _OPTIONAL
+from rummykit.variants.indian import declare_fields
 
 OPTIONS = [f.name for f in dataclasses.fields(Rules) if f.name != "name"]
 SEEDS = (0, 1)
@@ -64,7 +65,7 @@ def trace(r: Rules, players: int, seed: int) -> list[Any]:
     deals end), the results and the scores."""
     g = new_game(r, players, seed=seed)
     rng = random.Random(seed)
-    out: list[Any] = [tuple(g.hands), g.wild]
+    out: list[Any] = [tuple(g.hands), declare_fields(g).wild]
     for _ in range(ACTIONS):
         if g.is_over():
             break

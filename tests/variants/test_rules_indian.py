@@ -28,7 +28,7 @@ from rummykit.position import position_from_text, position_to_text
 from rummykit.results import RoundEnd
 from rummykit.state import GameState, Phase
 from rummykit.variants import variant_for
-from rummykit.variants.indian import HandSolver
+from rummykit.variants.indian import HandSolver, declare_fields
 
 IND = "indian"
 SOLVER = HandSolver(Rules.preset(IND))
@@ -77,9 +77,9 @@ def test_a_wild_rank_is_cut_after_the_deal_and_is_public() -> None:
     shuffled stock, drawn by the game's seeded generator, and every view shows it."""
     for seed in range(5):
         g = new_game(IND, players=3, seed=seed)
-        assert g.wild == g.stock[0]
-        assert all(g.view(p).wild == g.wild for p in range(3))
-    seen = {new_game(IND, players=2, seed=s).wild % 54 for s in range(40)}
+        assert declare_fields(g).wild == g.stock[0]
+        assert all(declare_fields(g.view(p)).wild == declare_fields(g).wild for p in range(3))
+    seen = {declare_fields(new_game(IND, players=2, seed=s)).wild % 54 for s in range(40)}
     assert len(seen) > 20  # a different cut from deal to deal
 
 
@@ -222,7 +222,7 @@ def test_after_a_wrong_show_the_others_play_on() -> None:
     g = wrong_declarer(IND, players=3)
     g.apply(Move(KNOCK))
     g.apply(discard_move("TH"))
-    assert not g.results and g.dropped == [80, 0, 0]
+    assert not g.results and declare_fields(g).dropped == (80, 0, 0)
     assert g.current == 1 and g.phase is Phase.DRAW and g.discard[-1] % 54 == parse_card("TH")
     g.apply(Move(DROP))  # seat 2 drops: seat 3 is left, and wins
     res = g.results[-1]
@@ -296,7 +296,7 @@ def test_first_drop_20_middle_drop_40_and_the_others_play_on() -> None:
     first = g.current
     assert Move(DROP) in g.legal_moves()
     g.apply(Move(DROP))
-    assert g.dropped[first] == 20 and g.current != first and g.phase is Phase.DRAW
+    assert declare_fields(g).dropped[first] == 20 and g.current != first and g.phase is Phase.DRAW
     second = g.current
     g.apply(Move(DRAW_STOCK))
     assert Move(DROP) not in g.legal_moves()  # only before drawing
@@ -345,11 +345,13 @@ def test_pool_101_eliminates_at_101_and_the_last_player_wins() -> None:
     if g.round_no == 1:
         while g.round_no == 1:
             g.apply(Move(DROP))
-    assert g.dropped[0] == -1 and g.hands[0] == 0 and g.current != 0 and conserved(g)
-    assert g.dropped[g.dealer] == 0  # the deal passes to a seat still in
+    assert (
+        declare_fields(g).dropped[0] == -1 and g.hands[0] == 0 and g.current != 0 and conserved(g)
+    )
+    assert declare_fields(g).dropped[g.dealer] == 0  # the deal passes to a seat still in
     # Play the rest with drops until one player is left.
     while not g.is_over():
-        assert g.current != 0 and g.dropped[g.dealer] == 0
+        assert g.current != 0 and declare_fields(g).dropped[g.dealer] == 0
         g.apply(Move(DROP))
     alive = [p for p in range(3) if g.scores[p] < 101]
     assert len(alive) == 1 and g.result().winners == tuple(alive)
@@ -430,4 +432,4 @@ def test_every_indian_option_combines_and_plays(spec: str) -> None:
     if not r.first_drop:
         assert all(res.reason is not RoundEnd.DROP for res in state.results)
     if not r.wild_cut:
-        assert state.wild == -1
+        assert declare_fields(state).wild == -1

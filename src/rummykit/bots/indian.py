@@ -34,7 +34,7 @@ from ..moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK, Move
 from ..phase import Phase
 from ..player_view import unseen_faces
 from ..rules import Scoring
-from ..variants.indian import HandSolver, is_wild, makes_wrong_show, wild_rank
+from ..variants.indian import HandSolver, declare_fields, is_wild, makes_wrong_show, wild_rank
 from ..view import PlayerView
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def indian_move(
     (``lookahead`` too) bot."""
     legal = view.legal
     solver = solver_of(view)
-    if Move(KNOCK) in legal and solver.declarable(view.hand, view.wild):
+    if Move(KNOCK) in legal and solver.declarable(view.hand, declare_fields(view).wild):
         return Move(KNOCK)
     if view.phase is Phase.KNOCK:
         return _cheapest_out(view, solver, legal)
@@ -90,7 +90,8 @@ def valid_outs(view: PlayerView, legal: tuple[Move, ...]) -> list[Move]:
     """Declaring: the cards whose putting out leaves a valid show (every legal card
     when none does, or when the rules refuse a wrong show)."""
     variant = view.game.variant
-    return [m for m in legal if not makes_wrong_show(variant, view.hand, view.wild, view.phase, m)]
+    wild = declare_fields(view).wild
+    return [m for m in legal if not makes_wrong_show(variant, view.hand, wild, view.phase, m)]
 
 
 def _cheapest_out(view: PlayerView, solver: HandSolver, legal: tuple[Move, ...]) -> Move:
@@ -102,11 +103,12 @@ def best_discard(view: PlayerView, solver: HandSolver, discards: list[Move]) -> 
     """The discard leaving the lowest hand value; on a tie the costliest card (a joker
     or wild card last)."""
     hand = view.hand
+    wild = declare_fields(view).wild
 
     def key(m: Move) -> tuple[int, int]:
         c = copy_of(hand, m.a)
-        cost = 0 if is_wild(c, view.wild) else solver.values[m.a]
-        return (solver.soft(hand & ~(1 << c), view.wild), -cost)
+        cost = 0 if is_wild(c, wild) else solver.values[m.a]
+        return (solver.soft(hand & ~(1 << c), wild), -cost)
 
     return min(discards, key=key)
 
@@ -119,7 +121,7 @@ def lookahead_discard(view: PlayerView, solver: HandSolver, discards: list[Move]
     counts loose).  Only faces near a held card (same rank, same suit within two), the
     jokers and the wild rank can gain, so only those are tried."""
     hand = view.hand
-    wild = view.wild
+    wild = declare_fields(view).wild
     wr = wild_rank(wild)
     live = unseen_faces(view)
     total = sum(live.values()) or 1
@@ -161,8 +163,9 @@ def _take_gain(view: PlayerView, solver: HandSolver) -> int:
         return 0
     top = view.discard[-1]
     hand = view.hand | (1 << top)
-    now = solver.soft(view.hand, view.wild)
-    after = min(solver.soft(hand & ~(1 << c), view.wild) for c in bits(hand) if c != top)
+    wild = declare_fields(view).wild
+    now = solver.soft(view.hand, wild)
+    after = min(solver.soft(hand & ~(1 << c), wild) for c in bits(hand) if c != top)
     return now - after
 
 
@@ -171,7 +174,8 @@ def poor_hand(view: PlayerView, solver: HandSolver) -> bool:
     within two ranks."""
     hand = view.hand
     faces = sorted({face_of(c) for c in bits(hand)})
-    if any(is_wild(c, view.wild) for c in bits(hand)):
+    wild = declare_fields(view).wild
+    if any(is_wild(c, wild) for c in bits(hand)):
         return False
     if has_pure_sequence(hand):
         return False
@@ -202,7 +206,7 @@ def has_pure_sequence(hand: int) -> bool:
 def should_drop(view: PlayerView, solver: HandSolver, careful: bool) -> bool:
     """The drop decision (see the module's notes)."""
     r = view.rules
-    in_deal = sum(1 for d in view.dropped if d >= 0)
+    in_deal = sum(1 for d in declare_fields(view).dropped if d >= 0)
     first = view.turn <= in_deal
     penalty = r.first_drop if first else r.middle_drop
     target = r.target_score
@@ -214,7 +218,9 @@ def should_drop(view: PlayerView, solver: HandSolver, careful: bool) -> bool:
         return False
     if has_pure_sequence(view.hand):
         return False
-    return solver.points(view.hand, view.wild) >= max(MIDDLE_DROP_POINTS, penalty + 20)
+    return solver.points(view.hand, declare_fields(view).wild) >= max(
+        MIDDLE_DROP_POINTS, penalty + 20
+    )
 
 
 def explain(view: PlayerView, move: Move, unicode: bool = True) -> str:
@@ -233,12 +239,12 @@ def explain(view: PlayerView, move: Move, unicode: bool = True) -> str:
     if move.kind == KNOCK:
         return "declare: your cards form two sequences, one of them pure, and every card is grouped"
     if move.kind == DISCARD and view.phase is Phase.KNOCK:
-        if not solver.declarable(hand, view.wild):
+        if not solver.declarable(hand, declare_fields(view).wild):
             return (
                 f"put out {fmt(move.a)}: no card out leaves a valid declaration, so this "
                 f"show is wrong and costs {view.rules.wrong_show}"
             )
-        if makes_wrong_show(view.game.variant, hand, view.wild, view.phase, move):
+        if makes_wrong_show(view.game.variant, hand, declare_fields(view).wild, view.phase, move):
             return (
                 f"put out {fmt(move.a)}: the other 13 cards are not a valid declaration, a "
                 f"wrong show that costs {view.rules.wrong_show}"
@@ -246,7 +252,7 @@ def explain(view: PlayerView, move: Move, unicode: bool = True) -> str:
         return f"put out {fmt(move.a)}: the other 13 cards are a valid declaration"
     if move.kind == DISCARD:
         c = copy_of(hand, move.a)
-        left = solver.points(hand & ~(1 << c), view.wild)
+        left = solver.points(hand & ~(1 << c), declare_fields(view).wild)
         return f"discard {fmt(move.a)}: it helps your groups least; your hand would count {left}"
     if move.kind == DRAW_DISCARD and view.discard:
         return f"take {fmt(face_of(view.discard[-1]))}: it improves your groups"
@@ -292,7 +298,7 @@ def playout_move(s: GameState, solver: HandSolver) -> Move:
     phase = s.phase
     p = s.current
     hand = s.hands[p]
-    wild = s.wild
+    wild = declare_fields(s).wild
     if phase is Phase.DRAW:
         legal = s.legal_moves()
         take = Move(DRAW_DISCARD)
@@ -352,12 +358,13 @@ def cutoff_deltas(s: GameState, solver: HandSolver) -> list[int]:
     n = s.num_players
     counts = [0] * n
     live = []
+    fields = declare_fields(s)
     for q in range(n):
-        d = s.dropped[q]
+        d = fields.dropped[q]
         if d > 0:
             counts[q] = d
         elif d == 0:
-            counts[q] = solver.points(s.hands[q], s.wild)
+            counts[q] = solver.points(s.hands[q], fields.wild)
             live.append(q)
     if not live:  # pragma: no cover - a deal ends when one player is left in it
         return counts

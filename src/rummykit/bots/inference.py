@@ -87,7 +87,7 @@ def signals(v: PlayerView) -> list[Signals]:
     """
     n = len(v.names)
     out = [Signals() for _ in range(n)]
-    start = round_start_of(v.history, v.turn, v.phase, v.upcard_passes, v.game.actions.turn_openers)
+    start = round_start_of(v)
     if start is None or v.phase is Phase.OVER:
         return out
     actions = v.game.actions

@@ -40,7 +40,7 @@ from ..moves import (
     Move,
 )
 from ..state import GameState, Phase
-from ..variants.indian import is_wild, makes_wrong_show
+from ..variants.indian import declare_fields, is_wild, makes_wrong_show
 from .hand import HAND_ORDERS, ordered_hand
 from .lang import N_, LocalBindings, _, _n, error_words, lang, set_lang
 from .review_screen import ReviewScreen
@@ -231,7 +231,7 @@ class TableScreen(LocalBindings, Screen[None]):
         if self.cursor >= len(self.order):
             self.cursor = len(self.order) - 1
         labels = [CARD_KEYS[i] if i < len(CARD_KEYS) else " " for i in range(len(self.order))]
-        wild = {c for c in self.order if not is_joker(c) and is_wild(c, s.wild)}
+        wild = {c for c in self.order if not is_joker(c) and is_wild(c, declare_fields(s).wild)}
         self.query_one(HandView).show(
             self.order, labels, self.selected, self.new_card, self.cursor, starts=starts, wild=wild
         )
@@ -276,7 +276,7 @@ class TableScreen(LocalBindings, Screen[None]):
         stay the same (arranging runs the solver, and the hand is redrawn on every
         key press)."""
         me = self.match.human
-        key = (hand, order, self.state.needs_opening(me), self.state.wild)
+        key = (hand, order, self.state.needs_opening(me), declare_fields(self.state).wild)
         if self._hand_memo is None or self._hand_memo[0] != key:
             self._hand_memo = (key, ordered_hand(self.state, hand, order, me))
         return self._hand_memo[1]
@@ -621,7 +621,7 @@ class TableScreen(LocalBindings, Screen[None]):
         only on "anyway"."""
         s = self.state
         me = self.match.human
-        if not makes_wrong_show(s.game.variant, s.hands[me], s.wild, s.phase, move):
+        if not makes_wrong_show(s.game.variant, s.hands[me], declare_fields(s).wild, s.phase, move):
             self.try_move(move)
             return
         cost = s.rules.wrong_show

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from ..cards import face_of
 from ..scoring import card_value
 from ..state import GameState
-from ..variants.indian import Grouping
+from ..variants.indian import Grouping, declare_fields
 from .lang import N_, _, _n
 from .session import card_text, cards_of_faces, shape_faces, sort_cards
 
@@ -76,7 +76,7 @@ def arrange_hand(state: GameState, hand: int, wild: int | None = None) -> HandLa
     family that counts a hand its own way (Indian Rummy), the grouping that its count
     counts (:meth:`~rummykit.variants.base.Variant.play_layout`), with the wild cut
     ``wild`` (by default the deal's)."""
-    cut = state.wild if wild is None else wild
+    cut = declare_fields(state).wild if wild is None else wild
     counted = state.game.variant.play_layout(hand, cut, hand.bit_count())
     if counted is not None:
         return grouping_layout(counted)
@@ -134,7 +134,7 @@ def ordered_hand(
     if order != "melds":
         return sort_cards(hand, by_rank=order == "rank"), set(), ""
     variant = state.game.variant
-    counted = variant.play_layout(hand, state.wild, state.game.dealt)
+    counted = variant.play_layout(hand, declare_fields(state).wild, state.game.dealt)
     if counted is not None:
         lay = grouping_layout(counted)
         return lay.order, lay.starts, indian_note(lay)

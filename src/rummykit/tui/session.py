@@ -61,7 +61,7 @@ from ..rules import (
 from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
-from ..variants.indian import drop_penalty
+from ..variants.indian import declare_fields, drop_penalty
 from .lang import N_, _, _n, lang
 
 JOKER_GLYPH = UNICODE_JOKER
@@ -700,7 +700,7 @@ def drop_cost(state: GameState) -> int:
 
 def drop_note(state: GameState, seat: int) -> str:
     """`` · dropped`` or `` · out`` after a seat's label in a declaration game."""
-    d = state.dropped[seat]
+    d = declare_fields(state).dropped[seat]
     if d > 0:
         return _(" · dropped ({n})", n=d)
     return _(" · out") if d < 0 else ""

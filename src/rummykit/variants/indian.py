@@ -8,7 +8,7 @@ tests/variants/test_rules_indian.py quotes its passage.
 * **The wild rank.**  After the deal the bottom card of the stock is turned face up
   (it stays there, drawn last): every card of its rank, in both decks and all suits,
   is a joker this deal, and if it is a printed joker the aces are.  The card is public
-  (:attr:`GameState.wild`, in every view).  Card ids do not change: only this module's
+  (:attr:`IndianFields.wild`, in every view).  Card ids do not change: only this module's
   hand solver knows which faces are wild, so the seed games' meld catalogue is untouched.
 * **The turn.**  Draw from the stock or take the top discard, then discard (not the card
   just taken) or *declare* (``Move(KNOCK)``): the declarer then puts out the 14th card
@@ -33,11 +33,22 @@ tests/variants/test_rules_indian.py quotes its passage.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar, Self
 
-from ..cards import JOKER, bits, copy_of, display_face, face_of, is_joker
+from ..cards import (
+    JOKER,
+    MAX_CARDS,
+    bits,
+    copy_of,
+    display_face,
+    face_of,
+    format_face,
+    is_joker,
+    parse_face,
+)
 from ..errors import IllegalMoveError
+from ..family import FamilyFields, PositionReader
 from ..moves import DISCARD, DISCARD_MOVES, DRAW_DISCARD, DROP, KNOCK, Move
 from ..phase import Phase
 from ..results import RoundEnd
@@ -62,6 +73,107 @@ SOFT_PURE = 20
 """...and for a missing pure sequence."""
 MEMO_LIMIT = 400_000
 """A solver's memo is cleared when it grows past this many entries."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndianFields(FamilyFields):
+    """The declaration games' own fields, the state's ``family``: a save may leave
+    them out (:attr:`~rummykit.family.FamilyFields.json_optional`)."""
+
+    wild: int = -1
+    """The card cut for the deal's wild rank (public), or -1."""
+    dropped: tuple[int, ...] = ()
+    """Per seat, 0 while in the deal, the drop penalty after a drop (or a wrong
+    show's), -1 for a seat out of the match (pool elimination)."""
+
+    position_keys: ClassVar[tuple[str, ...]] = ("wild", "dropped")
+    json_optional: ClassVar[bool] = True
+
+    @classmethod
+    def fresh(cls, seats: int) -> Self:
+        return cls(-1, (0,) * seats)
+
+    def to_position(self) -> dict[str, str]:
+        return {
+            "wild": "-" if self.wild < 0 else format_face(face_of(self.wild)),
+            "dropped": ",".join(str(d) for d in self.dropped) if any(self.dropped) else "-",
+        }
+
+    @classmethod
+    def position_defaults(cls, rules: Rules, seats: int) -> dict[str, str]:
+        return {"wild": "-", "dropped": "-"}
+
+    @classmethod
+    def from_position(cls, reader: PositionReader) -> Self:
+        """The wild cut as a face (its first copy), the drops as numbers per seat."""
+        n = reader.n
+        wild = reader.extras.get("wild", "-")
+        card = -1
+        if wild != "-":
+            try:
+                card = parse_face(wild)
+            except ValueError:
+                raise reader.error(f"not a card: {wild[:28]!r}", "wild") from None
+        text = reader.extras.get("dropped", "-")
+        if text == "-":
+            return cls(card, (0,) * n)
+        values = text.split(",")
+        if len(values) != n or not all(_is_number(v) for v in values):
+            raise reader.error(f"expected {n} whole numbers split by commas", "dropped")
+        return cls(card, tuple(int(v) for v in values))
+
+    def check(self, state: GameState) -> None:
+        """The wild cut is of the deck and the rules cut one; each drop is a penalty
+        of the rules, -1 only at the target with no cards; the player to act is in."""
+        # invariants imports the state, which imports the variants: imported when asked
+        from ..invariants import StateFormatError, deck_mask, expect_int, expect_seq
+
+        s = state
+        rules = s.rules
+        n = s.num_players
+        wild = expect_int(self.wild, "wild", -1, MAX_CARDS - 1)
+        if wild >= 0 and (
+            not rules.wild_cut or not deck_mask(rules.decks, rules.jokers) >> wild & 1
+        ):
+            raise StateFormatError("these rules cut no wild card from this deck", "wild")
+        dropped = expect_seq(self.dropped, tuple, "dropped", n)
+        allowed = {0, rules.first_drop, rules.middle_drop, rules.wrong_show}
+        if rules.elimination and rules.target_score is not None:
+            allowed.add(-1)
+        for p, d in enumerate(dropped):
+            expect_int(d, f"dropped[{p}]", -1, 1000)
+            if d not in allowed:
+                raise StateFormatError(
+                    f"{d} is neither 0, a drop or wrong show's penalty of these rules nor -1 (out)",
+                    f"dropped[{p}]",
+                )
+            if d == -1 and (s.scores[p] < (rules.target_score or 0) or s.hands[p]):
+                raise StateFormatError(
+                    "out of the match only at the target, with no cards", f"dropped[{p}]"
+                )
+        if s.phase is not Phase.OVER and dropped[s.current] != 0:
+            raise StateFormatError("the player to act has dropped or is out", "current")
+
+
+def _is_number(text: str) -> bool:
+    """A whole number as a position writes one (a sign allowed, a few digits)."""
+    digits = text[1:] if text.startswith("-") else text
+    return digits.isascii() and digits.isdigit() and len(digits) <= 6
+
+
+def declare_fields(v: GameState | PlayerView) -> IndianFields:
+    """The declaration fields of a state or view; in a game of another family, no
+    wild cut and every seat in the deal."""
+    f = v.family
+    return f if type(f) is IndianFields else IndianFields.fresh(len(v.names))
+
+
+def set_dropped(state: GameState, p: int, value: int) -> None:
+    """Seat ``p``'s entry of :attr:`IndianFields.dropped` becomes ``value``."""
+    f = declare_fields(state)
+    dropped = list(f.dropped)
+    dropped[p] = value
+    state.family = replace(f, dropped=tuple(dropped))
 
 
 @dataclass(frozen=True)
@@ -520,7 +632,7 @@ def play_moves(state: GameState) -> list[Move]:
         return out
     variant = state.game.variant
     assert isinstance(variant, Indian)
-    if variant.solver.declarable(hand, state.wild):
+    if variant.solver.declarable(hand, declare_fields(state).wild):
         out.append(KNOCK_MOVE)
     return out
 
@@ -535,7 +647,8 @@ def declare_moves(state: GameState) -> list[Move]:
     variant = state.game.variant
     assert isinstance(variant, Indian)
     valid = variant.solver.valid
-    return [DISCARD_MOVES[face_of(c)] for c in cards if valid(hand & ~(1 << c), state.wild)]
+    wild = declare_fields(state).wild
+    return [DISCARD_MOVES[face_of(c)] for c in cards if valid(hand & ~(1 << c), wild)]
 
 
 def makes_wrong_show(variant: Variant, hand: int, wild: int, phase: Phase, move: Move) -> bool:
@@ -562,7 +675,7 @@ def showed_wrong(rules: Rules, dropped: int) -> bool:
 
 def players_in_deal(state: GameState | PlayerView) -> int:
     """Seats dealt in this deal (not out of the match)."""
-    return sum(1 for d in state.dropped if d >= 0)
+    return sum(1 for d in declare_fields(state).dropped if d >= 0)
 
 
 def drop_penalty(state: GameState | PlayerView) -> int:
@@ -587,6 +700,7 @@ class Indian(Variant):
     aliases = ("Indian Rummy", "13 Card Rummy", "Pool Rummy")
     own_phases = frozenset({Phase.KNOCK})
     """The declaration's card out (no first upcard: refused with ``declare``)."""
+    family_fields = IndianFields
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
@@ -599,10 +713,11 @@ class Indian(Variant):
         """The wild cut, then what the player's own hand counts now (with a card still
         to put out, its best count after putting it out)."""
         out: list[StatusLine] = []
-        if g.wild >= 0:
-            out.append(StatusLine("wild", {"card": g.wild, "ranks": wild_rank(g.wild)}))
+        wild = declare_fields(g).wild
+        if wild >= 0:
+            out.append(StatusLine("wild", {"card": wild, "ranks": wild_rank(wild)}))
         if hand:
-            points, extra = self.solver.count(hand, g.wild, g.game.dealt)
+            points, extra = self.solver.count(hand, wild, g.game.dealt)
             code = "count_after" if extra >= 0 else "count"
             out.append(StatusLine(code, {"n": points}, own=True))
         return out
@@ -625,17 +740,20 @@ class Indian(Variant):
         if g.phase is not Phase.PLAY:
             return None
         knock = Move(KNOCK)
-        if knock in legal and not makes_wrong_show(self, hand, g.wild, g.phase, knock):
+        if knock in legal and not makes_wrong_show(
+            self, hand, declare_fields(g).wild, g.phase, knock
+        ):
             return StatusLine("indian.discard_or_declare")
         return StatusLine("indian.discard")
 
     def payload(self, v: PlayerView) -> dict[str, object]:
         """The wild cut (and its rank), each seat's drop (0 in the deal, its penalty,
         or -1 out of the match) and what a drop costs now."""
+        fields = declare_fields(v)
         declare = {
-            "wild": v.wild,
-            "wild_rank": wild_rank(v.wild),
-            "dropped": list(v.dropped),
+            "wild": fields.wild,
+            "wild_rank": wild_rank(fields.wild),
+            "dropped": list(fields.dropped),
             "drop_cost": drop_penalty(v),
         }
         return {**super().payload(v), "declare": declare}
@@ -657,16 +775,17 @@ class Indian(Variant):
             target = r.target_score
             for p in range(state.num_players):
                 if state.scores[p] >= target:
-                    state.dropped[p] = -1
+                    set_dropped(state, p, -1)
                     # Shuffled (the game's generator) so the cut below stays random.
                     state.stock[:0] = state.shuffled(bits(state.hands[p]))
                     state.hands[p] = 0
         if r.wild_cut and state.stock:
-            state.wild = state.stock[0]
-        if state.dropped[state.dealer]:  # the deal passes on to a seat still in
+            state.family = replace(declare_fields(state), wild=state.stock[0])
+        dropped = declare_fields(state).dropped
+        if dropped[state.dealer]:  # the deal passes on to a seat still in
             state.dealer = self.next_seat(state, state.dealer)
             state.set_phase(state.phase, self.next_seat(state, state.dealer))
-        elif state.dropped[state.current]:
+        elif dropped[state.current]:
             state.set_phase(state.phase, self.next_seat(state, state.current))
         super().after_deal(state)
 
@@ -681,7 +800,7 @@ class Indian(Variant):
     def next_seat(self, state: GameState, player: int) -> int:
         n = state.num_players
         q = (player + 1) % n
-        dropped = state.dropped
+        dropped = declare_fields(state).dropped
         while dropped[q] and q != player:
             q = (q + 1) % n
         return q
@@ -692,10 +811,10 @@ class Indian(Variant):
         pile), the deal ending when one player is left."""
         p = state.current
         hand = state.discard_face(p, move.a)
-        if not self.rules.wrong_show or self.solver.valid(hand, state.wild):
+        if not self.rules.wrong_show or self.solver.valid(hand, declare_fields(state).wild):
             state.finish_round(p, RoundEnd.DECLARE)
             return True
-        state.dropped[p] = self.rules.wrong_show
+        set_dropped(state, p, self.rules.wrong_show)
         state.knocker = -1
         state.set_phase(Phase.DRAW)
         self._last_left(state, RoundEnd.WRONG_SHOW)
@@ -707,14 +826,15 @@ class Indian(Variant):
             state.knocker = p
             state.set_phase(_KNOCK_PHASE)
             return
-        state.dropped[p] = drop_penalty(state)  # a drop (before drawing)
+        set_dropped(state, p, drop_penalty(state))  # a drop (before drawing)
         self._last_left(state, RoundEnd.DROP)
 
     @staticmethod
     def _last_left(state: GameState, reason: RoundEnd) -> None:
         """End the deal if one player is left in it; else the state passes the turn on
         (next_seat skips seats out of the deal)."""
-        left = [q for q in range(state.num_players) if state.dropped[q] == 0]
+        dropped = declare_fields(state).dropped
+        left = [q for q in range(state.num_players) if dropped[q] == 0]
         if len(left) == 1:
             state.finish_round(left[0], reason)
 
@@ -724,8 +844,9 @@ class Indian(Variant):
         n = state.num_players
         counts = [0] * n
         notes: list[tuple[str, ...]] = [()] * n
+        fields = declare_fields(state)
         for p in range(n):
-            d = state.dropped[p]
+            d = fields.dropped[p]
             if d < 0:
                 notes[p] = ("out of the match",)
             elif d > 0:
@@ -734,7 +855,7 @@ class Indian(Variant):
             elif p == winner:
                 notes[p] = ("declared" if reason is RoundEnd.DECLARE else "last in the deal",)
             else:
-                counts[p] = solver.points(state.hands[p], state.wild)
+                counts[p] = solver.points(state.hands[p], fields.wild)
         deltas = [0] * n
         if rules.scoring is Scoring.WINNER_COLLECTS:
             if winner is not None:
@@ -747,7 +868,7 @@ class Indian(Variant):
         )
         return RoundResult(
             state.round_no, state.dealer, winner, winner is not None, reason, False, players,
-            state.wild,
+            fields.wild,
         )  # fmt: skip
 
     def match_over(self, state: GameState) -> bool:

@@ -53,7 +53,7 @@ from ..serialize import result_to_dict
 from ..solver import Solver
 from ..state import GameState, Phase, determinize
 from ..table import layoff_cells
-from ..variants.indian import Grouping, makes_wrong_show
+from ..variants.indian import Grouping, declare_fields, makes_wrong_show
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 8192
@@ -256,7 +256,9 @@ def legal_entry(v: PlayerView, m: Move) -> dict[str, Any]:
         e["meld"] = m.a
     elif m.kind == DRAW_DEEP:
         e["count"] = m.a
-    if m.kind in (KNOCK, DISCARD) and makes_wrong_show(v.game.variant, v.hand, v.wild, v.phase, m):
+    if m.kind in (KNOCK, DISCARD) and makes_wrong_show(
+        v.game.variant, v.hand, declare_fields(v).wild, v.phase, m
+    ):
         e["wrong_show"] = v.rules.wrong_show  # Indian Rummy: the page warns before it
     return e
 
@@ -466,12 +468,12 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
         return None
     # A move changes one hand: every other seat's arrangement is remembered (the
     # payload is only ever serialized, never changed).
-    key = (v.game.spec, v.hand, v.wild)
+    key = (v.game.spec, v.hand, declare_fields(v).wild)
     known = _arranged.get(key)
     if known is not None:
         _arranged.move_to_end(key)
         return known
-    counted = v.game.variant.play_layout(v.hand, v.wild, v.game.dealt)
+    counted = v.game.variant.play_layout(v.hand, declare_fields(v).wild, v.game.dealt)
     if counted is not None:  # the family counts a hand its own way (Indian Rummy)
         payload = grouping_payload(counted)
     else:
