@@ -348,6 +348,7 @@ def test_three_processes_behind_the_proxy_survive_the_death_of_one() -> None:
             victim = max(candidates, key=lambda n: counts[n])
             orphans = {i for i in unfinished if owners[i] == victim}
             before = db.versions()
+            playing = sum(not p.finished for p in players)
             servers[NODES.index(victim)].kill()
             killed = time.monotonic()
 
@@ -374,7 +375,9 @@ def test_three_processes_behind_the_proxy_survive_the_death_of_one() -> None:
             db.close()
         assert all(after[i] > before[i] for i in orphans), "a dead owner's table stopped"
         back = sum(p.connections - 1 for p in players)
-        assert back >= 1, "no client came back after the kill"
+        # The proxy spread the seats' first sockets over the processes in turn (two
+        # each): with five or more still playing, one was surely on the victim.
+        assert back >= 1 or playing < len(players) - 1, "no client came back after the kill"
         print(f"{back} clients reconnected; final versions {sorted(after.values())}")
         for i in ids:  # through the proxy, as a person would fetch it
             assert httpx.get(f"{base}/api/tables/{i}/record", timeout=10).status_code == 200
