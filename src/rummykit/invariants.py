@@ -44,12 +44,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
-from typing import Any, cast
+from typing import Any
 
-from .cards import MAX_CARDS, deck, face_of, format_mask, is_joker, mask_of
-from .errors import RummyError
+from .cards import MAX_CARDS, face_of, format_mask, is_joker
 from .events import EVENT_KINDS
+from .fields import StateFormatError, deck_mask, expect_int, expect_seq, shown_value
 from .results import RoundEnd
 from .rules import Family, Rules
 from .scoring import PlayerScore, RoundResult
@@ -72,63 +71,18 @@ _HANDS_FULL = (Phase.DRAW, Phase.PLAY, Phase.FIRST_UPCARD, Phase.WALL, Phase.BUY
 """Phases in which nobody has gone out, so every hand holds a card."""
 
 
-class StateFormatError(RummyError):
-    """A saved state or position that is not a state rummykit can play from.
-
-    ``field`` names the state field that is wrong (``"hands[1]"``, ``"current"``...),
-    or is empty when the document as a whole is malformed.
-    """
-
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(f"{field}: {message}" if field else message)
-        self.field = field
-        self.reason = message
-
-
-@lru_cache(maxsize=8)
-def deck_mask(decks: int, jokers: int) -> int:
-    """Every physical card of the deck as one bitmask."""
-    return mask_of(deck(decks, jokers))
-
-
-def expect_int(value: Any, field: str, lo: int, hi: int) -> int:
-    """``value`` if it is a plain int (not a bool or a float) in ``lo..hi``."""
-    if type(value) is not int:
-        raise StateFormatError(f"expected an integer, not {_shown(value)}", field)
-    if not lo <= value <= hi:
-        raise StateFormatError(f"{_shown(value)} is outside {lo}..{hi}", field)
-    return value
-
-
 def _bool(value: Any, field: str) -> bool:
     if type(value) is not bool:
-        raise StateFormatError(f"expected true or false, not {_shown(value)}", field)
+        raise StateFormatError(f"expected true or false, not {shown_value(value)}", field)
     return value
 
 
 def _str(value: Any, field: str, longest: int) -> str:
     if type(value) is not str:
-        raise StateFormatError(f"expected text, not {_shown(value)}", field)
+        raise StateFormatError(f"expected text, not {shown_value(value)}", field)
     if len(value) > longest:
         raise StateFormatError(f"longer than {longest} characters", field)
     return value
-
-
-def _shown(value: Any) -> str:
-    """A short description of a bad value for a message (never a 4,000-digit number)."""
-    text = repr(value)
-    return text if len(text) <= 24 else f"{text[:20]}..."
-
-
-def expect_seq(
-    value: Any, kind: type[list[Any]] | type[tuple[Any, ...]], field: str, length: int | None = None
-) -> Sequence[Any]:
-    """``value``, if it is a ``kind`` (list or tuple) of ``length`` items."""
-    if type(value) is not kind:
-        raise StateFormatError(f"expected a {kind.__name__}, not {_shown(value)}", field)
-    if length is not None and len(value) != length:
-        raise StateFormatError(f"expected {length} entries, not {len(value)}", field)
-    return cast(Sequence[Any], value)
 
 
 def _ints(values: Sequence[Any], field: str, lo: int, hi: int) -> None:
@@ -142,7 +96,7 @@ def _ints(values: Sequence[Any], field: str, lo: int, hi: int) -> None:
 
 
 def _not_a_card(value: Any, field: str) -> StateFormatError:
-    return StateFormatError(f"{_shown(value)} is not a card of this deck", field)
+    return StateFormatError(f"{shown_value(value)} is not a card of this deck", field)
 
 
 class _Cards:
@@ -194,9 +148,9 @@ def check_state(s: GameState) -> None:
     for p, name in enumerate(s.names):
         _str(name, f"names[{p}]", 10_000)
     if s.seed is not None and type(s.seed) is not int:
-        raise StateFormatError(f"expected an integer or null, not {_shown(s.seed)}", "seed")
+        raise StateFormatError(f"expected an integer or null, not {shown_value(s.seed)}", "seed")
     if type(s.phase) is not Phase:
-        raise StateFormatError(f"not a phase: {_shown(s.phase)}", "phase")
+        raise StateFormatError(f"not a phase: {shown_value(s.phase)}", "phase")
     if not isinstance(s.rng, random.Random):
         raise StateFormatError("not a random number generator", "rng")
     _check_seats(s, n)
@@ -245,7 +199,7 @@ def _check_cards(s: GameState, n: int) -> None:
     for p in range(n):
         h = hands[p]
         if type(h) is not int or h < 0 or h & ~cards.deck:
-            raise StateFormatError(f"{_shown(h)} is not a hand of this deck", f"hands[{p}]")
+            raise StateFormatError(f"{shown_value(h)} is not a hand of this deck", f"hands[{p}]")
         cards.add_mask(h, f"hands[{p}]")
         k = known[p]
         if type(k) is not int or k < 0 or k & ~h:
@@ -410,7 +364,7 @@ def _check_result(r: Any, i: int, n: int, deck_cards: int) -> None:
         expect_int(r.winner, ".winner", 0, n - 1)
     _bool(r.went_out, ".went_out")
     if type(r.reason) is not RoundEnd:
-        raise StateFormatError(f"not a way a round ends: {_shown(r.reason)}", ".reason")
+        raise StateFormatError(f"not a way a round ends: {shown_value(r.reason)}", ".reason")
     _bool(r.rummy, ".rummy")
     wild = expect_int(r.wild, ".wild", -1, MAX_CARDS - 1)
     if wild >= 0 and not deck_cards >> wild & 1:
@@ -436,6 +390,6 @@ def _check_score(ps: Any, deck_cards: int) -> None:
 
 def _check_event(e: Any, n: int) -> None:
     if type(e) not in _EVENT_TYPES:
-        raise StateFormatError(f"not an event: {_shown(e)}", "")
+        raise StateFormatError(f"not an event: {shown_value(e)}", "")
     expect_int(e.player, ".player", -1, n - 1)
     _ints(e.values, ".values", 0, _MAX_EVENT_VALUE)

@@ -12,7 +12,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "rummykit"
 CORE = frozenset({
     "__init__", "cards", "rules", "melds", "table", "moves", "state", "knock", "variants",
     "game", "phase", "player_view", "scoring", "view", "notation", "serialize", "solver",
-    "errors", "events", "position", "invariants", "rulebook", "results", "family", "py",
+    "errors", "events", "position", "invariants", "rulebook", "results", "family", "fields",
+    "py",
 })  # fmt: skip
 """The pure core: no I/O, no global RNG (``py`` is the ``py.typed`` marker's stem)."""
 
@@ -125,3 +126,95 @@ def test_the_server_settings_do_not_import_the_server() -> None:
     assert ("web", "settings") in reached
     assert ("web", "server") not in reached
     assert ("web", "manager") not in reached
+
+
+def module_imports(root: Path) -> dict[str, set[str]]:
+    """Each module of the package at ``root`` (dotted, a package by its own name) and
+    the modules it imports when it runs: at the top or inside a function, but not
+    under ``if TYPE_CHECKING``; ``from x import y`` counts as importing ``x.y`` when
+    that is a module, else ``x``."""
+    names: dict[Path, str] = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root).with_suffix("").parts
+        names[path] = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    known = set(names.values())
+    graph: dict[str, set[str]] = {}
+    for path, name in names.items():
+        package = name.split(".") if path.stem == "__init__" else name.split(".")[:-1]
+        found: set[str] = set()
+
+        def visit(node: ast.AST, package: list[str] = package, found: set[str] = found) -> None:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                for child in node.orelse:
+                    visit(child)
+                return
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package[: len(package) - (node.level - 1)]
+                target = ".".join([*base, *(node.module.split(".") if node.module else [])])
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}" if target else alias.name
+                    found.add(sub if sub in known else target)
+            for child in ast.iter_child_nodes(node):
+                visit(child)
+
+        visit(ast.parse(path.read_text(encoding="utf-8")))
+        graph[name] = {t for t in found if t in known and t != name}
+    return graph
+
+
+def circles(root: Path) -> list[list[str]]:
+    """The import circles among the package's modules (strongly connected groups of
+    two or more), packages' ``__init__`` left out: Python runs a package's own module
+    first, so importing one of its modules through it is no circle."""
+    graph = module_imports(root)
+    packages = {
+        p.parent.relative_to(root).as_posix().replace("/", ".") for p in root.rglob("__init__.py")
+    }
+    nodes = [n for n in graph if n not in packages]
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w in packages:
+                continue
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in nodes:
+        if v not in index:
+            strong(v)
+    return found
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    """No runtime import circle (issue #29): a module that needs another's names imports
+    them at its top, and no function imports a module to get round a circle (the hints
+    and the review share their reasons in ``bots/reasons.py``; the field checks are in
+    ``fields.py``, below the state)."""
+    assert circles(PACKAGE) == []
+
+
+def test_the_circle_check_finds_a_circle_through_a_function(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("from . import b\n")
+    (tmp_path / "b.py").write_text("def f():\n    from .a import x\n    return x\n")
+    (tmp_path / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import x\n"
+    )
+    assert circles(tmp_path) == [["a", "b"]]

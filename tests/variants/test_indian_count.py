@@ -25,7 +25,8 @@ from rummykit.rules import Rules
 from rummykit.state import GameState, Phase
 from rummykit.tui.hand import ordered_hand
 from rummykit.tui.session import own_text
-from rummykit.variants.indian import Grouping, HandSolver, Indian, declare_fields, wild_rank
+from rummykit.variants.indian import HandSolver, Indian, declare_fields, wild_rank
+from rummykit.variants.show import Grouping
 from rummykit.web.protocol import arrangement_payload, view_payload
 from test_indian_solver import NONE, PURE, RUN, group_kind
 

@@ -26,7 +26,7 @@ dropped so the budget goes to the others; the move played never is
   :func:`decision_seed` is the one the review grades best.
 * **Key moments**: the three decisions that lost the most among those not labelled
   best, each with the better move and the reason for it in words
-  (:func:`rummykit.bots.hints.explain`).
+  (:func:`rummykit.bots.reasons.explain`).
 * **Series**: the expected points after each decision (the played move's estimate),
   ending with the round's real result, for a chart of how the round went.
 
@@ -65,9 +65,9 @@ from ..serialize import state_from_json, state_to_json
 from ..solver import Solver
 from ..state import GameState, Phase
 from ..view import CardWeights, PlayerView, determinize
-from .hints import why
 from .inference import card_weights
 from .ismcts import CHECK_EVERY, MIN_ITERATIONS, REWARD_SCALE, ISMCTSBot, settled
+from .reasons import why
 
 DEFAULT_BUDGET = 256
 """Paired samples per decision at most, for two players of a one-deck game of melds
@@ -355,7 +355,7 @@ class Decision:
     label: str
     """One of :data:`LABEL_NAMES`, given with :attr:`shown` by :func:`grade`."""
     reason: str
-    """Why the best move is good, in words (:func:`rummykit.bots.hints.explain`)."""
+    """Why the best move is good, in words (:func:`rummykit.bots.reasons.explain`)."""
     samples: int
     """Paired samples the estimates rest on."""
     candidates: tuple[tuple[str, float], ...] = ()

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field, replace
 from ..cards import face_of
 from ..scoring import card_value
 from ..state import GameState
-from ..variants.indian import Grouping, declare_fields
+from ..variants.indian import declare_fields
+from ..variants.show import Grouping
 from .lang import N_, _, _n
 from .session import card_text, cards_of_faces, shape_faces, sort_cards
 

@@ -76,21 +76,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..cards import JOKER, bits, copy_of
 from ..errors import IllegalMoveError
 from ..family import FamilyFields
 from ..moves import PASS, Move
 from ..phase import Phase
 from ..results import RoundEnd
 from ..rules import Family, Rules
-from ..scoring import RoundResult, score_round
+from ..scoring import RoundResult, card_value, score_round
 from . import upcard
-from .show import Action, StatusLine
+from .show import Action, Grouping, StatusLine
 
 if TYPE_CHECKING:
     from ..solver import Solver
     from ..state import GameState
     from ..view import PlayerView
-    from .indian import Grouping
 
 MoveGenerator = Callable[["GameState"], list[Move]]
 """The legal moves of one phase, given the state (each list is the state's to cache)."""
@@ -315,10 +315,6 @@ class Variant:
         hand's cards all count, melds held in hand included).  ``wild`` is the deal's
         cut, for the families that have one; ``solver`` gives the front end's solver,
         asked only by a family that arranges with one."""
-        from ..cards import JOKER, bits, copy_of
-        from ..scoring import card_value
-        from .indian import Grouping
-
         arranging = solver()
         best = arranging.arrange(hand)
         melds = []

@@ -34,6 +34,7 @@ from ..cards import COPIES, JOKER, bits, face_of, holds_face
 from ..errors import IllegalMoveError
 from ..events import Bought
 from ..family import FamilyFields, PositionReader
+from ..fields import StateFormatError, expect_int, expect_seq
 from ..melds import ACE_HIGH, RUN, SET, HandCounts, MeldTable, Shape
 from ..moves import BUY, DISCARD, DISCARD_MOVES, LAYOFF, MELD, PASS, SWAP, Move
 from ..phase import NO_CARD, Phase
@@ -88,8 +89,6 @@ class BuyFields(FamilyFields):
 
     def check(self, state: GameState) -> None:
         """The buys made, and the buy window's players."""
-        # invariants imports the state, which imports the variants: imported when asked
-        from ..invariants import StateFormatError, expect_int, expect_seq
 
         s = state
         n = s.num_players

@@ -34,6 +34,7 @@ from ..cards import bits, display_face, face_of
 from ..errors import IllegalMoveError
 from ..events import Bonus
 from ..family import FamilyFields, PositionReader
+from ..fields import StateFormatError, expect_int
 from ..moves import (
     DISCARD,
     DISCARD_MOVES,
@@ -93,8 +94,6 @@ class KnockFields(FamilyFields):
         return cls(reader.number("stage", 0), reader.number("limit", reader.rules.knock_card or 0))
 
     def check(self, state: GameState) -> None:
-        # invariants imports the state, which imports the variants: imported when asked
-        from ..invariants import StateFormatError, expect_int
 
         rules = state.rules
         stage = expect_int(self.knock_stage, "knock_stage", 0, 1)

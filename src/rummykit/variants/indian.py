@@ -49,13 +49,14 @@ from ..cards import (
 )
 from ..errors import IllegalMoveError
 from ..family import FamilyFields, PositionReader
+from ..fields import StateFormatError, deck_mask, expect_int, expect_seq
 from ..moves import DISCARD, DISCARD_MOVES, DRAW_DISCARD, DROP, KNOCK, Move
 from ..phase import Phase
 from ..results import RoundEnd
 from ..rules import Family, Rules, Scoring
 from ..scoring import PlayerScore, RoundResult
 from .base import MoveGenerator, Variant
-from .show import Action, Param, StatusLine
+from .show import Action, Grouping, Param, StatusLine
 
 if TYPE_CHECKING:
     from ..solver import Solver
@@ -125,8 +126,6 @@ class IndianFields(FamilyFields):
     def check(self, state: GameState) -> None:
         """The wild cut is of the deck and the rules cut one; each drop is a penalty
         of the rules, -1 only at the target with no cards; the player to act is in."""
-        # invariants imports the state, which imports the variants: imported when asked
-        from ..invariants import StateFormatError, deck_mask, expect_int, expect_seq
 
         s = state
         rules = s.rules
@@ -174,29 +173,6 @@ def set_dropped(state: GameState, p: int, value: int) -> None:
     dropped = list(f.dropped)
     dropped[p] = value
     state.family = replace(f, dropped=tuple(dropped))
-
-
-@dataclass(frozen=True)
-class Grouping:
-    """An Indian hand laid out as the count sees it (:meth:`HandSolver.arrange`): the
-    melds, each cell a card and the face it plays as (a joker's or wild card's
-    stand-in, else its own face), then the loose cards.  ``card_points`` gives each card
-    of :attr:`cards` what it counts; they add up to ``points`` unless the hand is
-    capped at ``max_hand_points``.  ``valid``: the melds hold two sequences, one pure,
-    so only the loose cards count (else every card does).  ``out``: the card a hand
-    holding one card over the deal would put out (-1: none)."""
-
-    melds: tuple[tuple[tuple[int, int], ...], ...]
-    loose: tuple[int, ...]
-    card_points: tuple[int, ...]
-    points: int
-    valid: bool
-    out: int = -1
-
-    @property
-    def cards(self) -> tuple[int, ...]:
-        """The melds' cards in order, then the loose ones."""
-        return (*(c for meld in self.melds for c, _f in meld), *self.loose)
 
 
 def wild_rank(card: int) -> int:

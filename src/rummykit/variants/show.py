@@ -60,3 +60,28 @@ class RuleLine:
 
 
 __all__ = ["Action", "Param", "RuleLine", "StatusLine"]
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """A hand laid out as its family counts it (Indian Rummy's
+    :meth:`~rummykit.variants.indian.HandSolver.arrange`, every other family's
+    :meth:`~rummykit.variants.base.Variant.layout`): the melds, each cell a card and
+    the face it plays as (a joker's or wild card's stand-in, else its own face), then
+    the loose cards.  ``card_points`` gives each card
+    of :attr:`cards` what it counts; they add up to ``points`` unless the hand is
+    capped at ``max_hand_points``.  ``valid``: the melds hold two sequences, one pure,
+    so only the loose cards count (else every card does).  ``out``: the card a hand
+    holding one card over the deal would put out (-1: none)."""
+
+    melds: tuple[tuple[tuple[int, int], ...], ...]
+    loose: tuple[int, ...]
+    card_points: tuple[int, ...]
+    points: int
+    valid: bool
+    out: int = -1
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """The melds' cards in order, then the loose ones."""
+        return (*(c for meld in self.melds for c, _f in meld), *self.loose)

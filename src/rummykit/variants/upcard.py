@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..errors import IllegalMoveError
+from ..fields import StateFormatError, expect_int
 from ..moves import DRAW_DISCARD, DRAW_STOCK, PASS, Move
 from ..phase import Phase
 
@@ -86,8 +87,6 @@ def check_upcard(s: GameState) -> None:
     the rules and the phase: no more passes than seats (none without the option), the
     first upcard offered from the dealer's left on, and fewer draws than the limit
     until the hand ends."""
-    # invariants imports the state, which imports the variants: imported when asked
-    from ..invariants import StateFormatError, expect_int
 
     rules = s.rules
     n = len(s.names)

@@ -53,7 +53,8 @@ from ..serialize import result_to_dict
 from ..solver import Solver
 from ..state import GameState, Phase, determinize
 from ..table import layoff_cells
-from ..variants.indian import Grouping, declare_fields, makes_wrong_show
+from ..variants.indian import declare_fields, makes_wrong_show
+from ..variants.show import Grouping
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 8192
