@@ -214,6 +214,7 @@ class HandSolver:
         self._score: dict[tuple[int, int, int, int, int], int] = {}
         self._soft: dict[tuple[int, int, int, int, int], int] = {}
         self._declarable: dict[tuple[int, int], bool] = {}
+        self._last_declarable: tuple[int, int, bool] = (-1, -1, False)
 
     # -- public questions ------------------------------------------------------------
     def valid(self, hand: int, wild: int) -> bool:
@@ -225,7 +226,13 @@ class HandSolver:
         """Whether some card of ``hand`` (one over the deal) can go out so that the
         rest is a valid declaration: one search in which one card may stay out of the
         melds (a natural card as the search reaches it, or a joker left over at the
-        end), the same as trying :meth:`valid` without each card in turn."""
+        end), the same as trying :meth:`valid` without each card in turn.
+
+        The last hand asked is answered first, without its key: a move's payload asks
+        about the same hand for its legal moves and for its advice."""
+        last = self._last_declarable
+        if last[0] == hand and last[1] == wild:
+            return last[2]
         key = (self._faces_key(hand), wild_rank(wild))
         hit = self._declarable.get(key)
         if hit is None:
@@ -233,6 +240,7 @@ class HandSolver:
             if len(self._declarable) > MEMO_LIMIT:
                 self._declarable.clear()
             self._declarable[key] = hit
+        self._last_declarable = (hand, wild, hit)
         return hit
 
     def points(self, hand: int, wild: int) -> int:
