@@ -131,5 +131,5 @@ class FamilyFields:
 
     # -- invariants --------------------------------------------------------------------
     def check(self, state: GameState) -> None:
-        """Raise :class:`~rummykit.invariants.StateFormatError` unless these fields
+        """Raise :class:`~rummykit.fields.StateFormatError` unless these fields
         are of a state the engine could have reached (``state`` holds them)."""

@@ -37,7 +37,7 @@ meld's owner is flagged as having melded, or whether scores add up to the result
 >>> check_state(g)
 Traceback (most recent call last):
 ...
-rummykit.invariants.StateFormatError: hands[0]: -1 is not a hand of this deck
+rummykit.fields.StateFormatError: hands[0]: -1 is not a hand of this deck
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ conservation, melds against their shapes, known cards within the hand).
 >>> state_from_dict(d)
 Traceback (most recent call last):
 ...
-rummykit.invariants.StateFormatError: hands[1]: -1 is not a hand of this deck
+rummykit.fields.StateFormatError: hands[1]: -1 is not a hand of this deck
 """
 
 from __future__ import annotations

@@ -83,7 +83,7 @@ def read_upcard_position(s: GameState, reader: PositionReader) -> None:
 
 
 def check_upcard(s: GameState) -> None:
-    """Raise :class:`~rummykit.invariants.StateFormatError` unless the counters fit
+    """Raise :class:`~rummykit.fields.StateFormatError` unless the counters fit
     the rules and the phase: no more passes than seats (none without the option), the
     first upcard offered from the dealer's left on, and fewer draws than the limit
     until the hand ends."""
