@@ -443,7 +443,7 @@ PROTOCOL_PATTERNS: dict[str, Patterns] = {
             "ce coup partait de la version {v} ; la partie en est à la version {n}",
         ),
         (r"the table moved on; try again", "la partie a avancé ; réessayez"),
-        (r"this process no longer plays this table", "ce serveur ne tient plus cette table"),
+        (r"another process plays this table now", "un autre serveur tient cette table"),
     ),
 }
 

@@ -294,7 +294,7 @@ class TableService:
         """
         if isinstance(intent, Move):  # a bot's move: only on a table this process plays
             if not self.host.owns(live):
-                raise ProtocolError("stale", "this process no longer plays this table")
+                raise ProtocolError("stale", "another process plays this table now")
         elif (
             await self.host.submit(live, MoveRequest(seat=seat, move=intent, version=version))
             is not None
