@@ -423,6 +423,15 @@ def main() -> None:
     ap.add_argument("--no-loop-cases", action="store_true", help="skip the issue 27 cases")
     ap.add_argument("--no-write", action="store_true", help="do not write results/abuse.json")
     ap.add_argument(
+        "--only",
+        nargs="+",
+        metavar="ATTACK",
+        choices=sorted(ATTACKS),
+        help="after the baseline, run only these issue 27 cases ("
+        + ", ".join(sorted(ATTACKS))
+        + ")",
+    )
+    ap.add_argument(
         "--limits",
         choices=("off", "default"),
         default="off",
@@ -448,6 +457,8 @@ def main() -> None:
         cases.append(("largest admitted hands", 0, {}, "admitted"))
         cases.append(("huge arrangement (policy off)", 0, NO_POLICY, "huge"))
         cases.append(("many distinct specs", 0, {}, "specs"))
+    if args.only:
+        cases = [cases[0]] + [c for c in cases if c[3] in args.only]
     rows = []
     for name, count, extra, attack in cases:
         tmp = tempfile.mkdtemp(prefix="rummy-abuse-")

@@ -104,7 +104,7 @@ def test_the_event_loop_collects_the_young_generation_often() -> None:
     import asyncio
     import gc
 
-    from rummykit.web.server import young_collections
+    from rummykit.web.collector import young_collections
 
     async def scenario() -> int:
         old = gc.get_threshold()
@@ -123,3 +123,29 @@ def test_the_event_loop_collects_the_young_generation_often() -> None:
             gc.set_threshold(*old)
 
     assert asyncio.run(scenario()) == 5000
+
+
+def test_a_large_build_is_frozen_out_of_the_collectors_sight() -> None:
+    """A new rule set's catalogue is built with the collector off and frozen after
+    (out_of_sight): no collection starts in the builder's thread, none scans the
+    catalogue later.  With the collector already off, nothing is frozen."""
+    import gc
+
+    from rummykit.web.collector import out_of_sight
+
+    collections = sum(s["collections"] for s in gc.get_stats())
+    frozen = gc.get_freeze_count()
+    with out_of_sight():
+        assert not gc.isenabled()
+        built = [(i, [i]) for i in range(200_000)]  # four young thresholds' worth
+    assert gc.isenabled()
+    assert sum(s["collections"] for s in gc.get_stats()) == collections
+    assert gc.get_freeze_count() >= frozen + len(built)
+    gc.disable()
+    try:
+        frozen = gc.get_freeze_count()
+        with out_of_sight():
+            more = [[i] for i in range(1000)]
+        assert not gc.isenabled() and gc.get_freeze_count() == frozen and len(more) == 1000
+    finally:
+        gc.enable()

@@ -11,6 +11,7 @@ tens of seconds to minutes."""
 from __future__ import annotations
 
 import random
+import sys
 import threading
 import time
 from collections import Counter
@@ -23,7 +24,7 @@ import pytest
 
 from rummykit.bots import make_bot
 from rummykit.cards import JOKER, bits, face_of
-from rummykit.melds import keep_meld_tables, meld_table
+from rummykit.melds import keep_meld_tables, meld_table, meld_table_built
 from rummykit.position import position_to_text
 from rummykit.rules import PRESETS, Rules
 from rummykit.solver import Solver
@@ -340,3 +341,24 @@ def test_payloads_leave_no_garbage_cycles() -> None:
             assert gc.collect() == 0, name
     finally:
         gc.enable()
+
+
+def test_a_new_rule_set_is_built_whole_in_the_builder_thread() -> None:
+    """Besides the catalogue, a new rule set's engine solver and page arrangement
+    solver (tens of milliseconds each) are built by :func:`warm_rule_set`, in the
+    builder thread, so that its table's first payload builds nothing in the event
+    loop; the switch interval the build lowers is given back."""
+    from rummykit.solver import solver_for
+    from rummykit.web.protocol import arrange_solver
+    from rummykit.web.service import BUILD_SWITCH_INTERVAL, warm_rule_set
+
+    rules = Rules.parse("contract_big(min_run=6, max_meld_size=13, ace_points=3)")
+    before = sys.getswitchinterval()
+    assert before > BUILD_SWITCH_INTERVAL
+    warm_rule_set(rules)
+    assert sys.getswitchinterval() == before
+    assert meld_table_built(rules)
+    for cached in (solver_for, arrange_solver):
+        hits = cached.cache_info().hits
+        cached(rules)
+        assert cached.cache_info().hits == hits + 1

@@ -445,7 +445,7 @@ preset's deal size is arranged exactly (the largest measured needed about 60,000
 
 
 @lru_cache(maxsize=16)
-def _solver(rules: Rules) -> Solver:
+def arrange_solver(rules: Rules) -> Solver:
     """One solver per rules object, with :data:`ARRANGE_BUDGET`: its memo is a pure
     cache, and its tables are :func:`~rummykit.melds.meld_table`'s."""
     return Solver(rules, meld_table(rules), budget=ARRANGE_BUDGET)
@@ -478,7 +478,7 @@ def arrangement_payload(v: PlayerView) -> dict[str, Any] | None:
     if counted is not None:  # the family counts a hand its own way (Indian Rummy)
         payload = grouping_payload(counted)
     else:
-        solver = _solver(v.rules)
+        solver = arrange_solver(v.rules)
         shapes = solver.melds.shapes
         best = solver.arrange(v.hand)
         melds = [shapes[i] for i in best.shapes]
@@ -508,7 +508,7 @@ def hand_layout(v: PlayerView, hand: int, wild: int) -> dict[str, Any]:
     counts it, with the deal's cut ``wild``; else the solver's least-deadwood melds
     with every card counting its value), in :func:`grouping_payload`'s fields."""
     rules = v.rules
-    return grouping_payload(v.game.variant.layout(hand, wild, lambda: _solver(rules)))
+    return grouping_payload(v.game.variant.layout(hand, wild, lambda: arrange_solver(rules)))
 
 
 def grouping_payload(g: Grouping) -> dict[str, Any]:

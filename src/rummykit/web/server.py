@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import os
 from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
@@ -22,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from .collector import tune_gc, young_collections
 from .config import given_flags, parse_list, server_settings
 from .gate import Gate
 from .limits import AddressLimiter
@@ -33,6 +33,8 @@ from .residency import Unavailable
 from .session import CLOSE_ORIGIN, CLOSE_TOO_MANY_SOCKETS, refuse
 from .settings import Settings
 from .store import Store
+
+__all__ = ["create_app", "serve_main", "tune_gc"]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -159,44 +161,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await mgr().sessions.run(websocket, table_id)
 
     return app
-
-
-GC_THRESHOLDS = (50_000, 20, 10)
-"""The collector's thresholds for a serving process (CPython's default: 700, 10, 10)."""
-
-
-def tune_gc() -> None:
-    """Keep the cyclic garbage collector from pausing a busy server.
-
-    With 1,000 live tables the process tracks some 450,000 objects, and with CPython's
-    default thresholds a full collection ran every ten seconds or so and stopped the
-    event loop for about 250 ms: that was the whole tail of the move latency in
-    ``benchmarks/load.py``.  Every object alive at this call (modules, the app) is
-    moved out of the collector's sight (:func:`gc.freeze`), and a young collection
-    waits for 50,000 net new container objects instead of 700.  A move's objects are
-    replaced by the next move's within seconds, so almost none survives long enough to
-    be promoted and rescanned; garbage cycles are still collected, in rarer batches.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-
-
-async def young_collections(every: float) -> None:
-    """Collect the young generation every ``every`` seconds, from the event loop.
-
-    CPython starts a young collection when the container objects made, less those
-    freed (old ones included), pass the threshold.  A busy server frees an old object
-    for almost every one it makes (each move replaces its table's state), so that
-    count hardly grows: between collections the young generation swelled to more
-    than 100,000 objects (the connections' pending reads, the moves' payloads), and
-    each collection stopped every table for 50 to 90 ms of CPU, which was the tail
-    of ``benchmarks/load.py``.  Collected every 0.1 s it holds a tenth of a second's
-    objects, and a pause costs about 1 ms (at most 7 ms in the same run), for a few
-    tenths of a percent more collector CPU (docs/benchmarks.md)."""
-    while True:
-        await asyncio.sleep(every)
-        gc.collect(0)
 
 
 def serve_main(

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sys
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any
@@ -22,11 +23,12 @@ from fastapi import HTTPException
 
 from ..errors import IllegalMoveError, RummyError
 from ..i18n import rules_error_text
-from ..melds import meld_table
 from ..moves import Move
 from ..rules import Rules
 from ..serialize import state_from_json, state_to_json
+from ..solver import solver_for
 from ..state import GameState, Phase, new_game
+from .collector import out_of_sight
 from .commits import GroupCommit
 from .fanout import Fanout
 from .forwarded import ClaimRequest, JoinRequest, MoveRequest, RematchRequest
@@ -34,13 +36,49 @@ from .host import Host
 from .live import LiveTable, Seat, bots_only, log_entry, seats_from, seats_to
 from .lobby import CreateTable
 from .policy import NewRuleSets, PolicyError, check_rules
-from .protocol import MAX_NAME, MoveIntent, ProtocolError, clean_text, log_text, resolve
+from .protocol import (
+    MAX_NAME,
+    MoveIntent,
+    ProtocolError,
+    arrange_solver,
+    clean_text,
+    log_text,
+    resolve,
+)
 from .residency import Residency, monotonic_clock, server_full
 from .settings import Settings
 from .store import FAILED, MoveCommit, StaleWriteError, Store, StoredTable, digest
 
 log = logging.getLogger("rummykit.web")
 Db = Callable[..., Awaitable[Any]]
+
+
+BUILD_SWITCH_INTERVAL = 0.0005
+"""Seconds the event loop's thread waits for the interpreter while a rule set is built
+(:func:`warm_rule_set`); CPython's default is 0.005."""
+
+
+def warm_rule_set(rules: Rules) -> None:
+    """Build what the first moves of a new rule set need: its meld catalogue (up to
+    half a second for three decks), the engine's solver and the page's arrangement
+    solver (tens of milliseconds each).
+
+    It runs in the builder thread, which shares the interpreter with the event loop's.
+    After each system call the loop's thread must wait for the interpreter, by
+    default up to 5 ms, and a move makes several (its read, the database's thread,
+    its writes), so a build added tens of milliseconds to the moves of every table.
+    While it runs the switch interval is :data:`BUILD_SWITCH_INTERVAL`; only the
+    builder, one thread, sets it.  The collector is off meanwhile, and what was
+    built is frozen (:func:`~rummykit.web.collector.out_of_sight`): a catalogue's
+    objects set off collections that hold the interpreter longer still."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(BUILD_SWITCH_INTERVAL)
+    try:
+        with out_of_sight():
+            solver_for(rules)
+            arrange_solver(rules)
+    finally:
+        sys.setswitchinterval(before)
 
 
 def link(table_id: str, seat: int, secret: str | None) -> str | None:
@@ -74,9 +112,9 @@ class TableService:
         self.new_rule_sets = NewRuleSets(settings.new_rule_sets_per_minute)
 
     async def build(self, rules: Rules) -> None:
-        """A rule set's meld tables take up to half a second to build: in a thread (one
-        at a time), so that the event loop goes on answering meanwhile."""
-        await asyncio.get_running_loop().run_in_executor(self.builder, meld_table, rules)
+        """Build a rule set's tables in the builder thread (:func:`warm_rule_set`), one
+        rule set at a time, so that the event loop goes on answering meanwhile."""
+        await asyncio.get_running_loop().run_in_executor(self.builder, warm_rule_set, rules)
 
     def live(self, stored: StoredTable) -> LiveTable:
         """A stored table put in memory (its state read, its seats as :class:`Seat`)."""
