@@ -671,6 +671,8 @@ class Rules:
         option changed from the preset that would change nothing is refused (see
         :meth:`inert_options`).
         """
+        if not options:
+            return self  # frozen and checked: a new game of a bare preset copies nothing
         rules: Rules = self.replaced(options)
         rules._check_effect()
         return rules

@@ -366,3 +366,14 @@ def test_new_game_rejects_a_dealer_outside_the_table() -> None:
 def test_new_game_with_names() -> None:
     g = new_game("classic", players=["Ann", "Bob", "Cy"], seed=0)
     assert g.names == ["Ann", "Bob", "Cy"] and g.num_players == 3
+
+
+def test_a_bare_preset_is_the_preset_itself() -> None:
+    """A spec with no options, or ``with_options()`` with none, gives the preset's own
+    frozen object: nothing to copy or check again, so that starting a new game of a
+    preset (200 Gin hands in ``benchmarks/engine_ab.py``) costs no rules work."""
+    for name, preset in PRESETS.items():
+        assert Rules.parse(name) is preset
+        assert Rules.parse(f" {name.upper()}() ") is preset
+        assert preset.with_options() is preset
+        assert new_game(name, preset.min_players).rules is preset
