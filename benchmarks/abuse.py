@@ -23,7 +23,11 @@ Cases, in one run so that they can be compared:
   hello as their creator, one after another, each hello asking for the arrangement;
 * ``many distinct specs`` (finding 4): no bot tables; one client creates tables of
   three-deck rule sets, each new (points, shortest run, longest meld), one after
-  another, each asking for new meld tables.
+  another, each asking for new meld tables;
+* ``a long match's reviews`` (finding 3): no bot tables; one client plays out the
+  longest round the default rules policy admits on both seats of a table, then asks
+  for its review from two sockets a seat, again as soon as each is answered or
+  refused (``--only review`` runs it alone after the baseline).
 
     python benchmarks/abuse.py                        # 20 bot tables, 40 s a case
     python benchmarks/abuse.py --bot-tables 5 --duration 20 --no-in-process
@@ -141,7 +145,83 @@ async def distinct_specs(base: str, stop: float) -> int:
     return done
 
 
-ATTACKS = {"huge": huge_arrangements, "admitted": admitted_arrangements, "specs": distinct_specs}
+LONG = "basic(decks=2, set_suits=any, max_turns=1000, max_restocks=10, deals=3)"
+"""Issue 27's long-match rules (``max_turns=10000, max_restocks=100``) cut to what the
+default rules policy admits."""
+REVIEW_TABS = 2
+"""Sockets the attacker opens on each of its two seats to ask for reviews."""
+
+
+LONG_TABLE = "long-round"
+LONG_SECRETS = ("seat-zero-secret-of-the-attacker", "seat-one-secret-of-the-attacker")
+
+
+def prepare_long_round(database_url: str) -> None:
+    """Store a table of :data:`LONG` whose first round two players have played out by
+    drawing and discarding at random, never melding, so that it lasts until the stock
+    has been turned over ``max_restocks`` times; both seats are the attacker's (:data:`LONG_SECRETS`), before the server starts: played
+    over the WebSocket at the limits' message rate it took minutes.  The server loads
+    it from the database at the first hello, as any table after a restart."""
+    from rummykit.moves import LAYOFF, MELD
+    from rummykit.serialize import state_to_json
+    from rummykit.state import new_game
+    from rummykit.web.live import Seat, seats_to
+    from rummykit.web.store import Store, StoredTable, digest
+
+    state = new_game(LONG, ["A", "B"], seed=27)
+    rng = random.Random(27)
+    while not state.results:
+        legal = state.legal_moves()
+        quiet = [m for m in legal if m.kind not in (MELD, LAYOFF)]
+        state.apply(rng.choice(quiet or legal))
+    seats = [Seat("human", n, digest=digest(k), claimed=True, open=False)
+             for n, k in zip("AB", LONG_SECRETS, strict=True)]  # fmt: skip
+    store = Store(database_url)
+    try:
+        table = StoredTable(LONG_TABLE, LONG, seats_to(seats), False, 0.0,
+                            len(state.history), state_to_json(state), False)  # fmt: skip
+        store.create_table(table)
+    finally:
+        store.close()
+
+
+async def long_reviews(base: str, stop: float) -> int:
+    """The longest round the default policy admits, played out
+    (:func:`prepare_long_round`), reviewed from :data:`REVIEW_TABS` sockets a seat,
+    each asking again as soon as it is answered or refused, until ``stop``: every
+    answer counts."""
+    url = base.replace("http://", "ws://") + f"/ws/{LONG_TABLE}"
+    done = 0
+
+    async def asker(seat: int) -> None:
+        nonlocal done
+        async with connect(url, max_size=2**24, open_timeout=120, local_addr=(FLOODER, 0)) as ws:
+            secret = LONG_SECRETS[seat]
+            await ws.send(json.dumps({"type": "hello", "seat": seat, "secret": secret}))
+            while time.monotonic() < stop:
+                await ws.send(json.dumps({"type": "review", "round": 1}))
+                while time.monotonic() < stop:
+                    try:
+                        left = max(0.01, stop - time.monotonic())
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=left))
+                    except TimeoutError:
+                        return
+                    if msg["type"] == "review" or (
+                        msg["type"] == "error" and msg.get("round") == 1
+                    ):
+                        done += 1
+                        break
+
+    await asyncio.gather(*(asker(seat) for seat in (0, 1) for _ in range(REVIEW_TABS)))
+    return done
+
+
+ATTACKS = {
+    "huge": huge_arrangements,
+    "admitted": admitted_arrangements,
+    "specs": distinct_specs,
+    "review": long_reviews,
+}
 
 
 async def bot_versions(base: str, tables: list[dict[str, Any]]) -> int:
@@ -457,13 +537,17 @@ def main() -> None:
         cases.append(("largest admitted hands", 0, {}, "admitted"))
         cases.append(("huge arrangement (policy off)", 0, NO_POLICY, "huge"))
         cases.append(("many distinct specs", 0, {}, "specs"))
+        cases.append(("a long match's reviews", 0, {}, "review"))
     if args.only:
         cases = [cases[0]] + [c for c in cases if c[3] in args.only]
     rows = []
     for name, count, extra, attack in cases:
         tmp = tempfile.mkdtemp(prefix="rummy-abuse-")
         limits = UNLIMITED if args.limits == "off" else {}
-        with server(f"sqlite:///{tmp}/abuse.db", {**limits, **extra}) as (base, pid):
+        url = f"sqlite:///{tmp}/abuse.db"
+        if attack == "review":
+            prepare_long_round(url)
+        with server(url, {**limits, **extra}) as (base, pid):
             row = asyncio.run(
                 measure(base, pid, count, args.human_tables, args.duration, args.warmup, attack)
             )
