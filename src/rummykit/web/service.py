@@ -27,6 +27,7 @@ from ..moves import Move
 from ..rules import Rules
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
+from .account_store import Account, Anonymised
 from .commits import GroupCommit
 from .fanout import Fanout
 from .forwarded import ClaimRequest, JoinRequest, MoveRequest, RematchRequest
@@ -98,9 +99,16 @@ class TableService:
         return live
 
     # -- creating and joining ------------------------------------------------------------
-    async def create(self, req: CreateTable, lang: str = "en", address: str = "") -> dict[str, Any]:
+    async def create(
+        self,
+        req: CreateTable,
+        lang: str = "en",
+        address: str = "",
+        account: Account | None = None,
+    ) -> dict[str, Any]:
         """Make a table for the client at ``address`` (as the limits count it); a
-        refusal (400) says why in ``lang`` where the catalog can."""
+        refusal (400) says why in ``lang`` where the catalog can.  A signed-in
+        creator's seat is their ``account``'s, under its username."""
         try:
             rules = Rules.parse(req.rules)
             if req.deals is not None:
@@ -135,6 +143,8 @@ class TableService:
                 # An open seat has no secret, hence no link, until a join.
                 if creator is None and not spec.open:
                     creator = i
+                    if account is not None:
+                        name = account.username
                 secret = None if spec.open else secrets.token_urlsafe(24)
                 seats.append(
                     Seat(
@@ -143,6 +153,7 @@ class TableService:
                         digest=None if secret is None else digest(secret),
                         claimed=creator == i or (bool(name) and not spec.open),
                         open=spec.open,
+                        account=account.id if account is not None and creator == i else None,
                     )
                 )
                 links.append(secret)
@@ -207,10 +218,13 @@ class TableService:
             self.store.save_seats, live.id, seats_to(live.seats), state_to_json(live.state)
         )
 
-    async def join(self, live: LiveTable, name: str | None) -> dict[str, Any]:
+    async def join(
+        self, live: LiveTable, name: str | None, account: str | None = None
+    ) -> dict[str, Any]:
         """Give the first seat opened to the public to whoever asks (the owner does,
-        so two processes never give the same seat away)."""
-        done = await self.host.submit(live, JoinRequest(name=name))
+        so two processes never give the same seat away); a signed-in player's
+        ``account`` holds it, and ``name`` is then its username."""
+        done = await self.host.submit(live, JoinRequest(name=name, account=account))
         if done is not None:
             return done
         async with live.lock:
@@ -219,6 +233,7 @@ class TableService:
                     secret = secrets.token_urlsafe(24)
                     s.digest = digest(secret)
                     s.claimed = True
+                    s.account = account
                     clean = clean_text(name or "", MAX_NAME)
                     if clean:
                         s.name = clean
@@ -232,17 +247,28 @@ class TableService:
         await self.fanout.presence(live)
         return {"seat": i, "secret": secret, "link": link(live.id, i, secret)}
 
-    async def claim(self, live: LiveTable, seat: int, name: str) -> bool:
+    async def claim(
+        self, live: LiveTable, seat: int, name: str, account: str | None = None
+    ) -> bool:
         """Mark a seat whose link was used as claimed, with the name its holder gave
-        (until the first move); whether anything changed.  The owner stores it."""
+        (until the first move); whether anything changed.  The owner stores it.
+
+        A signed-in holder's ``account`` takes a seat nobody claimed yet, and
+        ``name`` is then its username; a seat an account holds keeps its name."""
         info = live.seats[seat]
+        if info.account is not None:
+            return False
+        binds = account is not None and not info.claimed and info.account is None
         if info.claimed and not (name and name != info.name and live.version == 0):
             return False
-        done = await self.host.submit(live, ClaimRequest(seat=seat, name=name))
+        request = ClaimRequest(seat=seat, name=name, account=account if binds else None)
+        done = await self.host.submit(live, request)
         if done is not None:
             return bool(done.get("changed"))
         async with live.lock:
             info.claimed = True
+            if binds:
+                info.account = account
             renamed = bool(name) and name != info.name
             if renamed:
                 info.name = name
@@ -251,6 +277,27 @@ class TableService:
             await self.store_seats(live)
         await self.host.seats_changed(live)
         return renamed
+
+    async def anonymise(self, renamed: list[Anonymised]) -> None:
+        """Give the tables in memory the names a deleted account's seats got in the
+        database (web/account_store.py), and tell their players."""
+        touched: set[str] = set()
+        for r in renamed:
+            live = self.tables.get(r.table_id)
+            if live is None or r.seat >= len(live.seats):
+                continue
+            async with live.lock:
+                live.seats[r.seat].name = r.name
+                live.seats[r.seat].account = None
+                live.state.names[r.seat] = r.name
+                for i, entry in enumerate(live.chat):
+                    if entry.get("seat") == r.seat:
+                        live.chat[i] = {**entry, "name": r.name}
+                live.cache.clear()
+                live.record = None
+            touched.add(r.table_id)
+        for table_id in sorted(touched):
+            await self.fanout.broadcast(self.tables[table_id])
 
     async def follow(self, live: LiveTable, stored: StoredTable, rows: list[Any]) -> bool:
         """Bring a replica up to the stored table (web/cluster.py): its state, seats,
