@@ -1,4 +1,5 @@
 // The lobby: create a table (or play the computer in one click), and the public tables.
+import { account, accountPanel, errorText } from "./account.js";
 import { api, h } from "./dom.js";
 import { lang, seatName, t, tn } from "./i18n.js";
 
@@ -83,7 +84,15 @@ export async function lobby(app) {
   preset.addEventListener("change", presetChanged);
   presetChanged();
 
+  // Signed in, the seats taken are the account's, under its username (the server's rule).
+  function accountChanged() {
+    myName.disabled = Boolean(account);
+    myName.value = account ? account.username : localStorage.getItem("rummy:name") || "";
+  }
+  accountChanged();
+
   function myNameOrNull() {
+    if (account) return null;
     const name = myName.value.trim();
     localStorage.setItem("rummy:name", name);
     return name || null;
@@ -107,7 +116,7 @@ export async function lobby(app) {
       );
       if (!others.length) location.href = mine.link;
     } catch (e) {
-      errEl.textContent = e.message;
+      errEl.textContent = errorText(e);
     }
   }
 
@@ -156,6 +165,7 @@ export async function lobby(app) {
     h("section", { class: "panel quick" },
       h("button", { id: "play-now", class: "primary", onclick: playNow, text: t("lobby.play_now") }),
       h("span", { class: "muted", text: " " + t("lobby.play_now_what") }), quickErr),
+    accountPanel(accountChanged),
     h("section", { class: "panel" },
       h("h2", { text: t("lobby.new_table") }),
       h("form", { id: "create", onsubmit: create },
@@ -206,7 +216,7 @@ function publicTable(tb, myNameOrNull, err) {
         // the lobby's name box answers for the table (no question on arrival)
         const j = await api(`/api/tables/${tb.id}/join`, { name: myNameOrNull() });
         location.href = j.link;
-      } catch (e) { err.textContent = e.message; }
+      } catch (e) { err.textContent = errorText(e); }
     }, text: t("lobby.join") }) : null,
     " ", h("a", { href: `/play/${tb.id}`, text: t("lobby.watch") }));
 }
