@@ -330,6 +330,10 @@ def test_state_changing_requests_from_another_origin_are_refused(
         # a browser that hides Origin still says where the request came from
         r = client.post(path, json=body, headers={"sec-fetch-site": "cross-site"})
         assert r.status_code == 403 and r.json()["code"] == "cross_origin", path
+    # a form of another site cannot send JSON: a text body is not an account request
+    form = json.dumps({"username": "Evil", "password": PASSWORD})
+    r = client.post("/api/account/signup", content=form, headers={"content-type": "text/plain"})
+    assert r.status_code == 422
     assert me(client)["username"] == "Ann"
     assert sign_in(client).status_code == 200  # the password was not changed
     assert rows(db, "SELECT count(*) FROM tables") == [(0,)]

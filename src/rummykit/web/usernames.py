@@ -13,18 +13,17 @@ name kept, or refuses it:
 * one script only (Latin, Cyrillic, Greek...; digits, ``_`` and ``-`` go with any):
   a Latin name with one Cyrillic ``а`` in it is refused, the most common squat.
 
-:func:`username_keys` gives the name's *skeletons*, which the database holds
-unique (``account_keys``), so that a name is refused when a taken one looks like it even though no
-character is the same.  A skeleton is Unicode's (UTS #39, section 4): decompose
-(NFD), replace each character by the prototype it can be mistaken for, decompose
-again; the prototypes come from Unicode's ``confusables.txt``, of which
-``web/confusables.txt`` keeps the lines a username can meet (scripts/
-confusables_table.py writes it; its header names the Unicode version).  The skeletons
-are of the name as typed, of its case-folded form and of its case-folded skeleton
-(:func:`username_keys`).  No library on the package
-index computes skeletons: ``confusables`` lists look-alike pairs without their
-prototypes, and ``confusable-homoglyphs``, which we use for the one-script rule,
-keeps the pairs without their direction.
+:func:`username_keys` gives the name's *skeletons*, which the database holds unique
+(``account_keys``), so that a name is refused when a taken one looks like it even
+though no character is the same.  A skeleton is Unicode's (UTS #39, section 4):
+decompose (NFD), replace each character by the prototype it can be mistaken for,
+decompose again.  The prototypes come from Unicode's ``confusables.txt``, of which
+``web/confusables.txt`` keeps the lines a username can meet
+(scripts/confusables_table.py writes it; its header names the Unicode version).  The
+skeletons are of the name as typed, of its case-folded form and of its case-folded
+skeleton (:func:`username_keys`).  No library on the package index computes
+skeletons: ``confusables`` and ``confusable-homoglyphs`` (which we use for the
+one-script rule) keep look-alike pairs without their prototypes.
 """
 
 from __future__ import annotations
