@@ -49,8 +49,8 @@ RELEASE = json.loads((FIXTURES / "db-release-rows.json").read_text(encoding="utf
 TABLE: str = RELEASE["table"]
 PLAYED = 13
 """The version the release left the fixture's table at."""
-HEAD = "0003"
-"""The newest revision (accounts)."""
+HEAD = "0004"
+"""The newest revision (ratings)."""
 
 
 # -- databases ------------------------------------------------------------------------------
@@ -473,12 +473,14 @@ def test_a_database_at_0002_upgrades_to_accounts_and_plays_on(
     url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The previous schema (revision 0002, with the release's played table) gets the
-    accounts' tables (0003) in place: its games load and play on, and accounts work."""
+    accounts' tables (0003, 0004) in place: its games load and play on, and accounts
+    work."""
     make_release_db(url)
     previous = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS, previous)
-    for newer in (previous / "versions").glob("v0003_*.py"):
-        newer.unlink()
+    for newer in (previous / "versions").glob("v*.py"):
+        if newer.name[1:5] > "0002":
+            newer.unlink()
     monkeypatch.setattr(schema_module, "MIGRATIONS", previous)
     Store(url).close()
     assert revision_of(url) == ["0002"]
@@ -491,7 +493,7 @@ def test_a_database_at_0002_upgrades_to_accounts_and_plays_on(
         after = snapshot(url)
         kept = {k: v for k, v in after.items() if k in before and k != "alembic_version"}
         assert kept == {k: v for k, v in before.items() if k != "alembic_version"}
-        assert {"accounts", "account_keys", "sessions", "account_seats"} <= set(after)
+        assert {"accounts", "account_keys", "sessions", "account_seats", "ratings"} <= set(after)
         t = store.load_table(TABLE)
         assert t is not None and t.version == PLAYED
         rows = AccountStore(store)

@@ -23,6 +23,7 @@ from .account_store import SignedIn
 from .accounts import MAX_PASSWORD, AccountError, NewSession
 from .limits import address_key
 from .live import peer
+from .ratings import shown
 
 if TYPE_CHECKING:
     from .manager import Manager
@@ -106,9 +107,18 @@ def account_routes(mgr: Callable[[], Manager]) -> APIRouter:
 
     @router.get("/api/account")
     async def me(request: Request) -> dict[str, Any]:
-        """The signed-in account and its CSRF token, or ``{"account": null}``."""
+        """The signed-in account, its ratings and its CSRF token, or
+        ``{"account": null}``."""
         signed = await signed_in(mgr(), request)
-        return {"account": None} if signed is None else account_json(signed)
+        if signed is None:
+            return {"account": None}
+        out = account_json(signed)
+        rows = await mgr().db(mgr().service.rows.ratings_of, signed.account.id)
+        out["account"]["ratings"] = {
+            game: {"rating": shown(mu, sigma), "mu": mu, "sigma": sigma, "games": n}
+            for game, mu, sigma, n in rows
+        }
+        return out
 
     @router.post("/api/account/signup", status_code=201)
     async def sign_up(req: Credentials, request: Request, response: Response) -> dict[str, Any]:

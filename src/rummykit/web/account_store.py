@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from . import ratings
 from .store import (
     AccountKeyRow,
     AccountRow,
     AccountSeatRow,
     ChatRow,
+    RatedMatchRow,
+    RatingRow,
     SessionRow,
     Store,
     TableRow,
@@ -39,6 +42,15 @@ class SignedIn:
 
     account: Account
     csrf: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """One seat of a rated match: its place and its ``(mu, sigma)`` before and after."""
+
+    place: int
+    before: tuple[float, float]
+    after: tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +107,8 @@ class AccountStore:
             )
 
     def delete(self, account_id: str, anonymous: str) -> list[Anonymised]:
-        """Remove the account, its keys, sessions and seat links in one transaction.
+        """Remove the account, its keys, sessions, ratings and seat links in one
+        transaction.
 
         Its games stay: each seat it held is renamed ``anonymous`` with the seat's
         number (``Anonymous 2``) in the table's seats, the saved state's names and the
@@ -135,6 +148,7 @@ class AccountStore:
                 row.seats = json.dumps(stored)
                 row.state = json.dumps(state, separators=(",", ":"))
             for model, column in (
+                (RatingRow, RatingRow.account_id),
                 (AccountSeatRow, AccountSeatRow.account_id),
                 (SessionRow, SessionRow.account_id),
                 (AccountKeyRow, AccountKeyRow.account_id),
@@ -186,3 +200,60 @@ class AccountStore:
         """End every session of the account (a new password)."""
         with self.session.begin() as s:
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+
+    # -- ratings ----------------------------------------------------------------------------
+    def rate(
+        self, table_id: str, version: int, game: str, accounts: list[str], places: list[int]
+    ) -> list[Rated] | None:
+        """Apply a rated match's result (the seats' accounts and places) to their
+        ratings at ``game``, once: None if the match (table and version) was applied
+        already, by this process or another."""
+        now = time.time()
+        try:
+            with self.session.begin() as s:
+                # the match's row first: a second writer waits on it, then fails
+                s.add(
+                    RatedMatchRow(table_id=table_id, version=version, game=game, result="", at=now)
+                )
+                s.flush()
+                held = {
+                    r.account_id: r
+                    for r in s.scalars(
+                        select(RatingRow)
+                        .where(RatingRow.game == game, RatingRow.account_id.in_(accounts))
+                        .with_for_update()
+                    )
+                }
+                before = [
+                    (held[a].mu, held[a].sigma) if a in held else ratings.fresh() for a in accounts
+                ]
+                after = ratings.updated(before, places)
+                out: list[Rated] = []
+                for a, place, old, new in zip(accounts, places, before, after, strict=True):
+                    row = held.get(a)
+                    if row is None:
+                        row = RatingRow(account_id=a, game=game, mu=0.0, sigma=0.0, games=0)
+                        s.add(row)
+                        held[a] = row
+                    row.mu, row.sigma = new
+                    row.games += 1
+                    row.updated = now
+                    out.append(Rated(place, old, new))
+                match = s.get(RatedMatchRow, (table_id, version))
+                assert match is not None
+                match.result = json.dumps(
+                    [{"place": r.place, "before": r.before, "after": r.after} for r in out]
+                )
+        except IntegrityError:
+            return None
+        return out
+
+    def ratings_of(self, account_id: str) -> list[tuple[str, float, float, int]]:
+        """The account's ``(game, mu, sigma, games)``, by game."""
+        with self.session() as s:
+            rows = s.execute(
+                select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                .where(RatingRow.account_id == account_id)
+                .order_by(RatingRow.game)
+            )
+            return [(g, mu, sigma, n) for g, mu, sigma, n in rows]

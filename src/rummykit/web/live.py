@@ -281,6 +281,7 @@ class LiveTable:
             "failed": self.failed,
             "spectators": self.spectators(),
             "spectator_chat": bool(self.options.get("spectator_chat")),
+            "rated": bool(self.options.get("rated")),
             "seats": [
                 {
                     "name": s.name,

@@ -66,6 +66,10 @@ class CreateTable(BaseModel):
     timer: Annotated[float, Field(ge=1, le=3600)] | None = None
     spectator_chat: bool = False
     """Whether spectators may chat (seated players always may)."""
+    rated: bool = False
+    """A rated table (web/ratings.py): made signed in, a preset as it is, people only;
+    each seat is taken by a signed-in player, and the match's result changes their
+    ratings at that game."""
 
     @model_validator(mode="after")
     def _open_seats_are_public(self) -> CreateTable:

@@ -24,10 +24,12 @@ from ..errors import IllegalMoveError, RummyError
 from ..i18n import rules_error_text
 from ..melds import meld_table
 from ..moves import Move
-from ..rules import Rules
+from ..rules import PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
 from ..state import GameState, Phase, new_game
-from .account_store import Account, Anonymised
+from . import ratings
+from .account_store import Account, AccountStore, Anonymised
+from .accounts import AccountError
 from .commits import GroupCommit
 from .fanout import Fanout
 from .forwarded import ClaimRequest, JoinRequest, MoveRequest, RematchRequest
@@ -73,6 +75,7 @@ class TableService:
         self.residency = residency
         self.tables = tables
         self.new_rule_sets = NewRuleSets(settings.new_rule_sets_per_minute)
+        self.rows = AccountStore(store)
 
     async def build(self, rules: Rules) -> None:
         """A rule set's meld tables take up to half a second to build: in a thread (one
@@ -117,6 +120,8 @@ class TableService:
                 rules = rules.with_options(target_score=req.target)
         except RummyError as exc:
             raise HTTPException(400, rules_error_text(str(exc), lang)) from None
+        if req.rated:
+            self._rated_table(req, account)
         try:
             check_rules(rules, len(req.seats), self.settings)
         except PolicyError as exc:
@@ -174,7 +179,10 @@ class TableService:
             0,
             state_to_json(state),
             False,
-            options={"spectator_chat": req.spectator_chat},
+            options={
+                "spectator_chat": req.spectator_chat,
+                **({"rated": True} if req.rated else {}),
+            },
         )
         await self.residency.make_room(only_bots)  # before the row: a refused table leaves none
         await self.db(self.store.create_table, stored)
@@ -195,6 +203,20 @@ class TableService:
                 for i, s in enumerate(seats)
             ],
         }
+
+    @staticmethod
+    def _rated_table(req: CreateTable, account: Account | None) -> None:
+        """Refuse (400) a rated table that could not be rated: one made as a guest, of
+        house rules or a changed end (its rating would not be the game's), or with a
+        bot (bots' ratings are not players')."""
+        if account is None:
+            raise AccountError(400, "rated_signed_out", "a rated table is made signed in")
+        if req.rules.strip().lower() not in PRESETS or req.deals or req.target:
+            raise AccountError(
+                400, "rated_preset", "a rated table plays a game as it is, without house rules"
+            )
+        if any(s.kind != "human" for s in req.seats):
+            raise AccountError(400, "rated_people", "a rated table is for people only")
 
     def _room_for_bots(self, address: str) -> None:
         """Refuse a table of bots only past ``bot_tables_per_address`` in play from
@@ -230,6 +252,10 @@ class TableService:
         async with live.lock:
             for i, s in enumerate(live.seats):
                 if s.joinable:
+                    if live.options.get("rated") and account is None:
+                        raise AccountError(
+                            403, "rated_needs_account", "sign in to play at a rated table"
+                        )
                     secret = secrets.token_urlsafe(24)
                     s.digest = digest(secret)
                     s.claimed = True
@@ -416,6 +442,26 @@ class TableService:
         live.cache.clear()
         live.log.append(log_entry(seq, seat, text, auto))
         live.touch_turn()
+        if new.is_over() and live.options.get("rated"):
+            await self._rate(live)
+
+    async def _rate(self, live: LiveTable) -> None:
+        """Apply the rated match that just ended to its players' ratings (once: the
+        store keeps which matches were applied).  A seat not held by an account, or
+        one account at two seats, leaves the match unrated, as logged."""
+        accounts = [s.account for s in live.seats]
+        held = [a for a in accounts if a is not None]
+        if len(held) != len(accounts) or len(set(held)) != len(held):
+            log.warning("table %s v%d: not rated (a seat without its own account)",
+                        live.id, live.version)  # fmt: skip
+            return
+        state = live.state
+        game = state.rules.name
+        places = ratings.places(state.rules, state.scores)
+        try:
+            await self.db(self.rows.rate, live.id, live.version, game, held, places)
+        except Exception:  # the move stands; the rating can be applied again by hand
+            log.exception("table %s v%d: the rating could not be stored", live.id, live.version)
 
     async def _moved(self, live: LiveTable) -> None:
         """After a commit, outside the lock: wake the driver and tell everyone."""

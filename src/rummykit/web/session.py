@@ -203,6 +203,13 @@ class Sessions:
             if not ok:
                 await out.error(conn, "bad_secret", "that seat's invitation link is not valid")
                 return CLOSE_BAD_SECRET
+            if (
+                live.options.get("rated")
+                and live.seats[seat].account is None
+                and (conn.account is None or live.seats[seat].claimed)
+            ):
+                await out.error(conn, "rated_needs_account", "sign in to play at a rated table")
+                return CLOSE_BAD_SECRET
             announce = not live.connected(seat)
             await self._make_room(live, seat)
             conn.seat = seat

@@ -11,8 +11,9 @@ lands with its state, and none is acknowledged before the transaction commits.
 ``leases`` says which server process owns a table when several share a PostgreSQL
 database (web/leases.py).  Four more for the accounts (web/accounts.py,
 docs/accounts.md): ``accounts``, the look-alike keys of their names
-(``account_keys``), their sign-ins (``sessions``) and the seats they took
-(``account_seats``).  The models below describe the schema; the database gets it
+(``account_keys``), their sign-ins (``sessions``), the seats they took
+(``account_seats``), their ratings (``ratings``) and the rated results applied
+(``rated_matches``).  The models below describe the schema; the database gets it
 from the migrations (web/schema.py), which a test holds to the same shape.
 
 Seat secrets and session ids are stored only as SHA-256 digests; passwords only as
@@ -175,6 +176,34 @@ class AccountSeatRow(Base):
     account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+class RatingRow(Base):
+    """An account's rating at one game (web/ratings.py)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """The preset a rated table plays (``gin``)."""
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class RatedMatchRow(Base):
+    """A rated match whose result was applied: one row per table and version it ended
+    at, so that a result counts once whatever process applies it."""
+
+    __tablename__ = "rated_matches"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    result: Mapped[str] = mapped_column(Text)
+    """JSON: per seat, the account, its place and its rating before and after."""
+    at: Mapped[float] = mapped_column(Float)
 
 
 def digest(secret: str) -> str:

@@ -2,7 +2,7 @@
 // (docs/accounts.md).  The session cookie is HttpOnly: the page never sees it, only
 // the account's name and the token its POSTs carry (dom.js setCsrf).
 import { api, h, setCsrf } from "./dom.js";
-import { known, t } from "./i18n.js";
+import { known, t, tn } from "./i18n.js";
 
 export let account = null;
 
@@ -19,8 +19,9 @@ export function errorText(e) {
   return e.code && known(`account.err.${e.code}`) ? t(`account.err.${e.code}`) : e.message;
 }
 
-/** The lobby's account panel; ``changed`` is called after signing in or out. */
-export function accountPanel(changed) {
+/** The lobby's account panel; ``changed`` is called after signing in or out,
+ * ``title`` names a game (a preset's name) for the ratings. */
+export function accountPanel(changed, title = (name) => name) {
   const panel = h("section", { class: "panel account", id: "account" });
   const err = h("p", { class: "error", id: "account-error", role: "alert" });
   const note = h("p", { class: "muted", id: "account-note", "aria-live": "polite" });
@@ -53,6 +54,14 @@ export function accountPanel(changed) {
       h("p", { class: "muted", text: t("account.guest_note") + " " + t("account.no_email") }));
   }
 
+  function ratings() {
+    const games = Object.entries(account.ratings || {});
+    if (!games.length) return null;
+    return h("div", { id: "ratings" }, h("b", { text: t("account.ratings") }),
+      h("ul", {}, games.map(([game, r]) => h("li", { "data-game": game,
+        text: tn("account.rating_line", r.games, { game: title(game), rating: r.rating.toFixed(1) }) }))));
+  }
+
   function signedIn() {
     const old = h("input", { id: "old-password", type: "password", autocomplete: "current-password", maxlength: 256 });
     const fresh = h("input", { id: "new-password", type: "password", autocomplete: "new-password", maxlength: 256 });
@@ -60,6 +69,7 @@ export function accountPanel(changed) {
     return h("div", {},
       h("p", {}, h("span", { id: "signed-in-as", text: t("account.signed_in", { name: account.username }) }), " ",
         h("button", { id: "sign-out", text: t("account.sign_out"), onclick: () => act("/api/account/signout") })),
+      ratings(),
       h("details", {}, h("summary", { text: t("account.settings") }),
         h("form", { id: "password-form", onsubmit: (ev) => {
           ev.preventDefault();

@@ -26,6 +26,8 @@ export async function lobby(app) {
   const timer = h("input", { id: "timer", type: "number", min: 0, placeholder: t("lobby.off"), class: "short" });
   const pub = h("input", { id: "public", type: "checkbox" });
   const specChat = h("input", { id: "spectator-chat", type: "checkbox" });
+  const rated = h("input", { id: "rated", type: "checkbox" });
+  const ratedRow = h("label", {}, rated, " " + t("lobby.rated"));
   const err = h("p", { class: "error", id: "lobby-error", role: "alert" });
   // Play now's own error, beside its button (the form's is below the fold on a phone)
   const quickErr = h("p", { class: "error", id: "play-now-error", role: "alert" });
@@ -86,6 +88,8 @@ export async function lobby(app) {
 
   // Signed in, the seats taken are the account's, under its username (the server's rule).
   function accountChanged() {
+    ratedRow.hidden = !account;
+    if (!account) rated.checked = false;
     myName.disabled = Boolean(account);
     myName.value = account ? account.username : localStorage.getItem("rummy:name") || "";
   }
@@ -131,6 +135,7 @@ export async function lobby(app) {
     const rules = rulesSpec();
     // A seat open to anyone needs the table listed in the lobby.
     const body = { rules, seats, public: pub.checked || seats.some((s) => s.open), spectator_chat: specChat.checked };
+    if (rated.checked) body.rated = true;
     if (endSel.value === "deals") body.deals = Number(endVal.value);
     if (endSel.value === "target") body.target = Number(endVal.value);
     if (Number(timer.value) > 0) body.timer = Number(timer.value);
@@ -165,7 +170,7 @@ export async function lobby(app) {
     h("section", { class: "panel quick" },
       h("button", { id: "play-now", class: "primary", onclick: playNow, text: t("lobby.play_now") }),
       h("span", { class: "muted", text: " " + t("lobby.play_now_what") }), quickErr),
-    accountPanel(accountChanged),
+    accountPanel(accountChanged, (name) => (presets.find((p) => p.name === name) || { title: name }).title),
     h("section", { class: "panel" },
       h("h2", { text: t("lobby.new_table") }),
       h("form", { id: "create", onsubmit: create },
@@ -179,6 +184,7 @@ export async function lobby(app) {
         h("label", {}, t("lobby.timer") + " ", timer),
         h("label", {}, pub, " " + t("lobby.public")),
         h("label", {}, specChat, " " + t("lobby.spectator_chat")),
+        ratedRow,
         h("button", { type: "submit", id: "create-btn", text: t("lobby.create") })),
       err, result),
     h("section", { class: "panel" }, h("h2", { text: t("lobby.public_tables") }), list,
