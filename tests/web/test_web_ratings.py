@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 from rummykit.rules import Rules
 from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
 from rummykit.web.account_store import AccountStore
-from rummykit.web.ratings import places, shown
+from rummykit.web.ratings import flags, places, shown
 from rummykit.web.store import Store
 from test_web_accounts import accounts_client, plant, rows, sign_up
 from test_web_api import until
@@ -99,7 +99,10 @@ def test_a_rated_gin_hand_changes_both_ratings_as_openskill_does(db: Path) -> No
         if ranks[0] != ranks[1]:  # a winner and a loser: the ratings moved apart
             winner = ranks.index(1)
             assert expected[winner][0].mu > 25 > expected[1 - winner][0].mu
-        assert len(rows(db, "SELECT table_id FROM rated_matches")) == 1
+        ((result,),) = rows(db, "SELECT result FROM rated_matches")
+        # both players came from the test client's one address: rated, and flagged
+        assert json.loads(result)["flags"] == ["same_address"]
+        assert [seat["place"] for seat in json.loads(result)["seats"]] == ranks
     # the same result again (a second process, a retry) counts nothing
     store = Store(f"sqlite:///{db}")
     try:
@@ -135,3 +138,10 @@ def test_what_cannot_be_rated_is_refused(db: Path) -> None:
                 json.dumps({"type": "hello", "seat": 1, "secret": t["seats"][1]["secret"]})
             )
             assert ws.receive_json()["code"] == "rated_needs_account"
+
+
+def test_two_seats_from_one_address_are_flagged() -> None:
+    assert flags({0: {"1.2.3.4"}, 1: {"5.6.7.8"}}) == []
+    assert flags({0: {"1.2.3.4"}, 1: {"5.6.7.8", "1.2.3.4"}}) == ["same_address"]
+    assert flags({0: {"2001:db8::/64"}, 2: {"2001:db8::/64"}}) == ["same_address"]
+    assert flags({}) == []

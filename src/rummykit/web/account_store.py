@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import delete, select, update
@@ -203,11 +203,18 @@ class AccountStore:
 
     # -- ratings ----------------------------------------------------------------------------
     def rate(
-        self, table_id: str, version: int, game: str, accounts: list[str], places: list[int]
+        self,
+        table_id: str,
+        version: int,
+        game: str,
+        accounts: list[str],
+        places: list[int],
+        flags: Sequence[str] = (),
     ) -> list[Rated] | None:
         """Apply a rated match's result (the seats' accounts and places) to their
         ratings at ``game``, once: None if the match (table and version) was applied
-        already, by this process or another."""
+        already, by this process or another.  ``flags`` (web/ratings.py) are kept
+        with the result."""
         now = time.time()
         try:
             with self.session.begin() as s:
@@ -241,9 +248,8 @@ class AccountStore:
                     out.append(Rated(place, old, new))
                 match = s.get(RatedMatchRow, (table_id, version))
                 assert match is not None
-                match.result = json.dumps(
-                    [{"place": r.place, "before": r.before, "after": r.after} for r in out]
-                )
+                seats = [{"place": r.place, "before": r.before, "after": r.after} for r in out]
+                match.result = json.dumps({"seats": seats, "flags": list(flags)})
         except IntegrityError:
             return None
         return out

@@ -48,6 +48,19 @@ def shown(mu: float, sigma: float) -> float:
     return round(mu - 3.0 * sigma, 1)
 
 
+def flags(addresses: dict[int, set[str]]) -> list[str]:
+    """What is suspicious about a rated match, from the client addresses each seat was
+    connected from at its end: ``same_address`` when two seats share one (one person
+    may be playing two accounts against each other; or two people share a network).
+    Flagged matches are rated all the same, and kept for an operator to look at."""
+    seen: set[str] = set()
+    for held in addresses.values():
+        if held & seen:
+            return ["same_address"]
+        seen |= held
+    return []
+
+
 def fresh() -> tuple[float, float]:
     """A newcomer's ``(mu, sigma)``."""
     r = MODEL.rating()

@@ -458,8 +458,15 @@ class TableService:
         state = live.state
         game = state.rules.name
         places = ratings.places(state.rules, state.scores)
+        addresses: dict[int, set[str]] = {}
+        for c in live.conns:
+            if c.seat >= 0:
+                addresses.setdefault(c.seat, set()).add(c.address)
+        flags = ratings.flags(addresses)
+        if flags:
+            log.warning("table %s v%d: rated, flagged %s", live.id, live.version, flags)
         try:
-            await self.db(self.rows.rate, live.id, live.version, game, held, places)
+            await self.db(self.rows.rate, live.id, live.version, game, held, places, flags)
         except Exception:  # the move stands; the rating can be applied again by hand
             log.exception("table %s v%d: the rating could not be stored", live.id, live.version)
 
