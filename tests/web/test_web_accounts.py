@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -542,3 +543,15 @@ def test_an_account_reaches_only_its_own_seat_and_data(db: Path) -> None:
             with thief.websocket_connect(f"/ws/{t['id']}") as ws:
                 ws.send_text(json.dumps({"type": "hello", "seat": 0}))
                 assert ws.receive_json()["code"] == "bad_secret"
+
+
+def test_a_session_ends_after_session_days_and_the_sweep_deletes_it(db: Path) -> None:
+    with accounts_client(db, session_days=0.5 / 86400) as c:  # half a second
+        sign_up(c, "Ann")
+        assert me(c)["username"] == "Ann"
+        time.sleep(0.6)
+        assert me(c) is None
+        assert rows(db, "SELECT count(*) FROM sessions") == [(1,)]
+        c.portal.call(c.app.state.manager.residency.sweep)  # type: ignore[union-attr,attr-defined]
+        assert rows(db, "SELECT count(*) FROM sessions") == [(0,)]
+        assert sign_in(c).status_code == 200

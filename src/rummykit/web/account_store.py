@@ -196,6 +196,16 @@ class AccountStore:
         with self.session.begin() as s:
             s.execute(delete(SessionRow).where(SessionRow.id == digest))
 
+    def close_expired(self, now: float, limit: int) -> int:
+        """Delete up to ``limit`` sessions expired by ``now``; how many went."""
+        with self.session.begin() as s:
+            ids = s.scalars(
+                select(SessionRow.id).where(SessionRow.expires <= now).limit(limit)
+            ).all()
+            if ids:
+                s.execute(delete(SessionRow).where(SessionRow.id.in_(ids)))
+            return len(ids)
+
     def close_sessions(self, account_id: str) -> None:
         """End every session of the account (a new password)."""
         with self.session.begin() as s:
