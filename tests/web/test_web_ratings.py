@@ -5,6 +5,7 @@ rated is refused.  In process, like test_web_accounts."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +15,13 @@ from openskill.models import PlackettLuce
 
 from rummykit.rules import Rules
 from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
-from rummykit.web.account_store import AccountStore
+from rummykit.web.account_store import Account, AccountStore
 from rummykit.web.ratings import flags, places, shown
 from rummykit.web.store import Store
+from rummykit.web.usernames import username_keys
 from test_web_accounts import accounts_client, plant, rows, sign_up
 from test_web_api import until
+from web_helpers import postgres_cluster
 
 
 @pytest.fixture
@@ -145,3 +148,45 @@ def test_two_seats_from_one_address_are_flagged() -> None:
     assert flags({0: {"1.2.3.4"}, 1: {"5.6.7.8", "1.2.3.4"}}) == ["same_address"]
     assert flags({0: {"2001:db8::/64"}, 2: {"2001:db8::/64"}}) == ["same_address"]
     assert flags({}) == []
+
+
+@pytest.mark.web_slow
+def test_on_postgresql_a_result_counts_once_and_none_is_lost() -> None:
+    """Processes applying results at once (threads here, each with its own
+    connections): the same match from two of them counts once; three matches of the
+    same newcomers all count (their rating rows, made by one, are read FOR UPDATE by
+    the others, which try again)."""
+    with postgres_cluster() as url:
+        store = Store(url)
+        try:
+            rows_ = AccountStore(store)
+            ids = []
+            for name in ("Ann", "Bob"):
+                account = Account(name.lower() * 8, name, 1.0)
+                assert rows_.create(account, username_keys(name), name.lower(), "h")
+                ids.append(account.id)
+            barrier = threading.Barrier(4)
+            got: list[object] = []
+
+            def apply(table: str) -> None:
+                barrier.wait()
+                got.append(AccountStore(store).rate(table, 9, "gin", ids, [1, 2]))
+
+            threads = [threading.Thread(target=apply, args=(t,)) for t in ("t1", "t1", "t2", "t3")]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join(timeout=60)
+            assert sum(1 for g in got if g is not None) == 3 and len(got) == 4
+            model = PlackettLuce()
+            a, b = model.rating(), model.rating()
+            for _ in range(3):
+                [[a], [b]] = model.rate([[a], [b]], ranks=[1, 2])
+            (ann_rating, ann_games), (bob_rating, bob_games) = [
+                ((mu, sigma), n) for _, mu, sigma, n in (rows_.ratings_of(i)[0] for i in ids)
+            ]
+            assert ann_games == bob_games == 3
+            assert ann_rating == pytest.approx((a.mu, a.sigma))
+            assert bob_rating == pytest.approx((b.mu, b.sigma))
+        finally:
+            store.close()

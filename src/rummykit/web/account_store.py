@@ -225,43 +225,59 @@ class AccountStore:
         ratings at ``game``, once: None if the match (table and version) was applied
         already, by this process or another.  ``flags`` (web/ratings.py) are kept
         with the result."""
+        for _attempt in range(3):
+            try:
+                return self._rate(table_id, version, game, accounts, places, flags)
+            except IntegrityError:
+                # the match applied by another writer, or a newcomer's rating row
+                # made by another match at the same moment: look, and try again
+                with self.session() as s:
+                    if s.get(RatedMatchRow, (table_id, version)) is not None:
+                        return None
+        raise RuntimeError(f"table {table_id} v{version}: the rating could not be stored")
+
+    def _rate(
+        self,
+        table_id: str,
+        version: int,
+        game: str,
+        accounts: list[str],
+        places: list[int],
+        flags: Sequence[str],
+    ) -> list[Rated]:
         now = time.time()
-        try:
-            with self.session.begin() as s:
-                # the match's row first: a second writer waits on it, then fails
-                s.add(
-                    RatedMatchRow(table_id=table_id, version=version, game=game, result="", at=now)
+        with self.session.begin() as s:
+            # the match's row first: a second writer of it waits here, then fails
+            s.add(RatedMatchRow(table_id=table_id, version=version, game=game, result="", at=now))
+            s.flush()
+            held = {
+                r.account_id: r
+                for r in s.scalars(
+                    select(RatingRow)
+                    .where(RatingRow.game == game, RatingRow.account_id.in_(accounts))
+                    .order_by(RatingRow.account_id)  # one locking order: no deadlock
+                    .with_for_update()
                 )
-                s.flush()
-                held = {
-                    r.account_id: r
-                    for r in s.scalars(
-                        select(RatingRow)
-                        .where(RatingRow.game == game, RatingRow.account_id.in_(accounts))
-                        .with_for_update()
-                    )
-                }
-                before = [
-                    (held[a].mu, held[a].sigma) if a in held else ratings.fresh() for a in accounts
-                ]
-                after = ratings.updated(before, places)
-                out: list[Rated] = []
-                for a, place, old, new in zip(accounts, places, before, after, strict=True):
-                    row = held.get(a)
-                    if row is None:
-                        row = RatingRow(account_id=a, game=game, mu=0.0, sigma=0.0, games=0)
-                        s.add(row)
-                        held[a] = row
-                    row.mu, row.sigma = new
-                    row.games += 1
-                    row.updated = now
-                    out.append(Rated(place, old, new))
-                match = s.get(RatedMatchRow, (table_id, version))
-                assert match is not None
-                seats = [{"place": r.place, "before": r.before, "after": r.after} for r in out]
-                match.result = json.dumps({"seats": seats, "flags": list(flags)})
-        except IntegrityError:
-            return None
+            }
+            before = [
+                (held[a].mu, held[a].sigma) if a in held else ratings.fresh() for a in accounts
+            ]
+            after = ratings.updated(before, places)
+            out: list[Rated] = []
+            for a, place, old, new in zip(accounts, places, before, after, strict=True):
+                row = held.get(a)
+                if row is None:
+                    row = RatingRow(account_id=a, game=game, mu=0.0, sigma=0.0, games=0)
+                    s.add(row)
+                    held[a] = row
+                row.mu, row.sigma = new
+                row.games += 1
+                row.updated = now
+                out.append(Rated(place, old, new))
+            match = s.get(RatedMatchRow, (table_id, version))
+            assert match is not None
+            seats = [{"place": r.place, "before": r.before, "after": r.after} for r in out]
+            match.result = json.dumps({"seats": seats, "flags": list(flags)})
         return out
 
     def ratings_of(self, account_id: str) -> list[tuple[str, float, float, int]]:
