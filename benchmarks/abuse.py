@@ -158,10 +158,10 @@ LONG_SECRETS = ("seat-zero-secret-of-the-attacker", "seat-one-secret-of-the-atta
 
 def prepare_long_round(database_url: str) -> None:
     """Store a table of :data:`LONG` whose first round two players have played out by
-    drawing and discarding at random, never melding, so that it lasts until the stock
-    has been turned over ``max_restocks`` times; both seats are the attacker's (:data:`LONG_SECRETS`), before the server starts: played
-    over the WebSocket at the limits' message rate it took minutes.  The server loads
-    it from the database at the first hello, as any table after a restart."""
+    drawing and discarding at random, never melding, so that it ends at the turn
+    limit; both seats are the attacker's (:data:`LONG_SECRETS`).  Played before the
+    server starts: over the WebSocket, at the limits' message rate, it took minutes.
+    The server loads it from the database at the first hello, as after a restart."""
     from rummykit.moves import LAYOFF, MELD
     from rummykit.serialize import state_to_json
     from rummykit.state import new_game

@@ -1,5 +1,6 @@
 """Schema migrations (issue #18): databases made by earlier releases upgrade in place and
-are played on by the server; newer ones are refused untouched; ``rummy db``; the
+are played on by the server (the accounts' revision, 0003, on the previous schema's
+database too); newer ones are refused untouched; ``rummy db``; the
 migrated schema is the models' one; concurrent upgrades on PostgreSQL.
 
 The earlier releases' databases come from fixed fixtures (tests/web/fixtures/db-*.sql and
@@ -29,6 +30,7 @@ from sqlalchemy.engine import Engine
 from rummykit.cli import main
 from rummykit.web import Settings
 from rummykit.web import schema as schema_module
+from rummykit.web.account_store import Account, AccountStore
 from rummykit.web.schema import (
     LEGACY,
     MIGRATIONS,
@@ -39,6 +41,7 @@ from rummykit.web.schema import (
     upgrade,
 )
 from rummykit.web.store import Base, Store, make_engine
+from rummykit.web.usernames import username_keys
 from web_helpers import Client, ServerThread, free_port, postgres_cluster
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -46,6 +49,8 @@ RELEASE = json.loads((FIXTURES / "db-release-rows.json").read_text(encoding="utf
 TABLE: str = RELEASE["table"]
 PLAYED = 13
 """The version the release left the fixture's table at."""
+HEAD = "0004"
+"""The newest revision (ratings)."""
 
 
 # -- databases ------------------------------------------------------------------------------
@@ -189,7 +194,7 @@ def test_a_fresh_database_gets_exactly_the_models_schema(url: str) -> None:
     store = Store(url)
     store.close()
     assert schema_differences(url) == []
-    assert revision_of(url) == [head()] == ["0002"]
+    assert revision_of(url) == [head()] == [HEAD]
 
 
 def test_the_release_database_upgrades_on_start_and_plays_on(url: str) -> None:
@@ -197,7 +202,7 @@ def test_the_release_database_upgrades_on_start_and_plays_on(url: str) -> None:
     make_release_db(url)
     final = play_round(url)  # the server upgrades at start (migrate is on by default)
     assert final > PLAYED
-    assert revision_of(url) == ["0002"]
+    assert revision_of(url) == [HEAD]
     assert schema_differences(url) == []
     assert_log_contiguous(url, final)
 
@@ -207,14 +212,14 @@ def test_rummy_db_upgrades_a_database_older_than_options(
 ) -> None:
     make_release_db(url, "db-pre-options")
     code, out, _ = db(capsys, "current", "--database", url)
-    assert code == 1 and "made before migrations, behind 0002: run `rummy db upgrade`" in out
+    assert code == 1 and f"made before migrations, behind {HEAD}: run `rummy db upgrade`" in out
     code, out, _ = db(capsys, "upgrade", "--database", url)
     assert code == 0
-    assert out.endswith("upgraded from a database made before migrations to revision 0002\n")
+    assert out.endswith(f"upgraded from a database made before migrations to revision {HEAD}\n")
     code, out, _ = db(capsys, "current", "--database", url)
-    assert code == 0 and out.endswith(": revision 0002 (up to date)\n")
+    assert code == 0 and out.endswith(f": revision {HEAD} (up to date)\n")
     code, out, _ = db(capsys, "upgrade", "--database", url)
-    assert code == 0 and out.endswith(": already at revision 0002 (up to date)\n")
+    assert code == 0 and out.endswith(f": already at revision {HEAD} (up to date)\n")
     assert schema_differences(url) == []
     store = Store(url, migrate=False)
     try:
@@ -227,9 +232,11 @@ def test_rummy_db_upgrades_a_database_older_than_options(
 
 def test_rummy_db_upgrades_an_empty_database(url: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = db(capsys, "current", "--database", url)
-    assert code == 1 and out.endswith(": an empty database, behind 0002: run `rummy db upgrade`\n")
+    assert code == 1 and out.endswith(
+        f": an empty database, behind {HEAD}: run `rummy db upgrade`\n"
+    )
     code, out, _ = db(capsys, "upgrade", "--database", url)
-    assert code == 0 and out.endswith(": upgraded from an empty database to revision 0002\n")
+    assert code == 0 and out.endswith(f": upgraded from an empty database to revision {HEAD}\n")
     assert schema_differences(url) == []
 
 
@@ -266,7 +273,7 @@ def test_no_migrate_refuses_a_database_that_is_behind(
     code, out, err = (main(["serve", "--database", url, "--no-migrate", "--port", port]),
                       *capsys.readouterr())  # fmt: skip
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert "made before migrations, behind 0002: run `rummy db upgrade`" in err
+    assert f"made before migrations, behind {HEAD}: run `rummy db upgrade`" in err
     monkeypatch.setenv("RUMMYKIT_MIGRATE", "0")
     code = main(["serve", "--database", url, "--port", port])
     assert code == 2 and "run `rummy db upgrade`" in capsys.readouterr().err
@@ -287,15 +294,17 @@ def test_no_migrate_refuses_a_database_that_is_behind(
 
 def test_a_database_made_by_create_all_with_leases_is_stamped_at_0002(tmp_path: Path) -> None:
     """A development version between the last release and migrations made ``leases``
-    with ``create_all`` too: that database is at 0002 already, not re-created."""
+    with ``create_all`` too (its four tables): that database is at 0002 already, not
+    re-created, and the later revisions run on it."""
     url = f"sqlite:///{tmp_path / 'dev.db'}"
     engine = _engine(url)
-    Base.metadata.create_all(engine)
+    then = [Base.metadata.tables[n] for n in ("tables", "moves", "chat", "leases")]
+    Base.metadata.create_all(engine, tables=then)
     engine.dispose()
     engine = make_engine(url)
     before, after = upgrade(engine)
     engine.dispose()
-    assert before.current == LEGACY and after.current == "0002" and after.up_to_date
+    assert before.current == LEGACY and after.current == HEAD and after.up_to_date
     assert schema_differences(url) == []
 
 
@@ -338,8 +347,8 @@ FAILING_REVISION = """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0099"
+down_revision = "{head}"
 branch_labels = None
 depends_on = None
 
@@ -351,7 +360,7 @@ def upgrade() -> None:
 """
 
 
-@pytest.mark.parametrize("start", ["empty", "before migrations", "0002"])
+@pytest.mark.parametrize("start", ["empty", "before migrations", "head"])
 def test_a_revision_failing_halfway_changes_nothing(
     url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: str
 ) -> None:
@@ -360,11 +369,13 @@ def test_a_revision_failing_halfway_changes_nothing(
     that fails after making a table leaves the database exactly as it was."""
     if start == "before migrations":
         make_release_db(url, "db-pre-options")
-    elif start == "0002":
+    elif start == "head":
         Store(url).close()
     before = snapshot(url)
     shutil.copytree(MIGRATIONS, tmp_path / "migrations")
-    (tmp_path / "migrations" / "versions" / "v0003_half.py").write_text(FAILING_REVISION)
+    (tmp_path / "migrations" / "versions" / "v0099_half.py").write_text(
+        FAILING_REVISION.replace("{head}", HEAD)
+    )
     monkeypatch.setattr(schema_module, "MIGRATIONS", tmp_path / "migrations")
     with pytest.raises(SchemaError, match="no_such_table"):
         Store(url)
@@ -381,14 +392,14 @@ def test_a_new_revision_comes_from_the_shipped_template(tmp_path: Path) -> None:
     with engine.begin() as conn:
         config = alembic_config(conn)
         config.set_main_option("script_location", str(tmp_path / "migrations"))
-        command.revision(config, "next change", autogenerate=True, rev_id="0003")
+        command.revision(config, "next change", autogenerate=True, rev_id="0099")
     engine.dispose()
-    (made,) = (tmp_path / "migrations" / "versions").glob("v0003_*.py")
-    assert made.name == "v0003_next_change.py"
+    (made,) = (tmp_path / "migrations" / "versions").glob("v0099_*.py")
+    assert made.name == "v0099_next_change.py"
     source = made.read_text(encoding="utf-8")
     compile(source, str(made), "exec")
-    assert "revision = '0003'" in source and "down_revision = '0002'" in source
-    assert "Revision 0003, after 0002." in source
+    assert "revision = '0099'" in source and f"down_revision = '{HEAD}'" in source
+    assert f"Revision 0099, after {HEAD}." in source
     assert "op." not in source.split("def upgrade")[1]  # the models are the schema
 
 
@@ -450,9 +461,47 @@ def test_concurrent_upgrades_on_postgresql_make_one_schema(pg_server: str) -> No
         t.join(timeout=60)
     assert len(results) == 3 and not [r for r in results if isinstance(r, Exception)], results
     befores = sorted(str(r[0].current) for r in results)  # type: ignore[index]
-    assert befores == ["0002", "0002", "None"], "exactly one of them migrated"
-    assert revision_of(url) == ["0002"]
+    assert befores == [HEAD, HEAD, "None"], "exactly one of them migrated"
+    assert revision_of(url) == [HEAD]
     assert schema_differences(url) == []
     engine = make_engine(url)
     assert status(engine).up_to_date
     engine.dispose()
+
+
+def test_a_database_at_0002_upgrades_to_accounts_and_plays_on(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The previous schema (revision 0002, with the release's played table) gets the
+    accounts' tables (0003, 0004) in place: its games load and play on, and accounts
+    work."""
+    make_release_db(url)
+    previous = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, previous)
+    for newer in (previous / "versions").glob("v*.py"):
+        if newer.name[1:5] > "0002":
+            newer.unlink()
+    monkeypatch.setattr(schema_module, "MIGRATIONS", previous)
+    Store(url).close()
+    assert revision_of(url) == ["0002"]
+    before = snapshot(url)
+    assert "accounts" not in before
+    monkeypatch.setattr(schema_module, "MIGRATIONS", MIGRATIONS)
+    store = Store(url)
+    try:
+        assert revision_of(url) == [HEAD]
+        after = snapshot(url)
+        kept = {k: v for k, v in after.items() if k in before and k != "alembic_version"}
+        assert kept == {k: v for k, v in before.items() if k != "alembic_version"}
+        assert {"accounts", "account_keys", "sessions", "account_seats", "ratings"} <= set(after)
+        t = store.load_table(TABLE)
+        assert t is not None and t.version == PLAYED
+        rows = AccountStore(store)
+        ann = Account("a" * 32, "Ann", 1.0)
+        assert rows.create(ann, username_keys("Ann"), "ann", "hash")
+        assert not rows.create(Account("b" * 32, "ANN", 1.0), username_keys("ANN"), "ann2", "h")
+        assert rows.find("ann") == (ann, "hash")
+    finally:
+        store.close()
+    assert schema_differences(url) == []
+    assert_log_contiguous(url, play_round(url))

@@ -378,6 +378,7 @@ PROTOCOL: dict[str, str] = {
     "not_over": "une revanche commence une fois la partie finie",
     "not_your_seat": "vous ne pouvez revoir que votre propre place",
     "not_your_turn": "ce n'est pas votre tour",
+    "rated_needs_account": "connectez-vous pour jouer à une table classée",
     "notation": "ce coup est mal écrit",
     "rate_limited": "trop de messages ; ralentissez",
     "replaced": "cette place a été ouverte dans une autre fenêtre",

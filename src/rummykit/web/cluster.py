@@ -575,10 +575,10 @@ class Cluster:
             case RematchRequest(seat=seat, version=version):
                 await service.rematch(live, seat, version)
                 return {}
-            case JoinRequest(name=name):
-                return await service.join(live, name)
-            case ClaimRequest(seat=seat, name=name):
-                return {"changed": await service.claim(live, seat, name)}
+            case JoinRequest(name=name, account=account):
+                return await service.join(live, name, account)
+            case ClaimRequest(seat=seat, name=name, account=account):
+                return {"changed": await service.claim(live, seat, name, account)}
             case HandoverRequest():
                 return {"released": await self.hand_over(live)}
 

@@ -35,11 +35,16 @@ class RematchRequest(_Forwarded):
     version: Annotated[int, Field(ge=0)]
 
 
+AccountId = Annotated[str, Field(max_length=32)]
+"""An account's id (web/accounts.py): the seat taken is that account's."""
+
+
 class JoinRequest(_Forwarded):
     """The first seat opened to the public, for whoever asked (``POST .../join``)."""
 
     kind: Literal["join"] = "join"
     name: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    account: AccountId | None = None
 
 
 class ClaimRequest(_Forwarded):
@@ -48,6 +53,7 @@ class ClaimRequest(_Forwarded):
     kind: Literal["claim"] = "claim"
     seat: Annotated[int, Field(ge=0)]
     name: Annotated[str, Field(max_length=MAX_NAME)] = ""
+    account: AccountId | None = None
 
 
 class HandoverRequest(_Forwarded):

@@ -1,5 +1,6 @@
 """What every request passes before the routes see it: the host it names, the
-allowance of its client address, the size of its body.
+origin of a request that changes anything, the allowance of its client address, the
+size of its body.
 
 An ASGI middleware, outside FastAPI's routing, because FastAPI reads and parses a
 whole body before a route's code runs (a 200 MB body to ``POST /api/tables`` costs
@@ -7,6 +8,14 @@ it some 675 MB of peak memory before validation refuses it), and a route counts 
 the requests that reach it.  Here a body is refused once its declared or
 received length passes ``max_body``, and a counted request (``POST /api/tables``)
 spends its address's token before its body is read, valid or not.
+
+A request that changes anything (any method but GET, HEAD and OPTIONS) from a
+browser page of another origin is refused (403 ``cross_origin``) before its body is
+read: the CSRF check every such request passes, signed in or not (docs/
+accounts.md).  Browsers name the page's origin in ``Origin`` on every such request;
+the check is web/origin.py's, the WebSocket's.  A request without ``Origin`` (a
+command-line client) is refused only if ``Sec-Fetch-Site`` says a page of another
+site sent it.
 """
 
 from __future__ import annotations
@@ -18,7 +27,9 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .limits import AddressLimiter
-from .origin import HostCheck
+from .origin import HostCheck, origin_allowed
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 class BodyTooLarge(Exception):
@@ -52,8 +63,10 @@ class Gate:
         hosts: HostCheck,
         max_body: int,
         counted: Mapping[str, tuple[AddressLimiter, str]],
+        origins: tuple[str, ...] = (),
     ) -> None:
         self.app = app
+        self.origins = origins
         self.hosts = hosts
         self.max_body = max_body
         self.counted = counted
@@ -74,6 +87,12 @@ class Gate:
             return
         if kind == "websocket":
             await self.app(scope, receive, send)
+            return
+        if scope["method"] not in SAFE_METHODS and not self._same_origin(scope):
+            detail = "a page of another origin may not send this request"
+            await JSONResponse({"detail": detail, "code": "cross_origin"}, 403)(
+                scope, receive, send
+            )
             return
         limit = self.counted.get(f"{scope['method']} {scope['path']}")
         if limit is not None:
@@ -105,6 +124,12 @@ class Gate:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    def _same_origin(self, scope: Scope) -> bool:
+        origin = _header(scope, b"origin")
+        if origin is None:
+            return _header(scope, b"sec-fetch-site") != "cross-site"
+        return origin_allowed(origin, _header(scope, b"host"), self.origins, self.hosts)
 
     async def _body(self, scope: Scope, receive: Receive) -> bytes | None:
         """The whole body, at most ``max_body`` bytes (BodyTooLarge past them); None if

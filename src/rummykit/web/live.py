@@ -19,6 +19,7 @@ from fastapi import WebSocket
 from starlette.requests import HTTPConnection
 
 from ..state import GameState, Phase
+from .account_store import Account
 from .limits import AddressLimiter, TokenBucket, address_key
 from .protocol import rules_spec
 from .settings import Settings
@@ -45,10 +46,13 @@ class Seat:
     open: bool | None = None
     """Opened to the public at creation; None for a seat stored before seats could be
     opened (such a seat is never handed out by ``join``)."""
+    account: str | None = None
+    """The id of the account that holds the seat (its name is the account's); None
+    for a guest's seat and for bots."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Stored keys this version does not know, kept as they were."""
 
-    _KNOWN = frozenset({"kind", "name", "difficulty", "digest", "claimed", "open"})
+    _KNOWN = frozenset({"kind", "name", "difficulty", "digest", "claimed", "open", "account"})
 
     @property
     def human(self) -> bool:
@@ -76,6 +80,7 @@ class Seat:
             digest=d.get("digest"),
             claimed=bool(d.get("claimed")),
             open=d.get("open"),
+            account=d.get("account") if isinstance(d.get("account"), str) else None,
             extra={k: v for k, v in d.items() if k not in cls._KNOWN},
         )
 
@@ -94,6 +99,8 @@ class Seat:
             }
             if self.open is not None:
                 out["open"] = self.open
+            if self.account is not None:
+                out["account"] = self.account
         return {**out, **self.extra}
 
 
@@ -155,6 +162,8 @@ class Conn:
     """The table the connection said hello to."""
     address: str = ""
     """The client's address as the limits count it (:func:`~.limits.address_key`)."""
+    account: Account | None = None
+    """The account of the session cookie the socket came with (web/accounts.py)."""
 
     @classmethod
     def new(cls, ws: WebSocket, s: Settings) -> Conn:
@@ -272,6 +281,7 @@ class LiveTable:
             "failed": self.failed,
             "spectators": self.spectators(),
             "spectator_chat": bool(self.options.get("spectator_chat")),
+            "rated": bool(self.options.get("rated")),
             "seats": [
                 {
                     "name": s.name,
@@ -279,6 +289,7 @@ class LiveTable:
                     "difficulty": s.difficulty,
                     "open": s.joinable,
                     "connected": s.kind == "bot" or i in seated,
+                    "account": s.account is not None,
                 }
                 for i, s in enumerate(self.seats)
             ],

@@ -20,6 +20,7 @@ from ..i18n import game_description, game_title, normalize, rules_summary, spec_
 from ..i18n.rulebook_fr import SOURCES_FR
 from ..notation import export_record
 from ..rules import PRESET_SOURCES, PRESETS, Family
+from .account_routes import signed_in
 from .limits import AddressLimiter, address_key
 from .live import LiveTable, peer
 from .protocol import MAX_NAME
@@ -65,6 +66,10 @@ class CreateTable(BaseModel):
     timer: Annotated[float, Field(ge=1, le=3600)] | None = None
     spectator_chat: bool = False
     """Whether spectators may chat (seated players always may)."""
+    rated: bool = False
+    """A rated table (web/ratings.py): made signed in, a preset as it is, people only;
+    each seat is taken by a signed-in player, and the match's result changes their
+    ratings at that game."""
 
     @model_validator(mode="after")
     def _open_seats_are_public(self) -> CreateTable:
@@ -117,7 +122,12 @@ def lobby_routes(mgr: Callable[[], Manager], records_limit: AddressLimiter) -> A
     async def create(req: CreateTable, request: Request, lang: str | None = None) -> dict[str, Any]:
         """A new table; its address's allowance (``tables_per_minute``) was spent by
         the request, valid or not, before its body was read (web/gate.py)."""
-        return await mgr().service.create(req, normalize(lang) or "en", address_key(peer(request)))
+        m = mgr()
+        signed = await signed_in(m, request)
+        account = None if signed is None else signed.account
+        return await m.service.create(
+            req, normalize(lang) or "en", address_key(peer(request)), account
+        )
 
     @router.get("/api/tables")
     async def public_tables(lang: str | None = None) -> list[dict[str, Any]]:
@@ -161,11 +171,16 @@ def lobby_routes(mgr: Callable[[], Manager], records_limit: AddressLimiter) -> A
         }
 
     @router.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, req: JoinTable) -> dict[str, Any]:
+    async def join(table_id: str, req: JoinTable, request: Request) -> dict[str, Any]:
+        """A public table's open seat; a signed-in player's under their username."""
+        signed = await signed_in(mgr(), request)
         live = await _table(table_id)
         if not live.public:
             raise HTTPException(403, "this table is by invitation only")
-        return await mgr().service.join(live, req.name)
+        if signed is None:
+            return await mgr().service.join(live, req.name)
+        account = signed.account
+        return await mgr().service.join(live, account.username, account.id)
 
     @router.get("/api/tables/{table_id}/record")
     async def record(table_id: str, request: Request) -> Response:

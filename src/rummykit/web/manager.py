@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from ..bots.hints import Hint
 from ..melds import keep_meld_tables
 from ..rules import Rules
+from .accounts import Accounts
 from .cluster import Cluster
 from .commits import GroupCommit
 from .driver import Driver
@@ -88,6 +89,7 @@ class Manager:
         )
         self.driver: Driver = Driver(settings, self.thinker, self.service)
         self.sessions = Sessions(self)
+        self.accounts = Accounts(settings, self.store, self.db)
 
     def start_driver(self, live: LiveTable) -> None:
         """Play the table's bots and absent players (web/driver.py)."""

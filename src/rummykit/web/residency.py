@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from .account_store import AccountStore
 from .store import EXPIRED
 
 if TYPE_CHECKING:
@@ -197,6 +198,9 @@ class Residency:
                 self.m.store.mark, table_id, version, EXPIRED, -1, "the table expired"
             ):
                 self.expired += 1
+        # sign-ins that ran out (web/accounts.py): an expired session opens nothing,
+        # and its row goes here rather than waiting for its account's next sign-in
+        await self.m.db(AccountStore(self.m.store).close_expired, wall, SWEEP_BATCH)
 
     async def run(self) -> None:
         """Sweep every ``Settings.sweep_every`` seconds until cancelled."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import os
 from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
@@ -21,6 +22,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from .account_routes import SESSION_COOKIE, account_routes
+from .accounts import AccountError
 from .collector import tune_gc, young_collections
 from .config import given_flags, parse_list, server_settings
 from .gate import Gate
@@ -85,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hosts=hosts,
         max_body=settings.max_body,
         counted={"POST /api/tables": (tables_limit, "tables created")},
+        origins=settings.allowed_origins,
     )
     sockets_limit = AddressLimiter(
         settings.sockets_per_minute, max_addresses=settings.limit_addresses
@@ -105,6 +109,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for e in exc.errors()
         ]
         return JSONResponse({"detail": detail}, 422)
+
+    @app.exception_handler(AccountError)
+    async def account_refused(_request: Request, exc: AccountError) -> JSONResponse:
+        """A refused account request, or a request without its CSRF token: the
+        status, a stable ``code`` the page words in its language, and when to retry."""
+        headers = {"Retry-After": str(math.ceil(exc.retry_after))} if exc.retry_after else None
+        return JSONResponse({"detail": exc.message, "code": exc.code}, exc.status, headers=headers)
 
     @app.exception_handler(Unavailable)
     async def unavailable(_request: Request, exc: Unavailable) -> JSONResponse:
@@ -140,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ok": ok, "tables": len(m.tables)}, 200 if ok else 503)
 
     app.include_router(lobby_routes(mgr, records_limit))
+    app.include_router(account_routes(mgr))
 
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
@@ -158,7 +170,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "too many connections from your address; try again in a minute",
             )
             return
-        await mgr().sessions.run(websocket, table_id)
+        signed = await mgr().accounts.signed_in(websocket.cookies.get(SESSION_COOKIE))
+        account = None if signed is None else signed.account
+        await mgr().sessions.run(websocket, table_id, account)
 
     return app
 

@@ -24,10 +24,13 @@ from fastapi import HTTPException
 from ..errors import IllegalMoveError, RummyError
 from ..i18n import rules_error_text
 from ..moves import Move
-from ..rules import Rules
+from ..rules import PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
 from ..solver import solver_for
 from ..state import GameState, Phase, new_game
+from . import ratings
+from .account_store import Account, AccountStore, Anonymised
+from .accounts import AccountError
 from .collector import out_of_sight
 from .commits import GroupCommit
 from .fanout import Fanout
@@ -110,6 +113,7 @@ class TableService:
         self.residency = residency
         self.tables = tables
         self.new_rule_sets = NewRuleSets(settings.new_rule_sets_per_minute)
+        self.rows = AccountStore(store)
 
     async def build(self, rules: Rules) -> None:
         """Build a rule set's tables in the builder thread (:func:`warm_rule_set`), one
@@ -136,9 +140,16 @@ class TableService:
         return live
 
     # -- creating and joining ------------------------------------------------------------
-    async def create(self, req: CreateTable, lang: str = "en", address: str = "") -> dict[str, Any]:
+    async def create(
+        self,
+        req: CreateTable,
+        lang: str = "en",
+        address: str = "",
+        account: Account | None = None,
+    ) -> dict[str, Any]:
         """Make a table for the client at ``address`` (as the limits count it); a
-        refusal (400) says why in ``lang`` where the catalog can."""
+        refusal (400) says why in ``lang`` where the catalog can.  A signed-in
+        creator's seat is their ``account``'s, under its username."""
         try:
             rules = Rules.parse(req.rules)
             if req.deals is not None:
@@ -147,6 +158,8 @@ class TableService:
                 rules = rules.with_options(target_score=req.target)
         except RummyError as exc:
             raise HTTPException(400, rules_error_text(str(exc), lang)) from None
+        if req.rated:
+            self._rated_table(req, account)
         try:
             check_rules(rules, len(req.seats), self.settings)
         except PolicyError as exc:
@@ -173,6 +186,8 @@ class TableService:
                 # An open seat has no secret, hence no link, until a join.
                 if creator is None and not spec.open:
                     creator = i
+                    if account is not None:
+                        name = account.username
                 secret = None if spec.open else secrets.token_urlsafe(24)
                 seats.append(
                     Seat(
@@ -181,6 +196,7 @@ class TableService:
                         digest=None if secret is None else digest(secret),
                         claimed=creator == i or (bool(name) and not spec.open),
                         open=spec.open,
+                        account=account.id if account is not None and creator == i else None,
                     )
                 )
                 links.append(secret)
@@ -201,7 +217,10 @@ class TableService:
             0,
             state_to_json(state),
             False,
-            options={"spectator_chat": req.spectator_chat},
+            options={
+                "spectator_chat": req.spectator_chat,
+                **({"rated": True} if req.rated else {}),
+            },
         )
         await self.residency.make_room(only_bots)  # before the row: a refused table leaves none
         await self.db(self.store.create_table, stored)
@@ -222,6 +241,20 @@ class TableService:
                 for i, s in enumerate(seats)
             ],
         }
+
+    @staticmethod
+    def _rated_table(req: CreateTable, account: Account | None) -> None:
+        """Refuse (400) a rated table that could not be rated: one made as a guest, of
+        house rules or a changed end (its rating would not be the game's), or with a
+        bot (bots' ratings are not players')."""
+        if account is None:
+            raise AccountError(400, "rated_signed_out", "a rated table is made signed in")
+        if req.rules.strip().lower() not in PRESETS or req.deals or req.target:
+            raise AccountError(
+                400, "rated_preset", "a rated table plays a game as it is, without house rules"
+            )
+        if any(s.kind != "human" for s in req.seats):
+            raise AccountError(400, "rated_people", "a rated table is for people only")
 
     def _room_for_bots(self, address: str) -> None:
         """Refuse a table of bots only past ``bot_tables_per_address`` in play from
@@ -245,18 +278,26 @@ class TableService:
             self.store.save_seats, live.id, seats_to(live.seats), state_to_json(live.state)
         )
 
-    async def join(self, live: LiveTable, name: str | None) -> dict[str, Any]:
+    async def join(
+        self, live: LiveTable, name: str | None, account: str | None = None
+    ) -> dict[str, Any]:
         """Give the first seat opened to the public to whoever asks (the owner does,
-        so two processes never give the same seat away)."""
-        done = await self.host.submit(live, JoinRequest(name=name))
+        so two processes never give the same seat away); a signed-in player's
+        ``account`` holds it, and ``name`` is then its username."""
+        done = await self.host.submit(live, JoinRequest(name=name, account=account))
         if done is not None:
             return done
         async with live.lock:
             for i, s in enumerate(live.seats):
                 if s.joinable:
+                    if live.options.get("rated") and account is None:
+                        raise AccountError(
+                            403, "rated_needs_account", "sign in to play at a rated table"
+                        )
                     secret = secrets.token_urlsafe(24)
                     s.digest = digest(secret)
                     s.claimed = True
+                    s.account = account
                     clean = clean_text(name or "", MAX_NAME)
                     if clean:
                         s.name = clean
@@ -270,17 +311,28 @@ class TableService:
         await self.fanout.presence(live)
         return {"seat": i, "secret": secret, "link": link(live.id, i, secret)}
 
-    async def claim(self, live: LiveTable, seat: int, name: str) -> bool:
+    async def claim(
+        self, live: LiveTable, seat: int, name: str, account: str | None = None
+    ) -> bool:
         """Mark a seat whose link was used as claimed, with the name its holder gave
-        (until the first move); whether anything changed.  The owner stores it."""
+        (until the first move); whether anything changed.  The owner stores it.
+
+        A signed-in holder's ``account`` takes a seat nobody claimed yet, and
+        ``name`` is then its username; a seat an account holds keeps its name."""
         info = live.seats[seat]
+        if info.account is not None:
+            return False
+        binds = account is not None and not info.claimed and info.account is None
         if info.claimed and not (name and name != info.name and live.version == 0):
             return False
-        done = await self.host.submit(live, ClaimRequest(seat=seat, name=name))
+        request = ClaimRequest(seat=seat, name=name, account=account if binds else None)
+        done = await self.host.submit(live, request)
         if done is not None:
             return bool(done.get("changed"))
         async with live.lock:
             info.claimed = True
+            if binds:
+                info.account = account
             renamed = bool(name) and name != info.name
             if renamed:
                 info.name = name
@@ -289,6 +341,27 @@ class TableService:
             await self.store_seats(live)
         await self.host.seats_changed(live)
         return renamed
+
+    async def anonymise(self, renamed: list[Anonymised]) -> None:
+        """Give the tables in memory the names a deleted account's seats got in the
+        database (web/account_store.py), and tell their players."""
+        touched: set[str] = set()
+        for r in renamed:
+            live = self.tables.get(r.table_id)
+            if live is None or r.seat >= len(live.seats):
+                continue
+            async with live.lock:
+                live.seats[r.seat].name = r.name
+                live.seats[r.seat].account = None
+                live.state.names[r.seat] = r.name
+                for i, entry in enumerate(live.chat):
+                    if entry.get("seat") == r.seat:
+                        live.chat[i] = {**entry, "name": r.name}
+                live.cache.clear()
+                live.record = None
+            touched.add(r.table_id)
+        for table_id in sorted(touched):
+            await self.fanout.broadcast(self.tables[table_id])
 
     async def follow(self, live: LiveTable, stored: StoredTable, rows: list[Any]) -> bool:
         """Bring a replica up to the stored table (web/cluster.py): its state, seats,
@@ -407,6 +480,33 @@ class TableService:
         live.cache.clear()
         live.log.append(log_entry(seq, seat, text, auto))
         live.touch_turn()
+        if new.is_over() and live.options.get("rated"):
+            await self._rate(live)
+
+    async def _rate(self, live: LiveTable) -> None:
+        """Apply the rated match that just ended to its players' ratings (once: the
+        store keeps which matches were applied).  A seat not held by an account, or
+        one account at two seats, leaves the match unrated, as logged."""
+        accounts = [s.account for s in live.seats]
+        held = [a for a in accounts if a is not None]
+        if len(held) != len(accounts) or len(set(held)) != len(held):
+            log.warning("table %s v%d: not rated (a seat without its own account)",
+                        live.id, live.version)  # fmt: skip
+            return
+        state = live.state
+        game = state.rules.name
+        places = ratings.places(state.rules, state.scores)
+        addresses: dict[int, set[str]] = {}
+        for c in live.conns:
+            if c.seat >= 0:
+                addresses.setdefault(c.seat, set()).add(c.address)
+        flags = ratings.flags(addresses)
+        if flags:
+            log.warning("table %s v%d: rated, flagged %s", live.id, live.version, flags)
+        try:
+            await self.db(self.rows.rate, live.id, live.version, game, held, places, flags)
+        except Exception:  # the move stands; the rating can be applied again by hand
+            log.exception("table %s v%d: the rating could not be stored", live.id, live.version)
 
     async def _moved(self, live: LiveTable) -> None:
         """After a commit, outside the lock: wake the driver and tell everyone."""

@@ -25,6 +25,7 @@ from ..errors import IllegalMoveError, NotationError
 from ..i18n import hint_text, normalize
 from ..serialize import state_to_json
 from ..state import GameState
+from .account_store import Account
 from .fanout import state_message
 from .limits import AddressLimiter, address_key
 from .live import Conn, LiveTable, chat_entry
@@ -95,9 +96,14 @@ def reasons_in(payload: Any, lang: str) -> Any:
     return payload
 
 
-def secret_fits(live: LiveTable, seat: int, secret: str | None) -> bool:
-    """Whether ``secret`` is the one given out for human seat ``seat``."""
+def secret_fits(
+    live: LiveTable, seat: int, secret: str | None, account: Account | None = None
+) -> bool:
+    """Whether ``secret`` is the one given out for human seat ``seat``, or the seat
+    is held by ``account`` (a signed-in player needs no link to their own seat)."""
     info = live.seats[seat] if seat < len(live.seats) else None
+    if info is not None and account is not None and info.account == account.id:
+        return True
     stored = None if info is None else info.digest
     return (
         info is not None
@@ -118,11 +124,12 @@ class Sessions:
         self.service = manager.service
         self.host = manager.host
 
-    async def run(self, ws: WebSocket, table_id: str) -> None:
-        """Serve one socket until it closes."""
+    async def run(self, ws: WebSocket, table_id: str, account: Account | None = None) -> None:
+        """Serve one socket until it closes; ``account`` is its session cookie's."""
         await ws.accept()
         out = self.fanout
         conn = Conn.new(ws, self.settings)
+        conn.account = account
         try:
             live = await self.m.get(table_id)
         except Unavailable as exc:  # full, expired or unreadable (web/residency.py)
@@ -188,19 +195,31 @@ class Sessions:
         conn.lang = normalize(msg.lang) or "en"
         if msg.seat is not None:
             seat = msg.seat
-            ok = secret_fits(live, seat, msg.secret)
+            ok = secret_fits(live, seat, msg.secret, conn.account)
             # A replica's copy may not yet show a seat just joined through it (the
             # owner gave the seat out): read the table again before refusing.
             if not ok and await self.host.refresh(live):
-                ok = secret_fits(live, seat, msg.secret)
+                ok = secret_fits(live, seat, msg.secret, conn.account)
             if not ok:
                 await out.error(conn, "bad_secret", "that seat's invitation link is not valid")
+                return CLOSE_BAD_SECRET
+            if (
+                live.options.get("rated")
+                and live.seats[seat].account is None
+                and (conn.account is None or live.seats[seat].claimed)
+            ):
+                await out.error(conn, "rated_needs_account", "sign in to play at a rated table")
                 return CLOSE_BAD_SECRET
             announce = not live.connected(seat)
             await self._make_room(live, seat)
             conn.seat = seat
             name = clean_text(msg.name or "", MAX_NAME)
-            if await self.service.claim(live, seat, name):
+            account = None
+            info = live.seats[seat]
+            if conn.account is not None and not info.claimed and info.account is None:
+                # a signed-in player takes an invitation under their username
+                name, account = conn.account.username, conn.account.id
+            if await self.service.claim(live, seat, name, account):
                 announce = True
             live.away_since.pop(seat, None)
             live.changed.set()

@@ -157,3 +157,38 @@ class Settings:
     record_per_minute: float = 6.0
     """Match records (``GET /api/tables/{id}/record``) one client address may download
     a minute (bursts as large); 0: no limit."""
+    # -- accounts (web/accounts.py, docs/accounts.md, docs/protocol.md "Limits") ----
+    session_days: float = 30.0
+    """Days a sign-in lasts (the session's cookie and its row); signing in again, or
+    changing the password, starts a new one."""
+    secure_cookies: bool = False
+    """Mark the session cookie ``Secure`` on every answer.  Off, it is marked so on
+    requests that came over TLS: to this process, or to a proxy named in
+    ``forwarded_allow_ips`` that says so in ``X-Forwarded-Proto``.  Turn it on when
+    TLS ends at a proxy the server does not trust to name the scheme."""
+    signin_per_minute: float = 10.0
+    """Sign-in attempts one client address may make a minute (bursts as large),
+    right or wrong; 0: no limit."""
+    signin_free_failures: int = 5
+    """Wrong passwords an account (a typed username) takes before it backs off ..."""
+    signin_backoff: float = 2.0
+    """... then the seconds it waits after the next wrong one, doubled at each
+    further one ..."""
+    signin_backoff_max: float = 900.0
+    """... up to this many.  A right password resets the count."""
+    signups_per_minute: float = 2.0
+    """Accounts one client address may create a minute (bursts as large); 0: no
+    limit."""
+    password_min: int = 8
+    """Characters a new password has at least (at most 256)."""
+    password_time_cost: int = 3
+    """argon2id's passes over memory (argon2-cffi's default, RFC 9106's second
+    recommended profile) ..."""
+    password_memory_kib: int = 65536
+    """... the memory it fills, in KiB (64 MiB) ..."""
+    password_parallelism: int = 4
+    """... and its lanes.  Hashes made with other parameters still verify, and are
+    made again with these at the next sign-in."""
+    max_hashing: int = 2
+    """Password hashes worked out at once (each takes its memory and some 50 ms of
+    CPU); more wait their turn."""

@@ -1,6 +1,6 @@
 """Storage for the web server: SQLAlchemy 2, SQLite by default, PostgreSQL unchanged.
 
-Four tables.  ``tables`` holds one row per card table: its settings, the seats, the
+Four tables for the games.  ``tables`` holds one row per card table: its settings, the seats, the
 current :mod:`~rummykit.serialize` state and its version.  ``moves`` is the append-only
 log: every accepted move is inserted there *in the same transaction* that writes the
 new state and bumps the version, so after a crash (even SIGKILL) the state on disk is
@@ -9,10 +9,15 @@ transaction (:meth:`Store.commit_moves`, the server's group commit): each still
 lands with its state, and none is acknowledged before the transaction commits.
 ``chat`` keeps the table chat: the last :data:`CHAT_KEEP` lines of each table.
 ``leases`` says which server process owns a table when several share a PostgreSQL
-database (web/leases.py).  The models below describe the schema; the database gets it
+database (web/leases.py).  Four more for the accounts (web/accounts.py,
+docs/accounts.md): ``accounts``, the look-alike keys of their names
+(``account_keys``), their sign-ins (``sessions``), the seats they took
+(``account_seats``), their ratings (``ratings``) and the rated results applied
+(``rated_matches``).  The models below describe the schema; the database gets it
 from the migrations (web/schema.py), which a test holds to the same shape.
 
-Seat secrets are stored only as SHA-256 digests.
+Seat secrets and session ids are stored only as SHA-256 digests; passwords only as
+argon2id hashes.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from .schema import SchemaError, check, shown_url, upgrade
 
@@ -122,6 +127,83 @@ class LeaseRow(Base):
     """The fencing token: one more at every change of owner."""
     until: Mapped[float] = mapped_column(Float)
     """When the lease runs out, in seconds since the epoch by the database's clock."""
+
+
+class AccountRow(Base):
+    """A player's account (docs/accounts.md): no e-mail, nothing else personal."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    username: Mapped[str] = mapped_column(String(64), unique=True)
+    """As the player chose it, NFKC-normalised (web/usernames.py)."""
+    lookup: Mapped[str] = mapped_column(String(128), unique=True)
+    """The username case-folded: what signing in looks it up by."""
+    password: Mapped[str] = mapped_column(Text)
+    """The argon2id hash (PHC string: parameters, salt and hash)."""
+    created: Mapped[float] = mapped_column(Float)
+
+
+class AccountKeyRow(Base):
+    """One look-alike key of a username (web/usernames.py): the primary key makes a
+    name that shares any key with a taken one fail to insert."""
+
+    __tablename__ = "account_keys"
+
+    key: Mapped[str] = mapped_column(String(256), primary_key=True)
+    account_id: Mapped[str] = mapped_column(String(32), index=True)
+
+
+class SessionRow(Base):
+    """One sign-in: the digest of the cookie's id, its account and CSRF token."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the session id the cookie carries."""
+    account_id: Mapped[str] = mapped_column(String(32), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float)
+
+
+class AccountSeatRow(Base):
+    """A seat an account holds at a table (the seat's ``account`` in ``tables.seats``,
+    kept here too so an account's tables are found without reading every table)."""
+
+    __tablename__ = "account_seats"
+
+    account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+class RatingRow(Base):
+    """An account's rating at one game (web/ratings.py)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """The preset a rated table plays (``gin``)."""
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class RatedMatchRow(Base):
+    """A rated match whose result was applied: one row per table and version it ended
+    at, so that a result counts once whatever process applies it."""
+
+    __tablename__ = "rated_matches"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    result: Mapped[str] = mapped_column(Text)
+    """JSON: per seat, the account, its place and its rating before and after."""
+    at: Mapped[float] = mapped_column(Float)
 
 
 def digest(secret: str) -> str:
@@ -262,6 +344,7 @@ class Store:
                     options=json.dumps(t.options),
                 )
             )
+            _link_accounts(s, t.id, t.seats)
 
     def load_table(self, table_id: str) -> StoredTable | None:
         with self.session() as s:
@@ -367,6 +450,7 @@ class Store:
                 .where(TableRow.id == table_id)
                 .values(seats=json.dumps(seats), state=state, updated=time.time())
             )
+            _link_accounts(s, table_id, seats)
 
     def commit_move(self, commit: MoveCommit) -> None:
         """Append one move and store the state it produced, atomically."""
@@ -501,6 +585,27 @@ _BUMP_LEASED = _BUMP.where(
 """The same, only while the writer holds the table's lease with that token (fencing)."""
 MOVES_CHANNEL = "rummykit_tables"
 """The PostgreSQL notification channel on which processes hear of each other's moves."""
+
+
+def _link_accounts(s: Session, table_id: str, seats: list[dict[str, Any]]) -> None:
+    """Make ``account_seats`` say which accounts hold the table's seats now."""
+    held = {(seat["account"], i) for i, seat in enumerate(seats) if seat.get("account")}
+    rows = s.execute(
+        select(AccountSeatRow.account_id, AccountSeatRow.seat).where(
+            AccountSeatRow.table_id == table_id
+        )
+    )
+    known = {(account, seat) for account, seat in rows}
+    for account, seat in known - held:
+        s.execute(
+            delete(AccountSeatRow).where(
+                AccountSeatRow.table_id == table_id,
+                AccountSeatRow.account_id == account,
+                AccountSeatRow.seat == seat,
+            )
+        )
+    for account, seat in sorted(held - known):
+        s.add(AccountSeatRow(account_id=account, table_id=table_id, seat=seat))
 
 
 def _stored(row: TableRow) -> StoredTable:

@@ -2,6 +2,7 @@
 // authority: the page only sends intents and draws the state it is sent.
 import { h } from "./dom.js";
 import { lang, LANGS, setLang, t } from "./i18n.js";
+import { loadAccount } from "./account.js";
 import { lobby } from "./lobby.js";
 import { tablePage } from "./table.js";
 
@@ -15,5 +16,4 @@ const langSel = h("select", { id: "lang", "aria-label": t("lang.choose"), onchan
 document.querySelector(".top").append(langSel);
 
 const match = location.pathname.match(/^\/play\/([A-Za-z0-9_-]+)$/);
-if (match) tablePage(app, connEl, match[1]);
-else lobby(app);
+loadAccount().then(() => (match ? tablePage(app, connEl, match[1]) : lobby(app)));

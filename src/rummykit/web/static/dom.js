@@ -26,17 +26,25 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** GET (no body) or POST JSON; an error carries the server's own words. */
+let csrf = "";
+
+/** The signed-in session's CSRF token (account.js): every POST carries it. */
+export function setCsrf(token) {
+  csrf = token || "";
+}
+
+/** GET (no body) or POST JSON; an error carries the server's own words, and its
+ * ``code`` when it has one (the page words those in its language: account.js). */
 export async function api(path, body) {
-  const res = await fetch(path, body === undefined ? {} : {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  const headers = { "content-type": "application/json" };
+  if (csrf) headers["x-csrf-token"] = csrf;
+  const res = await fetch(path, body === undefined ? {} : { method: "POST", headers, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const d = data.detail;
-    throw new Error(typeof d === "string" ? d : Array.isArray(d) ? d.map((e) => e.msg).join("; ") : res.statusText);
+    const err = new Error(typeof d === "string" ? d : Array.isArray(d) ? d.map((e) => e.msg).join("; ") : res.statusText);
+    err.code = data.code;
+    throw err;
   }
   return data;
 }

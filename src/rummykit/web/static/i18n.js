@@ -33,12 +33,15 @@ export function t(key, vars = {}) {
 }
 
 const DEFAULT_BOT_NAME = /^Bot (\d+) \((easy|medium|hard)\)$/;
+const ANONYMOUS_NAME = /^Anonymous (\d+)$/; // a deleted account's seat (web/accounts.py)
 
 /** A seat's name as shown: the server's default bot name ("Bot 3 (medium)") in the
  * page's language ("Robot 3 (moyen)"); any other name as given. */
 export function seatName(name) {
   const m = DEFAULT_BOT_NAME.exec(name);
-  return m ? t("bot.named", { n: m[1], level: t(`bot.${m[2]}`) }) : name;
+  if (m) return t("bot.named", { n: m[1], level: t(`bot.${m[2]}`) });
+  const a = ANONYMOUS_NAME.exec(name);
+  return a ? t("seat.anonymous", { n: a[1] }) : name;
 }
 
 /** A message that depends on a count: ``key.one`` or ``key.other`` (French counts 0

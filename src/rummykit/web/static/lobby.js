@@ -1,4 +1,5 @@
 // The lobby: create a table (or play the computer in one click), and the public tables.
+import { account, accountPanel, errorText } from "./account.js";
 import { api, h } from "./dom.js";
 import { lang, seatName, t, tn } from "./i18n.js";
 
@@ -25,6 +26,8 @@ export async function lobby(app) {
   const timer = h("input", { id: "timer", type: "number", min: 0, placeholder: t("lobby.off"), class: "short" });
   const pub = h("input", { id: "public", type: "checkbox" });
   const specChat = h("input", { id: "spectator-chat", type: "checkbox" });
+  const rated = h("input", { id: "rated", type: "checkbox" });
+  const ratedRow = h("label", {}, rated, " " + t("lobby.rated"));
   const err = h("p", { class: "error", id: "lobby-error", role: "alert" });
   // Play now's own error, beside its button (the form's is below the fold on a phone)
   const quickErr = h("p", { class: "error", id: "play-now-error", role: "alert" });
@@ -83,7 +86,17 @@ export async function lobby(app) {
   preset.addEventListener("change", presetChanged);
   presetChanged();
 
+  // Signed in, the seats taken are the account's, under its username (the server's rule).
+  function accountChanged() {
+    ratedRow.hidden = !account;
+    if (!account) rated.checked = false;
+    myName.disabled = Boolean(account);
+    myName.value = account ? account.username : localStorage.getItem("rummy:name") || "";
+  }
+  accountChanged();
+
   function myNameOrNull() {
+    if (account) return null;
     const name = myName.value.trim();
     localStorage.setItem("rummy:name", name);
     return name || null;
@@ -107,7 +120,7 @@ export async function lobby(app) {
       );
       if (!others.length) location.href = mine.link;
     } catch (e) {
-      errEl.textContent = e.message;
+      errEl.textContent = errorText(e);
     }
   }
 
@@ -122,6 +135,7 @@ export async function lobby(app) {
     const rules = rulesSpec();
     // A seat open to anyone needs the table listed in the lobby.
     const body = { rules, seats, public: pub.checked || seats.some((s) => s.open), spectator_chat: specChat.checked };
+    if (rated.checked) body.rated = true;
     if (endSel.value === "deals") body.deals = Number(endVal.value);
     if (endSel.value === "target") body.target = Number(endVal.value);
     if (Number(timer.value) > 0) body.timer = Number(timer.value);
@@ -156,6 +170,7 @@ export async function lobby(app) {
     h("section", { class: "panel quick" },
       h("button", { id: "play-now", class: "primary", onclick: playNow, text: t("lobby.play_now") }),
       h("span", { class: "muted", text: " " + t("lobby.play_now_what") }), quickErr),
+    accountPanel(accountChanged, (name) => (presets.find((p) => p.name === name) || { title: name }).title),
     h("section", { class: "panel" },
       h("h2", { text: t("lobby.new_table") }),
       h("form", { id: "create", onsubmit: create },
@@ -169,6 +184,7 @@ export async function lobby(app) {
         h("label", {}, t("lobby.timer") + " ", timer),
         h("label", {}, pub, " " + t("lobby.public")),
         h("label", {}, specChat, " " + t("lobby.spectator_chat")),
+        ratedRow,
         h("button", { type: "submit", id: "create-btn", text: t("lobby.create") })),
       err, result),
     h("section", { class: "panel" }, h("h2", { text: t("lobby.public_tables") }), list,
@@ -206,7 +222,7 @@ function publicTable(tb, myNameOrNull, err) {
         // the lobby's name box answers for the table (no question on arrival)
         const j = await api(`/api/tables/${tb.id}/join`, { name: myNameOrNull() });
         location.href = j.link;
-      } catch (e) { err.textContent = e.message; }
+      } catch (e) { err.textContent = errorText(e); }
     }, text: t("lobby.join") }) : null,
     " ", h("a", { href: `/play/${tb.id}`, text: t("lobby.watch") }));
 }

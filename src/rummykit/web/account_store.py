@@ -1,0 +1,291 @@
+"""The accounts' rows: accounts, the keys of their names, sessions, held seats.
+
+Synchronous, like :class:`~rummykit.web.store.Store`, on its engine; the server calls
+it from the store's worker threads.  The rules (what a name may be, how a password is
+checked, when a session is made) are web/accounts.py's; here is only what is kept.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from . import ratings
+from .store import (
+    AccountKeyRow,
+    AccountRow,
+    AccountSeatRow,
+    ChatRow,
+    RatedMatchRow,
+    RatingRow,
+    SessionRow,
+    Store,
+    TableRow,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: str
+    username: str
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A valid session: its account and the token its unsafe requests must carry."""
+
+    account: Account
+    csrf: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """One seat of a rated match: its place and its ``(mu, sigma)`` before and after."""
+
+    place: int
+    before: tuple[float, float]
+    after: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Anonymised:
+    """A seat of a deleted account, renamed in the database."""
+
+    table_id: str
+    seat: int
+    name: str
+
+
+class AccountStore:
+    def __init__(self, store: Store) -> None:
+        self.session = store.session
+
+    # -- accounts ---------------------------------------------------------------------------
+    def create(
+        self, account: Account, keys: Iterable[str], lookup: str, password_hash: str
+    ) -> bool:
+        """Insert the account and its name's keys in one transaction; False (nothing
+        inserted) when the name, or a name sharing a key, is taken."""
+        try:
+            with self.session.begin() as s:
+                s.add(
+                    AccountRow(
+                        id=account.id,
+                        username=account.username,
+                        lookup=lookup,
+                        password=password_hash,
+                        created=account.created,
+                    )
+                )
+                s.add_all(AccountKeyRow(key=k, account_id=account.id) for k in sorted(keys))
+        except IntegrityError:
+            return False
+        return True
+
+    def find(self, lookup: str) -> tuple[Account, str] | None:
+        """The account whose case-folded name is ``lookup``, and its password hash."""
+        with self.session() as s:
+            row = s.scalar(select(AccountRow).where(AccountRow.lookup == lookup))
+            if row is None:
+                return None
+            return Account(row.id, row.username, row.created), row.password
+
+    def password_hash(self, account_id: str) -> str | None:
+        with self.session() as s:
+            return s.scalar(select(AccountRow.password).where(AccountRow.id == account_id))
+
+    def set_password(self, account_id: str, password_hash: str) -> None:
+        with self.session.begin() as s:
+            s.execute(
+                update(AccountRow).where(AccountRow.id == account_id).values(password=password_hash)
+            )
+
+    def delete(self, account_id: str, anonymous: str) -> list[Anonymised]:
+        """Remove the account, its keys, sessions, ratings and seat links in one
+        transaction.
+
+        Its games stay: each seat it held is renamed ``anonymous`` with the seat's
+        number (``Anonymous 2``) in the table's seats, the saved state's names and the
+        chat lines of that seat, and loses its ``account``.  The renamed seats are
+        returned, for the tables in memory."""
+        out: list[Anonymised] = []
+        with self.session.begin() as s:
+            held = s.execute(
+                select(AccountSeatRow.table_id, AccountSeatRow.seat).where(
+                    AccountSeatRow.account_id == account_id
+                )
+            ).all()
+            by_table: dict[str, list[int]] = {}
+            for table_id, seat in held:
+                by_table.setdefault(table_id, []).append(seat)
+            for table_id, seats in sorted(by_table.items()):
+                row = s.get(TableRow, table_id)
+                if row is None:
+                    continue
+                stored = json.loads(row.seats)
+                state = json.loads(row.state)
+                for seat in seats:
+                    if seat >= len(stored) or stored[seat].get("account") != account_id:
+                        continue
+                    name = f"{anonymous} {seat + 1}"
+                    stored[seat]["name"] = name
+                    del stored[seat]["account"]
+                    names = state.get("names")
+                    if isinstance(names, list) and seat < len(names):
+                        names[seat] = name
+                    s.execute(
+                        update(ChatRow)
+                        .where(ChatRow.table_id == table_id, ChatRow.seat == seat)
+                        .values(name=name)
+                    )
+                    out.append(Anonymised(table_id, seat, name))
+                row.seats = json.dumps(stored)
+                row.state = json.dumps(state, separators=(",", ":"))
+            for model, column in (
+                (RatingRow, RatingRow.account_id),
+                (AccountSeatRow, AccountSeatRow.account_id),
+                (SessionRow, SessionRow.account_id),
+                (AccountKeyRow, AccountKeyRow.account_id),
+                (AccountRow, AccountRow.id),
+            ):
+                s.execute(delete(model).where(column == account_id))
+        return out
+
+    # -- sessions ---------------------------------------------------------------------------
+    def open_session(
+        self, digest: str, account_id: str, csrf: str, lifetime: float, replaces: str | None
+    ) -> None:
+        """A new session (``digest`` of its id); the one it ``replaces`` (the
+        digest of the id the client came with, whoever's it was) ends in the same
+        transaction, and so do the account's expired ones."""
+        now = time.time()
+        with self.session.begin() as s:
+            if replaces is not None:
+                s.execute(delete(SessionRow).where(SessionRow.id == replaces))
+            s.execute(
+                delete(SessionRow).where(
+                    SessionRow.account_id == account_id, SessionRow.expires <= now
+                )
+            )
+            s.add(
+                SessionRow(
+                    id=digest, account_id=account_id, csrf=csrf, created=now, expires=now + lifetime
+                )
+            )
+
+    def signed_in(self, digest: str) -> SignedIn | None:
+        """The account of an unexpired session, or None."""
+        with self.session() as s:
+            row = s.execute(
+                select(SessionRow.csrf, AccountRow.id, AccountRow.username, AccountRow.created)
+                .join(AccountRow, AccountRow.id == SessionRow.account_id)
+                .where(SessionRow.id == digest, SessionRow.expires > time.time())
+            ).first()
+            if row is None:
+                return None
+            csrf, account_id, username, created = row
+            return SignedIn(Account(account_id, username, created), csrf)
+
+    def close_session(self, digest: str) -> None:
+        with self.session.begin() as s:
+            s.execute(delete(SessionRow).where(SessionRow.id == digest))
+
+    def close_expired(self, now: float, limit: int) -> int:
+        """Delete up to ``limit`` sessions expired by ``now``; how many went."""
+        with self.session.begin() as s:
+            ids = s.scalars(
+                select(SessionRow.id).where(SessionRow.expires <= now).limit(limit)
+            ).all()
+            if ids:
+                s.execute(delete(SessionRow).where(SessionRow.id.in_(ids)))
+            return len(ids)
+
+    def close_sessions(self, account_id: str) -> None:
+        """End every session of the account (a new password)."""
+        with self.session.begin() as s:
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+
+    # -- ratings ----------------------------------------------------------------------------
+    def rate(
+        self,
+        table_id: str,
+        version: int,
+        game: str,
+        accounts: list[str],
+        places: list[int],
+        flags: Sequence[str] = (),
+    ) -> list[Rated] | None:
+        """Apply a rated match's result (the seats' accounts and places) to their
+        ratings at ``game``, once: None if the match (table and version) was applied
+        already, by this process or another.  ``flags`` (web/ratings.py) are kept
+        with the result."""
+        for _attempt in range(3):
+            try:
+                return self._rate(table_id, version, game, accounts, places, flags)
+            except IntegrityError:
+                # the match applied by another writer, or a newcomer's rating row
+                # made by another match at the same moment: look, and try again
+                with self.session() as s:
+                    if s.get(RatedMatchRow, (table_id, version)) is not None:
+                        return None
+        raise RuntimeError(f"table {table_id} v{version}: the rating could not be stored")
+
+    def _rate(
+        self,
+        table_id: str,
+        version: int,
+        game: str,
+        accounts: list[str],
+        places: list[int],
+        flags: Sequence[str],
+    ) -> list[Rated]:
+        now = time.time()
+        with self.session.begin() as s:
+            # the match's row first: a second writer of it waits here, then fails
+            s.add(RatedMatchRow(table_id=table_id, version=version, game=game, result="", at=now))
+            s.flush()
+            held = {
+                r.account_id: r
+                for r in s.scalars(
+                    select(RatingRow)
+                    .where(RatingRow.game == game, RatingRow.account_id.in_(accounts))
+                    .order_by(RatingRow.account_id)  # one locking order: no deadlock
+                    .with_for_update()
+                )
+            }
+            before = [
+                (held[a].mu, held[a].sigma) if a in held else ratings.fresh() for a in accounts
+            ]
+            after = ratings.updated(before, places)
+            out: list[Rated] = []
+            for a, place, old, new in zip(accounts, places, before, after, strict=True):
+                row = held.get(a)
+                if row is None:
+                    row = RatingRow(account_id=a, game=game, mu=0.0, sigma=0.0, games=0)
+                    s.add(row)
+                    held[a] = row
+                row.mu, row.sigma = new
+                row.games += 1
+                row.updated = now
+                out.append(Rated(place, old, new))
+            match = s.get(RatedMatchRow, (table_id, version))
+            assert match is not None
+            seats = [{"place": r.place, "before": r.before, "after": r.after} for r in out]
+            match.result = json.dumps({"seats": seats, "flags": list(flags)})
+        return out
+
+    def ratings_of(self, account_id: str) -> list[tuple[str, float, float, int]]:
+        """The account's ``(game, mu, sigma, games)``, by game."""
+        with self.session() as s:
+            rows = s.execute(
+                select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                .where(RatingRow.account_id == account_id)
+                .order_by(RatingRow.game)
+            )
+            return [(g, mu, sigma, n) for g, mu, sigma, n in rows]
