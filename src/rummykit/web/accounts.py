@@ -173,14 +173,7 @@ class Accounts:
             wait = max(1.0, self.signins.retry_after(address))
             raise AccountError(429, "rate_limited", "too many sign-ins from your address", wait)
         key = lookup_key(username)
-        wait = self.backoff.wait(key)
-        if wait > 0:
-            raise AccountError(
-                429,
-                "signin_backoff",
-                "too many wrong passwords for this account; wait before trying again",
-                wait,
-            )
+        self._not_backed_off(key)
         found: tuple[Account, str] | None = await self.db(self.rows.find, key)
         if found is None and self.dummy is None:
             self.dummy = await self._hash(secrets.token_urlsafe(16))
@@ -195,9 +188,8 @@ class Accounts:
             await self.db(self.rows.set_password, account.id, await self._hash(password))
         return await self._open(account, replaces)
 
-    async def _check_password(self, account: Account, password: str) -> None:
-        """Refuse (403) a wrong current password; counted like a sign-in's."""
-        key = lookup_key(account.username)
+    def _not_backed_off(self, key: str) -> None:
+        """Refuse (429) while the account waits out its wrong passwords' back-off."""
         wait = self.backoff.wait(key)
         if wait > 0:
             raise AccountError(
@@ -206,6 +198,11 @@ class Accounts:
                 "too many wrong passwords for this account; wait before trying again",
                 wait,
             )
+
+    async def _check_password(self, account: Account, password: str) -> None:
+        """Refuse (403) a wrong current password; counted like a sign-in's."""
+        key = lookup_key(account.username)
+        self._not_backed_off(key)
         stored = await self.db(self.rows.password_hash, account.id)
         if stored is None or not await self._verify(stored, password[:MAX_PASSWORD]):
             self.backoff.fail(key)
