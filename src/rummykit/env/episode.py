@@ -37,7 +37,7 @@ def has_action_space(rules: Rules) -> bool:
     """Whether the environments can play ``rules``: every action fits a fixed-size
     mask.  Rummikub's plays are whole arrangements of the table, far too many to list
     (:attr:`rummykit.moves.ActionSpace.listable`), so its environment needs an action
-    space of its own, not yet designed (docs/env.md, "Presets")."""
+    space of its own, not yet designed (docs/env.md, "Actions", "Presets")."""
     return Game.shared(rules, rules.min_players).actions.listable
 
 
