@@ -35,6 +35,7 @@ class Game:
             rules.first_drop > 0,
             rules.buys_per_round > 0,
             len(self.melds.shapes) if rules.free_table else 0,
+            rules.turn_seconds is not None,
         )
         self._spec: str | None = None
         self.dealt = rules.cards_per_player(num_players)

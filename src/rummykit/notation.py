@@ -65,6 +65,7 @@ from .moves import (
     PASS,
     SWAP,
     TAKE,
+    TIMEOUT,
     Move,
     cell_code,
     code_suit_pos,
@@ -109,6 +110,7 @@ _WORDS = {
     "b": BUY,
     "table": ARRANGE,
     "tb": ARRANGE,
+    "timeout": TIMEOUT,
 }
 _PREPOSITIONS = {LAYOFF: ("to", "on"), SWAP: ("in", "on"), TAKE: ("from",)}
 _LONG = {LAYOFF: "layoff", SWAP: "swap", TAKE: "take"}
@@ -165,6 +167,8 @@ def move_to_text(
         return "dr" if short else "drop"
     if kind == BUY:  # Contract Rummy: the top discard, bought out of turn
         return "b" if short else "buy"
+    if kind == TIMEOUT:  # Rummikub: the turn timer ran out
+        return "timeout"
     if kind == ARRANGE:  # Rummikub: the table's whole new arrangement, sets split by /
         shapes = arrangement_shapes(a, t) if state.rules.free_table else None
         if shapes is None:
@@ -336,7 +340,7 @@ def _parse_move(state: GameState, text: str, line: int, col0: int) -> Move:
         if len(args) > used:
             raise NotationError(f"unexpected {args[used].text!r}", line, args[used].col)
 
-    if kind in (PASS, KNOCK, DROP, BUY):
+    if kind in (PASS, KNOCK, DROP, BUY, TIMEOUT):
         no_more(0)
         return Move(kind)
     if kind == ARRANGE:

@@ -179,6 +179,8 @@ def _tile_lines(rules: Rules) -> list[RuleLine]:
         )
     if rules.jokers:
         out.append(RuleLine("rummikub.joker"))
+    if rules.turn_seconds is not None:
+        out.append(RuleLine("rummikub.timer", {"seconds": rules.turn_seconds}))
     out.append(RuleLine("rummikub.pool"))
     out.append(RuleLine("rummikub.scoring", {"joker": rules.joker_points}))
     out.append(_end_line(rules))
@@ -302,6 +304,8 @@ RULES_EN: dict[str, Wording] = {
     ),
     "rummikub.joker": "A joker on the table moves only when the tile it stands for takes "
     "its place, and is played again that turn.",
+    "rummikub.timer": "A turn lasts at most {seconds} seconds; past that the turn's tiles "
+    "go back and the player draws three tiles.",
     "rummikub.pool": "With the pool empty a player who does not play passes; when everyone "
     "has passed in turn, the lowest rack wins.",
     "rummikub.scoring": lambda p: (

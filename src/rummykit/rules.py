@@ -206,10 +206,11 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "min_run": (3, 13),
     "buys_per_round": (0, 20),
     "buy_penalty": (0, 5),
+    "turn_seconds": (10, 600),
 }
 _OPTIONAL = frozenset(
     ("hand_size", "max_restocks", "target_score", "deals", "knock_card", "max_upcard_draws",
-     "max_meld_size", "max_hand_points")
+     "max_meld_size", "max_hand_points", "turn_seconds")
 )  # fmt: skip
 """The numeric options that may be ``None`` (see each field)."""
 
@@ -387,6 +388,9 @@ class Rules:
     first_meld_untouched: bool = True
     """Rummikub: the first meld is new sets of one's own tiles, the table's sets left as
     they are (rummikub.org); false, a house rule, lets that turn rearrange the table."""
+    turn_seconds: int | None = None
+    """Rummikub: seconds a turn may last (official: 60); past it the front end plays the
+    timeout, which draws three penalty tiles (onlinerummikub.com); none: no timer."""
 
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -490,6 +494,8 @@ class Rules:
                 "and no knock, declaration, scored melds, deep discard, contracts, first "
                 "upcard or longest meld"
             )
+        if self.turn_seconds is not None and not self.free_table:
+            raise RulesError("turn_seconds is Rummikub's turn timer: it needs free_table=true")
         if self.oklahoma and self.knock_card is None:
             raise RulesError("oklahoma sets the knock limit: it needs a knock_card")
         largest_hand = max(self.largest_deal(n) for n in (self.min_players, self.max_players))
@@ -575,7 +581,10 @@ class Rules:
                 "places tiles or draws one, and the rack is counted at the tiles' numbers",
             )
         else:
-            moot("first_meld_untouched", "only Rummikub (free_table) has a first meld of tiles")
+            moot(
+                "first_meld_untouched turn_seconds",
+                "only Rummikub (free_table) has a first meld of tiles and a turn timer",
+            )
         if family is Family.INDIAN:
             moot("joker_points", "jokers and wild cards count 0 in a declaration")
             moot(

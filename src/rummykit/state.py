@@ -44,7 +44,6 @@ from .family import FamilyFields
 from .game import Game
 from .melds import RUN, HandCounts, MeldTable
 from .moves import (
-    ARRANGE,
     BUY,
     DISCARD,
     DISCARD_MOVES,
@@ -60,6 +59,7 @@ from .moves import (
     PASS,
     SWAP,
     TAKE,
+    TIMEOUT,
     ActionSpace,
     LegalMoves,
     Move,
@@ -1391,7 +1391,7 @@ def _is_move(move: Any, actions: ActionSpace) -> bool:
     ``Move(DISCARD, 5.0)``, a bare tuple or out-of-range fields are not)."""
     if not _int_fields(move):
         return False
-    if not DRAW_STOCK <= move.kind <= ARRANGE or min(move) < 0:
+    if not DRAW_STOCK <= move.kind <= TIMEOUT or min(move) < 0:
         return False
     code = actions.encode(move)
     return 0 <= code < actions.size and actions.decode(code) == move

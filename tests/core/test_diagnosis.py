@@ -34,6 +34,7 @@ from rummykit.moves import (
     PASS,
     SWAP,
     TAKE,
+    TIMEOUT,
 )
 from rummykit.position import position_to_text
 from rummykit.rules import PRESETS
@@ -232,6 +233,7 @@ DETAIL_RULES: dict[int, set[str]] = {
     KNOCK: {"knock_limit", "invalid_declaration"},
     DROP: set(),  # always legal before the draw where the rules have drops
     BUY: set(),
+    TIMEOUT: set(),  # always legal where the rules have a turn timer
     ARRANGE: {"unknown_arrangement", "table_tiles_stay", "must_place_tile", "tile_not_in_rack",
               "joker_replacement", "first_meld_untouched", "opening_minimum"},
 }  # fmt: skip
@@ -292,7 +294,9 @@ def phase_rules_without_buy(g: GameState) -> dict[int, str]:
 
 def action_range(g: GameState, kind: int) -> range:
     a = g.game.actions
-    buy = a.buy_action if a.buy_action >= 0 else a.arrange_base
+    if kind == TIMEOUT:  # Rummikub's turn timer only
+        return range(a.timeout_action, a.timeout_action + 1) if a.timeout_action >= 0 else range(0)
+    buy = a.buy_action if a.buy_action >= 0 else a.arrange_base - (a.timeout_action >= 0)
     drop = a.drop_action if a.drop_action >= 0 else buy
     bounds = [0, 1, 2, a.meld_base, a.layoff_base, a.swap_base, a.take_base, a.pass_action,
               a.knock_action, a.deep_base, drop, buy, a.arrange_base, a.size]  # fmt: skip

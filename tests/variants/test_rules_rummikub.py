@@ -16,10 +16,11 @@ import pytest
 from helpers import build
 from rummykit import IllegalMoveError, Rules, new_game
 from rummykit.invariants import check_state
-from rummykit.moves import ARRANGE, DRAW_STOCK, PASS, Move
+from rummykit.moves import ARRANGE, DRAW_STOCK, PASS, TIMEOUT, Move
 from rummykit.notation import export_record, import_record, move_to_text, parse_move
 from rummykit.position import position_from_text, position_to_text
 from rummykit.results import RoundEnd
+from rummykit.rulebook import rules_summary
 from rummykit.serialize import state_from_json, state_to_json
 from rummykit.state import GameState, Phase
 from rummykit.variants import Rummikub, variant_for
@@ -289,3 +290,28 @@ def test_notation_saves_and_positions_carry_the_arrangement() -> None:
     assert "table " in export_record(g)
     again = import_record(export_record(g))
     assert again.history == g.history and again.scores == g.scores
+
+
+def test_the_turn_timer_is_an_option_and_a_timeout_draws_three() -> None:
+    """OR: "Each player has one minute to make his turn. If after one minute has passed
+    the player failed to manipulate tiles on the table, all tiles are returned to their
+    first positions, and the player is penalized by taking 3 tiles from the tile pool."
+    The engine sees only whole turns, so nothing is to be returned; the front end, which
+    holds the clock, plays the timeout."""
+    assert Rules.preset(RK).turn_seconds is None
+    timed = Rules.parse(f"{RK}(turn_seconds=60)")
+    assert timed.turn_seconds == 60 and Rules.parse(timed.spec()) == timed
+    with pytest.raises(Exception, match="turn_seconds"):
+        Rules.parse("basic(turn_seconds=60)")
+    g = new_game(timed, 2, seed=3)
+    p, pool = g.current, len(g.stock)
+    timeout = Move(TIMEOUT)
+    assert timeout not in g.legal_moves() and g.is_legal(timeout)
+    assert move_to_text(g, timeout) == "timeout" and parse_move(g, "timeout") == timeout
+    g.apply(timeout)
+    assert g.hand_size(p) == 17 and len(g.stock) == pool - 3 and g.current != p
+    plain = new_game(RK, 2, seed=3)
+    assert not plain.is_legal(timeout)
+    with pytest.raises(IllegalMoveError):
+        plain.apply(timeout)
+    assert any("60 seconds" in line for line in rules_summary(timed))

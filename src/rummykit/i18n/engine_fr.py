@@ -30,6 +30,7 @@ RULES: dict[str, str] = {
         "pas de défausse"
     ),
     "pool_empty": "la pioche est vide : posez des tuiles ou passez",
+    "turn_timer": "ces règles n'ont pas de minuteur de tour",
     "draw_not_pass": "qui ne pose rien pioche une tuile tant que la pioche en a",
     "unknown_arrangement": "ce n'est pas le code d'une disposition de la table",
     "table_tiles_stay": "toutes les tuiles de la table restent sur la table",

@@ -138,6 +138,8 @@ RULES_FR: dict[str, Wording] = {
     ),
     "rummikub.joker": "Un joker de la table ne bouge que remplacé par la tuile qu'il "
     "représente, et il est rejoué dans le même tour.",
+    "rummikub.timer": "Un tour dure au plus {seconds} secondes ; au-delà, les tuiles du "
+    "tour reprennent leur place et le joueur pioche trois tuiles.",
     "rummikub.pool": "Pioche vide, qui ne pose rien passe ; quand tous ont passé à leur "
     "tour, le plus petit chevalet gagne.",
     "rummikub.scoring": lambda p: (

@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING
 from ..cards import COPIES, JOKER, bits, format_face, parse_face
 from ..errors import IllegalMoveError
 from ..melds import RUN, SET, MeldTable
-from ..moves import ARRANGE, DRAW_STOCK, PASS, Move
+from ..moves import ARRANGE, DRAW_STOCK, PASS, TIMEOUT, Move
 from ..phase import Phase
 from ..results import RoundEnd
 from ..rules import Family
@@ -77,6 +77,10 @@ if TYPE_CHECKING:
 SOLVER_BEAM = 2000
 """The solver's beam when it proposes a play for the legal list (exact on every table
 of up to about 40 tiles; see :func:`~rummykit.variants.rummikub_solver.solve`)."""
+
+TIMEOUT_PENALTY = 3
+"""Tiles a player whose turn timer ran out draws (onlinerummikub.com: "the player is
+penalized by taking 3 tiles from the tile pool")."""
 
 DRAW_MOVE = Move(DRAW_STOCK)
 PASS_MOVE = Move(PASS)
@@ -444,8 +448,9 @@ def blocked(state: GameState) -> bool:
     history = state.history
     if len(history) - state.round_start < n:
         return False
-    pass_action = state.game.actions.pass_action
-    return all(a == pass_action for a in history[-n:])
+    actions = state.game.actions
+    passes = (actions.pass_action, actions.timeout_action)  # a timeout places nothing
+    return all(a in passes for a in history[-n:])
 
 
 class Rummikub(Variant):
@@ -465,7 +470,13 @@ class Rummikub(Variant):
         return {Phase.TILES: tiles_moves}
 
     def open_legal(self, state: GameState, move: Move) -> bool:
-        if move.kind != ARRANGE or state.phase is not Phase.TILES:
+        """Any legal arrangement, and the timeout under a turn timer (never listed: the
+        front end plays it when the clock runs out, not a player)."""
+        if state.phase is not Phase.TILES:
+            return False
+        if move.kind == TIMEOUT:
+            return self.rules.turn_seconds is not None
+        if move.kind != ARRANGE:
             return False
         t = state.game.melds
         return play_error(state, arrangement_shapes(move.a, t)) is None
@@ -475,6 +486,13 @@ class Rummikub(Variant):
         kind = move.kind
         if kind == DRAW_STOCK:
             state.hands[p] |= 1 << state.stock.pop()
+        elif kind == TIMEOUT:  # the time ran out: the penalty tiles (as many as are left)
+            pool_was_empty = not state.stock
+            for _ in range(min(TIMEOUT_PENALTY, len(state.stock))):
+                state.hands[p] |= 1 << state.stock.pop()
+            if pool_was_empty and blocked(state):  # then it placed nothing: a pass
+                state.finish_round(None, RoundEnd.NO_DRAW)
+                return True
         elif kind == ARRANGE:
             shapes = arrangement_shapes(move.a, state.game.melds)
             assert shapes is not None
@@ -490,7 +508,7 @@ class Rummikub(Variant):
         return True
 
     def phase_error(self, state: GameState, kind: int) -> IllegalMoveError | None:
-        if kind in (DRAW_STOCK, PASS, ARRANGE):
+        if kind in (DRAW_STOCK, PASS, ARRANGE, TIMEOUT):
             return None
         return IllegalMoveError(
             "tiles_turn",
@@ -503,6 +521,8 @@ class Rummikub(Variant):
             return IllegalMoveError(
                 "pool_empty", "the pool is empty: play tiles or pass (rummikub.org)"
             )
+        if move.kind == TIMEOUT:  # pragma: no cover - no timer: not in the action space
+            return IllegalMoveError("turn_timer", "these rules have no turn timer")
         if move.kind == PASS:
             return IllegalMoveError(
                 "draw_not_pass",
