@@ -229,26 +229,37 @@ def solve(
             keep = runs_mask & ~(_MASK << shift)
             nxt: dict[int, int] = {}
             ptr: dict[int, tuple[int, int]] = {}
+            # Per run-slot multiset, its options here that may start a run, with the
+            # group tile counts each leaves room for (every table tile placed).
+            step: dict[int, list[tuple[int, int, int, int, int, range]]] = {}
             for state, score in layer.items():
                 slots = state >> shift & _MASK
+                opts = step.get(slots)
+                if opts is None:
+                    opts = step[slots] = [
+                        (
+                            i,
+                            new,
+                            nat,
+                            fj,
+                            short_of[new],
+                            range(max(0, tn - nat), min(2, avail - nat) + 1),
+                        )
+                        for i, (new, nat, fj, started, _acts) in enumerate(
+                            _colour_options(k, slots, avail, pj)
+                        )
+                        if opens or not started
+                    ]
                 used = state >> used_at & 3
                 ones = state >> ones_at & 7
                 twos = state >> twos_at & 3
                 base_state = state & keep
-                for i, (new, nat, fj, started, _acts) in enumerate(
-                    _colour_options(k, slots, avail, pj)
-                ):
-                    if used + fj > free or (started and not opens):
-                        continue
+                for i, new, nat, fj, short, groups in opts:
                     jokers_left = free - used - fj
-                    short = short_of[new]
-                    if short and short > ahead + jokers_left:
+                    if jokers_left < 0 or (short and short > ahead + jokers_left):
                         continue
-                    left = avail - nat
-                    for g in range(min(2, left) + 1):
+                    for g in groups:
                         placed = nat + g - tn
-                        if placed < 0:
-                            continue
                         o, w = ones, twos
                         if g == 1:
                             o += 1
