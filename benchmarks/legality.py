@@ -36,7 +36,7 @@ from rummykit.rules import Rules
 PRESETS = (
     "basic", "classic", "cg101", "rami51", "gin", "rum500", "rum500_big", "kalooki",
     "kalooki_big", "indian", "indian_pool101", "indian_pool201", "indian_deals", "contract",
-    "contract_big",
+    "contract_big", "rummikub",
 )  # fmt: skip
 BOTS = ("random", "greedy", "expert", "ismcts:2i")
 SEARCH_SHARE = 20

@@ -34,6 +34,8 @@ class Game:
             rules.deck_size if rules.deep_discard else 0,
             rules.first_drop > 0,
             rules.buys_per_round > 0,
+            len(self.melds.shapes) if rules.free_table else 0,
+            rules.turn_seconds is not None,
         )
         self._spec: str | None = None
         self.dealt = rules.cards_per_player(num_players)
@@ -85,6 +87,12 @@ class Game:
         """A stock draw opens Contract Rummy's buy window (the variant's ``open_buys``)."""
         self.family_type = variant.family_type()
         """The record of the family's own fields (:mod:`rummykit.family`)."""
+        self.turn_phase = variant.turn_phase
+        """The phase every turn begins in (see :attr:`Variant.turn_phase`)."""
+        self.upcard = variant.upcard
+        """The deal turns the first card of the stock face up (see :attr:`Variant.upcard`)."""
+        self.open_moves = variant.open_moves
+        """Legal moves may lie beyond the listed ones (see :attr:`Variant.open_moves`)."""
 
     @staticmethod
     @lru_cache(maxsize=16)

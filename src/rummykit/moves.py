@@ -20,6 +20,8 @@ PASS          -                                   -
 KNOCK         -                                   -
 DROP          -                                   -
 BUY           -                                   -
+ARRANGE       the table's new arrangement's code      -
+TIMEOUT       -                                   -
 ============  =================================  ==========================
 
 A *cell code* is ``suit * 14 + position``: the run position (0..13, 13 is a high
@@ -57,9 +59,19 @@ DROP = 10
 BUY = 11
 """Contract Rummy: buy the top discard out of turn, with a penalty card from the stock."""
 
+ARRANGE = 12
+"""Rummikub: the turn's play, as the table's whole new arrangement (``a`` is its code:
+:func:`rummykit.variants.rummikub.arrangement_code`); the tiles placed are what it
+holds beyond the table before the turn."""
+
+TIMEOUT = 13
+"""Rummikub with a turn timer: the player's time ran out; nothing of the turn stands
+and the player draws the penalty tiles (the front end plays it: the engine has no
+clock)."""
+
 KIND_NAMES = (
     "draw_stock", "draw_discard", "discard", "meld", "layoff", "swap", "take", "pass", "knock",
-    "draw_deep", "drop", "buy",
+    "draw_deep", "drop", "buy", "arrange", "timeout",
 )  # fmt: skip
 CELL_CODES = 56
 
@@ -105,8 +117,12 @@ class ActionSpace:
     meld shape, then lay-offs, swaps and takes per table meld slot, then pass and knock,
     then (only when the rules allow deep draws: ``deep_draws`` is the deck's size) one
     action per number of cards a deep draw takes, then (only when the rules allow drops)
-    the drop, then (only when ``buy``: Contract Rummy's buying) the buy, so every other
-    game keeps its numbers.
+    the drop, then (only when ``buy``: Contract Rummy's buying) the buy, then (only
+    when ``arrange`` is the number of set shapes: Rummikub) the timeout (only with
+    ``timeout``, the turn timer) and one action per arrangement of the table,
+    ``arrange_base + code``, so every other game keeps its numbers.
+    A code is a number of up to ``max_table`` digits in base ``arrange + 1``, so a
+    Rummikub action space is far too large to list (:attr:`listable` is False).
     """
 
     def __init__(
@@ -116,6 +132,8 @@ class ActionSpace:
         deep_draws: int = 0,
         drops: bool = False,
         buy: bool = False,
+        arrange: int = 0,
+        timeout: bool = False,
     ) -> None:
         self.meld_base = 2 + NUM_FACES
         self.layoff_base = self.meld_base + meld_shapes
@@ -133,7 +151,16 @@ class ActionSpace:
         :func:`~rummykit.state.round_start_of`; empty in most games."""
         self.buy_action = self.turn_openers.stop if buy else -1
         """The buy's action number, or -1 when the rules have no buying."""
-        self.size = self.turn_openers.stop + (1 if buy else 0)
+        self.timeout_action = self.turn_openers.stop + (1 if buy else 0) if timeout else -1
+        """The timeout's action number (Rummikub's turn timer), or -1 without a timer."""
+        self.arrange_base = self.turn_openers.stop + (1 if buy else 0) + (1 if timeout else 0)
+        """The action of the arrangement whose code is ``c`` is ``arrange_base + c``."""
+        self.size = self.arrange_base + ((arrange + 1) ** max_table if arrange else 0)
+        self.listable = not arrange
+        """Every action can be listed (an action mask is a list of this size)."""
+        if arrange:
+            # Every Rummikub turn is one action: a draw, a pass or an arrangement.
+            self.turn_openers = range(self.pass_action, self.size)
         self.meld_shapes = meld_shapes
         self.max_table = max_table
 
@@ -159,6 +186,10 @@ class ActionSpace:
             return self.drop_action
         if kind == BUY:
             return self.buy_action if self.buy_action >= 0 else self.size
+        if kind == ARRANGE:
+            return self.arrange_base + m.a if self.size > self.arrange_base else self.size
+        if kind == TIMEOUT:
+            return self.timeout_action if self.timeout_action >= 0 else self.size
         return self.pass_action if kind == PASS else self.knock_action
 
     def decode(self, action: int) -> Move:
@@ -186,6 +217,10 @@ class ActionSpace:
             return Move(DROP)
         if action == self.buy_action:
             return Move(BUY)
+        if action >= self.arrange_base:
+            return Move(ARRANGE, action - self.arrange_base)
+        if action == self.timeout_action:
+            return Move(TIMEOUT)
         if action >= self.deep_base:
             return Move(DRAW_DEEP, action - self.deep_base + 2)
         slot, code = divmod(action - self.take_base, CELL_CODES)

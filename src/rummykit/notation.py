@@ -52,6 +52,7 @@ from .errors import IllegalMoveError, NotationError, RummyError
 from .events import Cut, Deal, Event
 from .melds import ACE_HIGH, RUN, SET, MeldTable, pos_rank
 from .moves import (
+    ARRANGE,
     BUY,
     DISCARD,
     DRAW_DEEP,
@@ -64,6 +65,7 @@ from .moves import (
     PASS,
     SWAP,
     TAKE,
+    TIMEOUT,
     Move,
     cell_code,
     code_suit_pos,
@@ -72,6 +74,7 @@ from .results import RoundEnd
 from .rules import PRESETS, Ace, Family, Rules
 from .state import GameState, Phase
 from .table import layoff_cells
+from .variants.rummikub import arrangement_code, arrangement_shapes, canonical_shapes, set_shape
 
 __all__ = ["export_record", "import_record", "move_to_text", "parse_move"]
 
@@ -105,6 +108,9 @@ _WORDS = {
     "dr": DROP,
     "buy": BUY,
     "b": BUY,
+    "table": ARRANGE,
+    "tb": ARRANGE,
+    "timeout": TIMEOUT,
 }
 _PREPOSITIONS = {LAYOFF: ("to", "on"), SWAP: ("in", "on"), TAKE: ("from",)}
 _LONG = {LAYOFF: "layoff", SWAP: "swap", TAKE: "take"}
@@ -161,15 +167,19 @@ def move_to_text(
         return "dr" if short else "drop"
     if kind == BUY:  # Contract Rummy: the top discard, bought out of turn
         return "b" if short else "buy"
+    if kind == TIMEOUT:  # Rummikub: the turn timer ran out
+        return "timeout"
+    if kind == ARRANGE:  # Rummikub: the table's whole new arrangement, sets split by /
+        shapes = arrangement_shapes(a, t) if state.rules.free_table else None
+        if shapes is None:
+            raise NotationError(f"not a move: {move!r}")
+        return ("tb " if short else "table ") + " / ".join(
+            _shape_text(t, s, unicode) for s in shapes
+        )
     if kind == DISCARD and 0 <= a <= JOKER:
         return ("d " if short else "discard ") + _face_text(a, unicode)
     if kind == MELD and 0 <= a < len(t.shapes):
-        sh = t.shapes[a]
-        cells = " ".join(
-            _joker_text(f, unicode) if sh.joker_cells >> i & 1 else _face_text(f, unicode)
-            for i, f in enumerate(sh.cells)
-        )
-        return ("m " if short else "meld ") + cells
+        return ("m " if short else "meld ") + _shape_text(t, a, unicode)
     words = _SHORT if short else _LONG
     if kind in (LAYOFF, TAKE) and a >= 0 and 0 <= b < 4 * 14 and c in (0, 1):
         suit, pos = code_suit_pos(b)
@@ -183,6 +193,15 @@ def move_to_text(
         prep = "" if short else " in"
         return f"{words[kind]} {_face_text(b, unicode)}{prep} {a + 1}"
     raise NotationError(f"not a move: {move!r}")
+
+
+def _shape_text(t: MeldTable, shape: int, unicode: bool) -> str:
+    """A meld's cells in order, a joker as ``JK=`` the card it stands for."""
+    sh = t.shapes[shape]
+    return " ".join(
+        _joker_text(f, unicode) if sh.joker_cells >> i & 1 else _face_text(f, unicode)
+        for i, f in enumerate(sh.cells)
+    )
 
 
 class _Tok(NamedTuple):
@@ -258,6 +277,35 @@ def _meld_shape(t: MeldTable, cells: list[tuple[int, bool]]) -> int:
     return -1
 
 
+def _arrangement(state: GameState, args: list[_Tok], line: int) -> Move:
+    """``table <set> / <set> ...``: Rummikub's play, the table's whole new arrangement
+    (each set's cards in any order, a joker as ``JK=`` the card it stands for; a group's
+    jokers stand for its lowest missing colours whatever they say)."""
+    t = state.game.melds
+    shapes: list[int] = []
+    groups: list[list[_Tok]] = [[]]
+    for tok in args:
+        if tok.text == "/":
+            groups.append([])
+        else:
+            groups[-1].append(tok)
+    if not state.rules.free_table or not args:
+        raise NotationError("a table arrangement is a Rummikub play of one set or more", line, 1)
+    canon = canonical_shapes(t)
+    for toks in groups:
+        if not toks:
+            raise NotationError("expected a set between the slashes", line, args[0].col)
+        index = _meld_shape(t, [_cell(tok, line) for tok in toks])
+        if index >= 0 and not canon[index]:
+            sh = t.shapes[index]
+            index = set_shape(t, [_face_text(f, False) for f in sh.naturals] + ["JK"] * sh.njokers)
+        if index < 0:
+            shown = " ".join(tok.text for tok in toks)
+            raise NotationError(f"{shown!r} is not a set [rule: invalid_set]", line, toks[0].col)
+        shapes.append(index)
+    return Move(ARRANGE, arrangement_code(shapes, t))
+
+
 def _deep_draw(tok: _Tok, line: int) -> Move:
     """``draw discard N`` / ``dd N``: the top N cards of the discard pile (500 Rum's deep
     draw); N = 1 is the ordinary draw of the top discard."""
@@ -292,9 +340,11 @@ def _parse_move(state: GameState, text: str, line: int, col0: int) -> Move:
         if len(args) > used:
             raise NotationError(f"unexpected {args[used].text!r}", line, args[used].col)
 
-    if kind in (PASS, KNOCK, DROP, BUY):
+    if kind in (PASS, KNOCK, DROP, BUY, TIMEOUT):
         no_more(0)
         return Move(kind)
+    if kind == ARRANGE:
+        return _arrangement(state, args, line)
     if kind == -1:  # draw stock / draw discard [N]
         need(1, "'stock' or 'discard' after 'draw'")
         pile = args[0].text.lower()

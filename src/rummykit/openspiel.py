@@ -3,7 +3,8 @@
 OpenSpiel (the ``open_spiel`` package, imported as ``pyspiel``) is a peer, not a
 dependency: this module imports it only when :func:`register` is called, so the rest of
 rummykit never needs it.  After ``register()``, each preset of
-:data:`rummykit.rules.PRESETS` is a game named ``rummykit_<preset>``::
+:data:`rummykit.rules.PRESETS` but Rummikub (whose plays are arrangements of the whole
+table, too many to number as OpenSpiel's actions) is a game named ``rummykit_<preset>``::
 
     import pyspiel
     from rummykit.openspiel import register
@@ -299,6 +300,8 @@ def register() -> list[str]:  # pragma: no cover - needs OpenSpiel: make peers t
         classes = _classes(pyspiel, importlib.import_module("numpy"))
         known = set(pyspiel.registered_names())
         for preset, rules in PRESETS.items():
+            if not Game.shared(rules, rules.min_players).actions.listable:
+                continue  # Rummikub: an arrangement per action, too many to number
             name = PREFIX + preset
             game_type = _game_type(pyspiel, name, rules)
             cls = classes(preset, game_type)

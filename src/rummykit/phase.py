@@ -34,3 +34,6 @@ class Phase(IntEnum):
     """Contract Rummy: the player in turn drew from the stock; ``current`` is the
     player offered the top discard, who buys it or passes (see
     :mod:`rummykit.variants.contract`)."""
+    TILES = 8
+    """Rummikub: the turn plays tiles (a new arrangement of the table), draws one tile,
+    or, with the pool empty, passes (see :mod:`rummykit.variants.rummikub`)."""

@@ -68,6 +68,7 @@ _PHASE_LETTERS = {
     Phase.LAYOFF: "l",
     Phase.WALL: "w",
     Phase.BUY: "b",
+    Phase.TILES: "t",
 }
 _LETTER_PHASES = {v: k for k, v in _PHASE_LETTERS.items()}
 _PENDING_KINDS = {PENDING_MELD: "meld", PENDING_USE: "use"}
@@ -78,7 +79,7 @@ _CARD_RE = re.compile(_CARD, re.I)
 _CARDS_RE = re.compile(f"(?:{_CARD})+", re.I)
 _CELL_RE = re.compile(f"(JK=)?({_CARD})", re.I)
 _CELLS_RE = re.compile(f"(?:(?:JK=)?(?:{_CARD}))+", re.I)
-_SEAT_PHASE_RE = re.compile(r"([1-9])([dpuklwb])")
+_SEAT_PHASE_RE = re.compile(r"([1-9])([dpuklwbt])")
 _FLAGS_RE = re.compile(r"m?o?l?")
 _INT_RE = re.compile(rf"-?[0-9]{{1,{_MAX_DIGITS}}}")
 
@@ -448,7 +449,7 @@ class _Reader:
             s.phase, s.current = _LETTER_PHASES[m.group(2)], int(m.group(1)) - 1
         else:
             raise PositionError(
-                f"expected a seat from 1 to {n} and a phase letter (d, p, u, k, l, w, b), "
+                f"expected a seat from 1 to {n} and a phase letter (d, p, u, k, l, w, b, t), "
                 f"or x; not {_shown(active)}",
                 "active",
             )

@@ -48,6 +48,8 @@ def rules_lines(rules: Rules) -> list[RuleLine]:
     out: list[RuleLine] = []
     if rules.name in PRESET_SOURCES:
         out.append(RuleLine("source", {"name": rules.name}))
+    if rules.family is Family.RUMMIKUB:
+        return out + _tile_lines(rules)
     sizes = tuple(int(x) for x in rules.deal_sizes.split("/")) if rules.deal_sizes else ()
     out.append(
         RuleLine(
@@ -161,6 +163,30 @@ def _declare_lines(rules: Rules) -> list[RuleLine]:
     return out
 
 
+def _tile_lines(rules: Rules) -> list[RuleLine]:
+    """Rummikub's sentences (a tile game: no deck, no discard pile)."""
+    out = [
+        RuleLine("rummikub.tiles", {"jokers": 2 * rules.jokers, "hand_size": rules.hand_size}),
+        RuleLine("rummikub.sets"),
+        RuleLine("rummikub.turn"),
+    ]
+    if rules.opening_minimum:
+        out.append(
+            RuleLine(
+                "rummikub.opening",
+                {"minimum": rules.opening_minimum, "untouched": rules.first_meld_untouched},
+            )
+        )
+    if rules.jokers:
+        out.append(RuleLine("rummikub.joker"))
+    if rules.turn_seconds is not None:
+        out.append(RuleLine("rummikub.timer", {"seconds": rules.turn_seconds}))
+    out.append(RuleLine("rummikub.pool"))
+    out.append(RuleLine("rummikub.scoring", {"joker": rules.joker_points}))
+    out.append(_end_line(rules))
+    return out
+
+
 def _knock_lines(rules: Rules) -> list[RuleLine]:
     """The rest of a knock game's (Gin Rummy's) sentences."""
     out = [RuleLine("gin.melds"), RuleLine("gin.upcard")]
@@ -258,6 +284,34 @@ def _gin_bonuses(p: Params) -> str:
 
 RULES_EN: dict[str, Wording] = {
     "source": lambda p: f"{p['name']}: {PRESET_SOURCES[p['name']]}.",
+    "rummikub.tiles": lambda p: (
+        "Tiles: two of each number 1 to 13 in four colours"
+        + (f" and {count(p['jokers'], 'joker')}" if p["jokers"] else "")
+        + f"; {p['hand_size']} tiles each, the rest the pool."
+    ),
+    "rummikub.sets": "Sets: runs of 3+ numbers in a row of one colour (1 never follows 13); "
+    "groups of 3-4 different colours of one number; a joker stands for any tile.",
+    "rummikub.turn": "Turn: play tiles from your rack, rearranging the whole table as you "
+    "like so that every set is valid at the end, or draw one tile.",
+    "rummikub.opening": lambda p: (
+        f"Your first meld is new sets of your own tiles worth {p['minimum']}+ points "
+        "(the tiles' numbers)"
+        + (
+            ", the table left as it is."
+            if p["untouched"]
+            else "; that turn may rearrange the table."
+        )
+    ),
+    "rummikub.joker": "A joker on the table moves only when the tile it stands for takes "
+    "its place, and is played again that turn.",
+    "rummikub.timer": "A turn lasts at most {seconds} seconds; past that the turn's tiles "
+    "go back and the player draws three tiles.",
+    "rummikub.pool": "With the pool empty a player who does not play passes; when everyone "
+    "has passed in turn, the lowest rack wins.",
+    "rummikub.scoring": lambda p: (
+        "Scoring: each loser scores minus their rack (tiles at their numbers, a joker "
+        f"{p['joker']}); the winner scores the total."
+    ),
     "cards": _cards,
     "melds": _melds,
     "jokers": "Jokers stand for any card, at most {per_meld} per meld.",

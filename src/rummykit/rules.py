@@ -109,6 +109,9 @@ class Family(StrEnum):
     """Melds score as laid: 500 Rum (``meld_scoring``, ``deep_discard``)."""
     CONTRACT = "contract"
     """A contract per deal: Contract Rummy (``contracts``)."""
+    RUMMIKUB = "rummikub"
+    """Tiles played onto a table anyone may rearrange, or one drawn: Rummikub
+    (``free_table``)."""
 
 
 class ContractMeld(StrEnum):
@@ -203,10 +206,11 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "min_run": (3, 13),
     "buys_per_round": (0, 20),
     "buy_penalty": (0, 5),
+    "turn_seconds": (10, 600),
 }
 _OPTIONAL = frozenset(
     ("hand_size", "max_restocks", "target_score", "deals", "knock_card", "max_upcard_draws",
-     "max_meld_size", "max_hand_points")
+     "max_meld_size", "max_hand_points", "turn_seconds")
 )  # fmt: skip
 """The numeric options that may be ``None`` (see each field)."""
 
@@ -377,6 +381,17 @@ class Rules:
     stands for in its place, the joker moving to an end of the run (Parlett's Contract
     Rummy); the swap move names that card.  Needs jokers and no ``joker_swap``."""
 
+    # -- tile games (Rummikub; docs/rules.md, "## Rummikub") --------------------------
+    free_table: bool = False
+    """Rummikub: a turn plays tiles, rearranging the whole table so long as every set is
+    valid at its end, or draws one tile; no discard (variants/rummikub.py)."""
+    first_meld_untouched: bool = True
+    """Rummikub: the first meld is new sets of one's own tiles, the table's sets left as
+    they are (rummikub.org); false, a house rule, lets that turn rearrange the table."""
+    turn_seconds: int | None = None
+    """Rummikub: seconds a turn may last (official: 60); past it the front end plays the
+    timeout, which draws three penalty tiles (onlinerummikub.com); none: no timer."""
+
     # ------------------------------------------------------------------------------
     def __post_init__(self) -> None:
         self._check()
@@ -457,6 +472,30 @@ class Rules:
         if self.knock_card is not None and self.min_run != 3:
             raise RulesError("min_run is for games that meld in play: a knock counts runs of 3+")
         self._check_contracts()
+        if self.free_table and (
+            self.decks != 2
+            or self.jokers > 1
+            or self.ace is not Ace.LOW
+            or self.set_suits is not SetSuits.DISTINCT
+            or self.knock_card is not None
+            or self.declare
+            or self.meld_scoring
+            or self.deep_discard
+            or self.contracts
+            or self.first_upcard_option
+            or self.max_meld_size is not None
+            or self.min_run != 3
+            or self.jokers_per_meld != 2
+        ):
+            raise RulesError(
+                "free_table is Rummikub's tiles and sets: two copies of 1-13 in four "
+                "colours (decks=2, ace=low, set_suits=distinct), at most a joker per copy, "
+                "runs of 3+ (min_run=3), both jokers allowed in a set (jokers_per_meld=2), "
+                "and no knock, declaration, scored melds, deep discard, contracts, first "
+                "upcard or longest meld"
+            )
+        if self.turn_seconds is not None and not self.free_table:
+            raise RulesError("turn_seconds is Rummikub's turn timer: it needs free_table=true")
         if self.oklahoma and self.knock_card is None:
             raise RulesError("oklahoma sets the knock limit: it needs a knock_card")
         largest_hand = max(self.largest_deal(n) for n in (self.min_players, self.max_players))
@@ -531,6 +570,21 @@ class Rules:
                 out.setdefault(name, why)
 
         family = self.family
+        if family is Family.RUMMIKUB:
+            moot(
+                "multiple_melds layoff_after_own_meld final_discard discard_pickup "
+                "joker_swap swapped_joker set_joker_both_suits take_from_meld "
+                "opening_applies opening_pure_run restock max_restocks wall "
+                "discard_taken_card repeat_void max_upcard_draws rummy_bonus "
+                "never_melded_penalty one_turn_out_bonus scoring ace_points joker_to_end",
+                "Rummikub rearranges a table of tiles with no discard pile: a turn "
+                "places tiles or draws one, and the rack is counted at the tiles' numbers",
+            )
+        else:
+            moot(
+                "first_meld_untouched turn_seconds",
+                "only Rummikub (free_table) has a first meld of tiles and a turn timer",
+            )
         if family is Family.INDIAN:
             moot("joker_points", "jokers and wild cards count 0 in a declaration")
             moot(
@@ -625,6 +679,8 @@ class Rules:
         >>> Rules.preset("gin").family, Rules.parse("basic(meld_scoring=true)").family
         (<Family.GIN: 'gin'>, <Family.RUM500: 'rum500'>)
         """
+        if self.free_table:
+            return Family.RUMMIKUB
         if self.knock_card is not None:
             return Family.GIN
         if self.declare:
@@ -1125,6 +1181,28 @@ CONTRACT_BIG = dataclasses.replace(
 """Contract Rummy for five to eight players: "five or more players use a triple pack"
 (Bicycle Cards), a joker each; every other rule as ``contract``."""
 
+RUMMIKUB = Rules(
+    name="rummikub",
+    decks=2,
+    jokers=1,
+    min_players=2,
+    max_players=4,
+    hand_size=14,
+    jokers_per_meld=2,
+    multiple_melds=True,
+    opening_minimum=30,
+    joker_points=30,
+    target_score=None,
+    deals=1,
+    free_table=True,
+)
+"""Rummikub after the publisher's rules (rummikub.org, "Rummikub Game Play"; docs/rules.md,
+"## Rummikub"): 106 tiles, two copies of 1 to 13 in four colours (the two decks' suits,
+ace the 1, never after the 13) and two jokers; two to four players, 14 tiles each; a turn
+plays tiles, the first time sets of one's own worth 30 or more, later rearranging the
+whole table so long as every set is valid at the turn's end, or draws one tile; the
+player who empties the rack wins the total of the others' racks (a joker 30)."""
+
 PRESETS: dict[str, Rules] = {
     "basic": BASIC,
     "classic": CLASSIC,
@@ -1142,6 +1220,7 @@ PRESETS: dict[str, Rules] = {
     "indian_deals": INDIAN_DEALS,
     "contract": CONTRACT,
     "contract_big": CONTRACT_BIG,
+    "rummikub": RUMMIKUB,
 }
 
 PRESET_SOURCES: dict[str, str] = {
@@ -1161,4 +1240,5 @@ PRESET_SOURCES: dict[str, str] = {
     "indian_deals": "Indian deals rummy: two deals, lowest total wins (Playship 'Indian Rummy')",
     "contract": "Contract Rummy / Shanghai (Bicycle Cards, Wikipedia): 7 contracts, buying",
     "contract_big": "Contract Rummy for five to eight players with three decks (Bicycle Cards)",
+    "rummikub": "Rummikub (rummikub.org 'Game Play'): 106 tiles, 14 each, first meld 30",
 }

@@ -59,6 +59,7 @@ from .moves import (
     PASS,
     SWAP,
     TAKE,
+    TIMEOUT,
     ActionSpace,
     LegalMoves,
     Move,
@@ -250,7 +251,7 @@ class GameState:
                 mask |= 1 << c
             hands[(self.dealer + 1 + k) % n] = mask
         self.hands = hands
-        self.discard = [cards.pop()]
+        self.discard = [cards.pop()] if game.upcard else []
         self.stock = cards
         self.table = []
         self.melded = [False] * n
@@ -273,7 +274,8 @@ class GameState:
         its legal moves are listed; a turn past ``max_turns``, or with nothing left to
         draw, ends the round instead (:meth:`finish_round`)."""
         self.current = player
-        self.phase = _DRAW_PHASE
+        game = self.game
+        self.phase = game.turn_phase
         self.taken = NO_CARD
         self.pending = NO_CARD
         self.pending_kind = 0
@@ -286,7 +288,7 @@ class GameState:
         # Every branch sets the legal list (finish_round clears it).
         if self.turn > rules.max_turns:
             self.finish_round(None, RoundEnd.TURN_LIMIT)
-        elif self.stock and self.discard and self.game.both_draws:
+        elif self.stock and self.discard and game.both_draws:
             self._legal = _BOTH_DRAWS  # the usual case (see draw_moves), without the call
         elif (
             not self.stock
@@ -410,8 +412,10 @@ class GameState:
             legal = self._legal = self._generate()
             if type(legal) is LegalMoves:  # the generator numbered them already
                 return legal.numbered
-        codes = self.game.action_codes
-        enc = self.game.actions.encode
+        actions = self.game.actions
+        # A game whose moves are too many to list (Rummikub) keeps no memo of them.
+        codes = self.game.action_codes if actions.listable else {}
+        enc = actions.encode
         numbered = {}
         for m in legal:
             a = codes.get(m)
@@ -662,11 +666,28 @@ class GameState:
         if legal is None:
             legal = self._legal = self._generate()
         # Equality alone would accept Move(DISCARD, 5.0); a legal move has int fields.
-        if move not in legal or not _int_fields(move):
+        if (move not in legal or not _int_fields(move)) and not self._open_legal(move):
             raise self._diagnose(move)
         self.history.append(self.game.actions.encode(move))
         self._do(move)
         self._settle()
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether :meth:`apply` accepts ``move`` now (a listed move, or in a game whose
+        list is a selection, any move its family accepts: :attr:`Game.open_moves`)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return (move in legal and _int_fields(move)) or self._open_legal(move)
+
+    def _open_legal(self, move: Any) -> bool:
+        """A move beyond the legal list that the family accepts (Rummikub's plays)."""
+        return (
+            self.game.open_moves
+            and _int_fields(move)
+            and _is_move(move, self.game.actions)
+            and self.game.variant.open_legal(self, move)
+        )
 
     def apply_unchecked(self, move: Move) -> None:
         """Apply ``move`` without checking it: only for a move the caller knows is
@@ -1351,7 +1372,7 @@ def round_start_of(v: GameState | PlayerView) -> int | None:
     """
     history, turn, phase = v.history, v.turn, v.phase
     openers = v.game.actions.turn_openers
-    waiting = phase in (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL)
+    waiting = phase in (Phase.DRAW, Phase.FIRST_UPCARD, Phase.WALL) or phase is v.game.turn_phase
     need = turn - 1 if waiting else turn
     i = len(history)
     while need > 0:
@@ -1370,7 +1391,7 @@ def _is_move(move: Any, actions: ActionSpace) -> bool:
     ``Move(DISCARD, 5.0)``, a bare tuple or out-of-range fields are not)."""
     if not _int_fields(move):
         return False
-    if not DRAW_STOCK <= move.kind <= BUY or min(move) < 0:
+    if not DRAW_STOCK <= move.kind <= TIMEOUT or min(move) < 0:
         return False
     code = actions.encode(move)
     return 0 <= code < actions.size and actions.decode(code) == move

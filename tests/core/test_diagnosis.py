@@ -20,6 +20,7 @@ from rummykit.cards import bits, face_of
 from rummykit.knock import deadwood_shown
 from rummykit.melds import HandCounts
 from rummykit.moves import (
+    ARRANGE,
     BUY,
     DISCARD,
     DRAW_DEEP,
@@ -33,12 +34,14 @@ from rummykit.moves import (
     PASS,
     SWAP,
     TAKE,
+    TIMEOUT,
 )
 from rummykit.position import position_to_text
 from rummykit.rules import PRESETS
 from rummykit.state import GameState, Phase
 from rummykit.variants.gin import knock_fields
 from rummykit.variants.indian import declare_fields
+from rummykit.variants.rummikub import arrangement_code
 
 # A Gin hand of eleven cards with no meld: its best ten leave deadwood 49.
 DEADWOOD_49 = "AC 2D 3H 4S 5C 6D 7H 8S 9C 10D 4H"
@@ -204,13 +207,14 @@ PHASE_RULES = frozenset({
     "discard_or_knock", "knocker_discards", "knocker_lays_melds", "defender_lays_off",
     "defender_lays_melds", "wall_knock_or_pass", "match_over", "drop_before_draw",
     "discard_or_declare", "declare_discard", "buy_when_offered", "buy_or_pass",
+    "tiles_turn",
 })  # fmt: skip
 
 # Rules about a move's details, by kind: the answers for an allowed kind.
 PENDING = {"pending_card_must_be_used"}
 TURN_END = {"final_discard", "must_end_with_discard", "opening_minimum", "contract"}
 DETAIL_RULES: dict[int, set[str]] = {
-    DRAW_STOCK: {"stock_empty"},
+    DRAW_STOCK: {"stock_empty", "pool_empty"},
     DRAW_DISCARD: {"discard_empty", "discard_pickup_must_use"},
     DRAW_DEEP: {"deep_discard_must_use"},
     DISCARD: {"card_not_in_hand", "no_discard_of_taken_card", "opening_minimum", "knock_limit",
@@ -225,10 +229,13 @@ DETAIL_RULES: dict[int, set[str]] = {
            "joker_to_end"} | PENDING,
     TAKE: {"no_such_meld", "take_from_meld", "take_after_opening", "take_from_meld_size",
            "take_leaves_invalid_meld", "one_meld_per_turn", "taken_card_must_meld"} | PENDING,
-    PASS: {"knock_limit"},
+    PASS: {"knock_limit", "draw_not_pass"},
     KNOCK: {"knock_limit", "invalid_declaration"},
     DROP: set(),  # always legal before the draw where the rules have drops
     BUY: set(),
+    TIMEOUT: set(),  # always legal where the rules have a turn timer
+    ARRANGE: {"unknown_arrangement", "table_tiles_stay", "must_place_tile", "tile_not_in_rack",
+              "joker_replacement", "first_meld_untouched", "opening_minimum"},
 }  # fmt: skip
 
 
@@ -238,6 +245,8 @@ def phase_rules(g: GameState) -> dict[int, str]:
     phase = g.phase
     if phase is Phase.OVER:
         return dict.fromkeys(ALL_KINDS, "match_over")
+    if phase is Phase.TILES:  # Rummikub: a play, a draw, or (pool empty) a pass
+        return dict.fromkeys(ALL_KINDS - {DRAW_STOCK, PASS, ARRANGE}, "tiles_turn")
     if phase is Phase.BUY:  # Contract Rummy: the discard offered out of turn
         return dict.fromkeys(ALL_KINDS - {BUY, PASS}, "buy_or_pass")
     if g.rules.buys_per_round:
@@ -285,9 +294,12 @@ def phase_rules_without_buy(g: GameState) -> dict[int, str]:
 
 def action_range(g: GameState, kind: int) -> range:
     a = g.game.actions
-    deep_end = a.drop_action if a.drop_action >= 0 else a.turn_openers.stop
+    if kind == TIMEOUT:  # Rummikub's turn timer only
+        return range(a.timeout_action, a.timeout_action + 1) if a.timeout_action >= 0 else range(0)
+    buy = a.buy_action if a.buy_action >= 0 else a.arrange_base - (a.timeout_action >= 0)
+    drop = a.drop_action if a.drop_action >= 0 else buy
     bounds = [0, 1, 2, a.meld_base, a.layoff_base, a.swap_base, a.take_base, a.pass_action,
-              a.knock_action, a.deep_base, deep_end, a.turn_openers.stop, a.size]  # fmt: skip
+              a.knock_action, a.deep_base, drop, buy, a.arrange_base, a.size]  # fmt: skip
     return range(bounds[kind], bounds[kind + 1])
 
 
@@ -299,14 +311,18 @@ def probes(g: GameState, rng: random.Random) -> list[int]:
     out = []
     for kind in sorted(ALL_KINDS):
         span = action_range(g, kind)
-        if not span:  # a kind these rules have no action for (deep draws outside 500 Rum)
-            continue
+        if span.stop <= span.start:  # a kind these rules have no action for (deep draws
+            continue  # outside 500 Rum)
         choice = None
+        if kind == ARRANGE and rng.random() < 0.7:  # the table and one set of the pack
+            shapes = [tm.shape for tm in g.table]
+            shapes.append(rng.randrange(len(g.game.melds.shapes)))
+            choice = span.start + arrangement_code(shapes, g.game.melds)
         if kind in (LAYOFF, SWAP, TAKE) and g.table:
             per_slot = len(span) // a.max_table
             slot = rng.randrange(len(g.table))
             choice = span.start + slot * per_slot + rng.randrange(per_slot)
-        elif kind in (DISCARD, MELD) and g.current >= 0 and rng.random() < 0.5:
+        elif kind in (DISCARD, MELD) and g.current >= 0 and rng.random() < 0.5 and choice is None:
             hand = g.hands[g.current]
             if kind == DISCARD:
                 held = [2 + face_of(c) for c in bits(hand)]
@@ -315,8 +331,8 @@ def probes(g: GameState, rng: random.Random) -> list[int]:
             held = [x for x in held if x not in legal]
             choice = rng.choice(held) if held else None
         if choice is None or choice in legal:
-            choice = rng.choice(span)
-        if choice not in legal:
+            choice = span.start + rng.randrange(span.stop - span.start)
+        if choice not in legal and not g.is_legal(a.decode(choice)):
             out.append(choice)
     return out
 
@@ -358,6 +374,8 @@ def test_every_kind_in_every_phase_names_the_broken_rule(preset: str) -> None:
         expected_phases |= {Phase.FIRST_UPCARD, Phase.KNOCK, Phase.LAYOFF, Phase.WALL}
     if PRESETS[preset].buys_per_round:
         expected_phases |= {Phase.BUY}
+    if PRESETS[preset].free_table:
+        expected_phases = {Phase.TILES, Phase.OVER}
     games = 0
     while games < 60 and (games < 12 or not expected_phases <= set(seen)):
         games += 1

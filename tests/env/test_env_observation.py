@@ -13,14 +13,16 @@ from hypothesis import strategies as st
 
 from rummykit import new_game
 from rummykit.cards import bits, face_of
+from rummykit.env.episode import ENV_PRESETS
 from rummykit.env.observation import encode, encode_state, layout, observation_size
 from rummykit.rules import PRESETS, Rules
 from rummykit.state import GameState
 from rummykit.view import determinize, unseen_cards
 
-SETUPS = [
+SETUPS = [  # Rummikub has no environment yet: see has_action_space
     (name, n)
     for name, r in PRESETS.items()
+    if name in ENV_PRESETS
     for n in sorted({r.min_players, 4, r.max_players})
     if r.min_players <= n <= r.max_players
 ] + [("rami51(opening_minimum=40)", 3)]

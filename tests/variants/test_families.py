@@ -19,6 +19,7 @@ from rummykit.variants import (
     Gin,
     Indian,
     Rum500,
+    Rummikub,
     Rummy,
     find_variant,
     variant_for,
@@ -31,6 +32,7 @@ EXPECTED = {
     "rum500_big": Family.RUM500, "indian": Family.INDIAN, "indian_pool101": Family.INDIAN,
     "indian_pool201": Family.INDIAN, "indian_deals": Family.INDIAN,
     "contract": Family.CONTRACT, "contract_big": Family.CONTRACT,
+    "rummikub": Family.RUMMIKUB,
 }  # fmt: skip
 
 
@@ -66,6 +68,7 @@ def test_contracts_are_refused_in_a_declaration_game() -> None:
         ("contract", Contract), ("Shanghai", Contract), ("contract rummy", Contract),
         ("rum500", Rum500), ("500 Rum", Rum500), ("rummy 500", Rum500),
         ("rummy", Rummy), (" Basic Rummy ", Rummy), ("kalooki", Rummy),
+        ("rummikub", Rummikub), ("Rummy-O", Rummikub), ("rummycube", Rummikub),
     ],
 )  # fmt: skip
 def test_a_variant_is_found_by_its_name_or_an_alias(name: str, variant: type) -> None:
@@ -91,7 +94,7 @@ def test_the_phase_values_are_the_saved_ones() -> None:
     game's per-phase tables: they never move."""
     assert [(p.name, p.value) for p in Phase] == [
         ("DRAW", 0), ("PLAY", 1), ("OVER", 2), ("FIRST_UPCARD", 3), ("KNOCK", 4),
-        ("LAYOFF", 5), ("WALL", 6), ("BUY", 7),
+        ("LAYOFF", 5), ("WALL", 6), ("BUY", 7), ("TILES", 8),
     ]  # fmt: skip
 
 
@@ -100,8 +103,10 @@ def test_each_family_names_the_phases_it_plays() -> None:
     assert Gin.own_phases == {Phase.FIRST_UPCARD, Phase.KNOCK, Phase.LAYOFF, Phase.WALL}
     assert Indian.own_phases == {Phase.KNOCK}
     assert Contract.own_phases == {Phase.FIRST_UPCARD, Phase.BUY}
+    assert Rummikub.own_phases == {Phase.TILES}
     shared = {Phase.DRAW, Phase.PLAY, Phase.OVER}
     assert all(not v.own_phases & shared for v in VARIANTS)
+    assert all(v.turn_phase in v.own_phases | {Phase.DRAW} for v in VARIANTS)
     assert set().union(*(v.own_phases for v in VARIANTS)) == set(Phase) - shared
 
 

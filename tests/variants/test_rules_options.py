@@ -44,7 +44,10 @@ DECLARE_OPTIONS = {
 }  # fmt: skip
 """Options of declaration games (Indian Rummy): they need ``meld_in_play=false`` and
 each other, so tests/variants/test_rules_indian.py combines them with the Indian presets."""
-OPTION_NAMES = [n for n in ALL_OPTIONS if n not in KNOCK_OPTIONS | DECLARE_OPTIONS]
+TILE_OPTIONS = {"free_table", "first_meld_untouched", "turn_seconds"}
+"""Rummikub's options: its tiles and sets are fixed (two decks, ace low, sets of distinct
+colours), so tests/variants/test_rules_rummikub.py combines them with its preset."""
+OPTION_NAMES = [n for n in ALL_OPTIONS if n not in KNOCK_OPTIONS | DECLARE_OPTIONS | TILE_OPTIONS]
 
 
 def _toml_value(v: Any) -> str:

@@ -39,6 +39,7 @@ from .base import Bot
 from .contract import contract_move
 from .contract import discard_keys as contract_discard_keys
 from .indian import indian_move
+from .rummikub import rummikub_move
 from .tactics import (
     best_layoff,
     best_meld,
@@ -139,6 +140,8 @@ class ExpertBot(Bot):
 
     # -- decisions -----------------------------------------------------------------------
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        if view.rules.family is Family.RUMMIKUB:  # (bots/rummikub.py)
+            return rummikub_move(view, rng)
         if view.rules.family is Family.INDIAN:  # Indian Rummy (bots/indian.py)
             return indian_move(view, rng, careful=True)
         legal = view.legal

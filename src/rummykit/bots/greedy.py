@@ -14,6 +14,7 @@ from ..rules import Family
 from ..view import PlayerView
 from .base import Bot
 from .indian import indian_move
+from .rummikub import rummikub_move
 from .tactics import greedy_move
 
 
@@ -21,6 +22,8 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        if view.rules.family is Family.RUMMIKUB:  # (bots/rummikub.py)
+            return rummikub_move(view, rng)
         if view.rules.family is Family.INDIAN:  # Indian Rummy (bots/indian.py)
             return indian_move(view, rng, careful=False)
         return greedy_move(view, view.game.solver, rng)

@@ -64,6 +64,7 @@ from .expert import ExpertBot
 from .indian import cutoff_deltas, indian_move
 from .indian import playout_move as indian_playout_move
 from .inference import card_weights
+from .rummikub import rummikub_move
 from .tactics import best_layoff, best_meld, discard_choice, greedy_move
 
 Sums = dict[Move, float]
@@ -215,6 +216,8 @@ class ISMCTSBot(Bot):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        if view.rules.family is Family.RUMMIKUB:  # (bots/rummikub.py)
+            return rummikub_move(view, rng)
         if view.rules.family is Family.INDIAN:  # one draw of lookahead (bots/indian.py)
             return indian_move(view, rng, careful=True, lookahead=True)
         if view.hand.bit_count() > LARGE_HAND:

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from ..errors import IllegalMoveError
 from ..moves import Move
-from ..rules import Rules
+from ..rules import PRESETS, Rules
 from ..state import Game, GameState
 from .observation import Vector, encode_state, observation_size
 from .rewards import REWARDS, margins, win_loss
@@ -31,6 +31,18 @@ EPISODES = ("round", "match")
 
 Mask = npt.NDArray[np.int8]
 Observation = dict[str, npt.NDArray[np.float32] | Mask]
+
+
+def has_action_space(rules: Rules) -> bool:
+    """Whether the environments can play ``rules``: every action fits a fixed-size
+    mask.  Rummikub's plays are whole arrangements of the table, far too many to list
+    (:attr:`rummykit.moves.ActionSpace.listable`), so its environment needs an action
+    space of its own, not yet designed (docs/env.md, "Actions", "Presets")."""
+    return Game.shared(rules, rules.min_players).actions.listable
+
+
+ENV_PRESETS = tuple(name for name, rules in PRESETS.items() if has_action_space(rules))
+"""The presets the environments play (every preset but Rummikub's)."""
 
 
 def parse_rules(rules: Rules | str) -> Rules:
@@ -50,6 +62,11 @@ class Episode:
     ) -> None:
         self.rules = parse_rules(rules)
         self.rules.check_players(players)
+        if not has_action_space(self.rules):
+            raise ValueError(
+                f"{self.rules.name}: a play is an arrangement of the whole table, too many "
+                "actions for a fixed mask; no environment plays these rules yet"
+            )
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r} (known: {', '.join(REWARDS)})")
         if episode not in EPISODES:

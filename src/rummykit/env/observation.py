@@ -130,9 +130,14 @@ class Layout:
         )
         add("taken", f, "face taken from the discard pile this turn, one-hot (zeros if none)")
         add("pending", f, "face that must still be used this turn, one-hot (zeros if none)")
-        # BUY is the last phase, and only games with buying reach it: the others keep
-        # the width they had before Contract Rummy, so trained models still load.
-        phases = [p for p in Phase if p is not Phase.BUY or rules.buys_per_round]
+        # BUY is reached only by games with buying, TILES only by Rummikub (which has no
+        # environment): the others keep the width they had before Contract Rummy, so
+        # trained models still load.
+        phases = [
+            p
+            for p in Phase
+            if (p is not Phase.BUY or rules.buys_per_round) and p is not Phase.TILES
+        ]
         add("phase", len(phases), "phase one-hot: " + ", ".join(p.name for p in phases))
         add("current", n, "relative seat to act, one-hot (zeros when the match is over)")
         add("dealer", n, "relative seat of the dealer, one-hot")

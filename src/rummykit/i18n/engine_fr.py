@@ -24,6 +24,26 @@ _N = r"(?P<n>-?\d+)"
 _CARD = r"(?P<card>\S+)"
 
 RULES: dict[str, str] = {
+    # Rummikub (variants/rummikub.py)
+    "tiles_turn": (
+        "un tour de Rummikub pose des tuiles sur la table ou pioche une tuile : il n'y a "
+        "pas de défausse"
+    ),
+    "pool_empty": "la pioche est vide : posez des tuiles ou passez",
+    "turn_timer": "ces règles n'ont pas de minuteur de tour",
+    "draw_not_pass": "qui ne pose rien pioche une tuile tant que la pioche en a",
+    "unknown_arrangement": "ce n'est pas le code d'une disposition de la table",
+    "table_tiles_stay": "toutes les tuiles de la table restent sur la table",
+    "must_place_tile": "une pose place au moins une tuile du chevalet ; sinon, piochez",
+    "tile_not_in_rack": "vous n'avez pas cette tuile sur votre chevalet",
+    "joker_replacement": ("un joker ne change de place que remplacé par la tuile qu'il représente"),
+    "first_meld_untouched": (
+        "la première pose se fait avec vos propres tuiles : la table reste telle quelle jusque-là"
+    ),
+    "invalid_set": (
+        "ce n'est pas une combinaison : une suite d'au moins trois nombres qui se suivent "
+        "d'une couleur, ou un groupe de trois ou quatre couleurs d'un nombre"
+    ),
     # the shared turn (state.py)
     "match_over": "la partie est finie",
     "draw_first": "un tour commence par piocher une carte",
@@ -219,7 +239,24 @@ PATTERNS: dict[str, Patterns] = {
         ),
         (r"you hold no joker", "vous n'avez pas de joker"),
     ),
+    "table_tiles_stay": (
+        (
+            rf"the table's {_CARD} is not in the new arrangement.*",
+            "le {card} de la table manque à la nouvelle disposition : toutes les tuiles de "
+            "la table restent sur la table",
+        ),
+    ),
+    "tile_not_in_rack": (
+        (
+            rf"you have no {_CARD} on your rack to place",
+            "vous n'avez pas de {card} sur votre chevalet",
+        ),
+    ),
     "opening_minimum": (
+        (
+            rf"a first meld is worth at least {_N} points \(this one (?P<v>-?\d+)\).*",
+            "une première pose vaut au moins {n} points (celle-ci {v})",
+        ),
         (
             rf"your opening melds must total {_N} points first.*",
             "vos combinaisons d'ouverture doivent d'abord totaliser {n} points",

@@ -126,6 +126,14 @@ GAMES: dict[str, tuple[str, str, str, str]] = {
         "Contract Rummy with three decks for a big table. Lowest total wins.",
         "Le rami à contrats à trois jeux pour une grande table. Le plus petit total gagne.",
     ),
+    "rummikub": (
+        "Rummikub",
+        "Rummikub",
+        "Numbered tiles on a table everyone may rearrange: play tiles or draw one; the "
+        "first to empty the rack wins.",
+        "Des tuiles numérotées sur une table que chacun peut réarranger : posez des tuiles "
+        "ou piochez-en une ; le premier à vider son chevalet gagne.",
+    ),
 }
 """Per preset: the title in English and French, then the description in each (a test
 checks every preset has its entry)."""

@@ -34,6 +34,8 @@ SOURCES_FR: dict[str, str] = {
     "(Playship « Indian Rummy »)",
     "contract": "Contract Rummy / Shanghai (Bicycle Cards, Wikipedia) : 7 contrats, achats",
     "contract_big": "Contract Rummy de cinq à huit joueurs avec trois jeux (Bicycle Cards)",
+    "rummikub": "Rummikub (rummikub.org « Game Play ») : 106 tuiles, 14 chacun, première "
+    "pose de 30",
 }
 """:data:`rummykit.rules.PRESET_SOURCES` in French (a test checks every preset has one)."""
 
@@ -115,6 +117,35 @@ def _gin_bonuses(p: Params) -> str:
 
 RULES_FR: dict[str, Wording] = {
     "source": lambda p: f"{p['name']} : {SOURCES_FR[p['name']]}.",
+    "rummikub.tiles": lambda p: (
+        "Tuiles : deux de chaque nombre de 1 à 13 en quatre couleurs"
+        + (f" et {count_fr(p['jokers'], 'joker')}" if p["jokers"] else "")
+        + f" ; {p['hand_size']} tuiles chacun, le reste forme la pioche."
+    ),
+    "rummikub.sets": "Combinaisons : suites d'au moins 3 nombres qui se suivent d'une "
+    "couleur (1 ne suit jamais 13) ; groupes de 3 ou 4 couleurs différentes d'un nombre ; "
+    "un joker remplace n'importe quelle tuile.",
+    "rummikub.turn": "Tour : posez des tuiles de votre chevalet en réarrangeant toute la "
+    "table à votre guise, chaque combinaison valide à la fin, ou piochez une tuile.",
+    "rummikub.opening": lambda p: (
+        "Pour l'ouverture, la première pose est faite de nouvelles combinaisons de vos "
+        f"propres tuiles valant au moins {p['minimum']} points (les nombres des tuiles)"
+        + (
+            ", la table laissée telle quelle."
+            if p["untouched"]
+            else " ; ce tour-là peut réarranger la table."
+        )
+    ),
+    "rummikub.joker": "Un joker de la table ne bouge que remplacé par la tuile qu'il "
+    "représente, et il est rejoué dans le même tour.",
+    "rummikub.timer": "Un tour dure au plus {seconds} secondes ; au-delà, les tuiles du "
+    "tour reprennent leur place et le joueur pioche trois tuiles.",
+    "rummikub.pool": "Pioche vide, qui ne pose rien passe ; quand tous ont passé à leur "
+    "tour, le plus petit chevalet gagne.",
+    "rummikub.scoring": lambda p: (
+        "Score : chaque perdant marque moins la valeur de son chevalet (les nombres des "
+        f"tuiles, un joker {p['joker']}) ; le gagnant marque le total."
+    ),
     "cards": _cards,
     "melds": _melds,
     "jokers": lambda p: (

@@ -24,9 +24,10 @@ from .contract import Contract
 from .gin import Gin
 from .indian import Indian
 from .rum500 import Rum500
+from .rummikub import Rummikub
 from .rummy import Rummy
 
-VARIANTS: tuple[type[Variant], ...] = (Gin, Indian, Rum500, Contract, Rummy)
+VARIANTS: tuple[type[Variant], ...] = (Gin, Indian, Rum500, Contract, Rummikub, Rummy)
 """Every family, one variant each."""
 
 _BY_FAMILY: dict[Family, type[Variant]] = {v.name: v for v in VARIANTS}
@@ -64,6 +65,7 @@ __all__ = [
     "Indian",
     "MoveGenerator",
     "Rum500",
+    "Rummikub",
     "Rummy",
     "Variant",
     "find_variant",

@@ -29,6 +29,9 @@ hook                       when the state asks it
 ``contract_error``         (contract games) the contract rule a play-phase move breaks
 ``open_buys``              (buying games) a stock draw: open the out-of-turn buy window
 ``family_type``            once per game: the record of the family's own fields
+``turn_phase``, ``upcard``  once per game: the phase a turn begins in; whether the deal
+                           turns an upcard
+``open_legal``             a move not in the legal list, when ``open_moves``: is it legal?
 ========================  ==============================================================
 
 The hooks reach the state through its public fields and these primitives (its other
@@ -128,6 +131,19 @@ class Variant:
     card, the gin and undercut bonuses, Oklahoma).  The settings forms show that
     group's fields and read only those."""
 
+    turn_phase: ClassVar[Phase] = Phase.DRAW
+    """The phase every turn begins in: the draw, or a phase of the family's own whose
+    moves are whole turns (Rummikub's :attr:`~rummykit.phase.Phase.TILES`)."""
+
+    upcard: ClassVar[bool] = True
+    """The deal turns the stock's top card face up to start the discard pile; a game
+    without a discard pile (Rummikub) deals none."""
+
+    open_moves: ClassVar[bool] = False
+    """The legal list is a bounded selection and :meth:`open_legal` accepts the rest
+    (Rummikub: any valid arrangement of the table is a legal play, and no list could
+    hold them all).  False: the list is every legal move."""
+
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
 
@@ -170,6 +186,12 @@ class Variant:
             upcard.pass_upcard(state)
             return True
         return False
+
+    def open_legal(self, state: GameState, move: Move) -> bool:
+        """Whether ``move``, a move of plain ints not in the legal list, is legal all the
+        same (asked only when :attr:`open_moves`; the state's ``apply`` asks it only
+        after the list refused the move, so listed moves pay nothing)."""
+        return False  # pragma: no cover - asked only when open_moves
 
     def do_move(self, state: GameState, move: Move) -> None:
         """Carry out a legal move of a kind the shared primitives do not know."""
