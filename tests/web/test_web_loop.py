@@ -142,8 +142,12 @@ def test_a_crafted_hand_s_hello_leaves_the_server_answering(tmp_path: Path) -> N
 
 # -- the rules policy -----------------------------------------------------------------------------
 def test_every_preset_is_allowed_at_each_of_its_table_sizes(tmp_path: Path) -> None:
+    """Every preset the page plays (all but Rummikub: see the test below)."""
+    from rummykit.web.policy import PAGE_PRESETS
+
     with make_client(tmp_path / "w.db") as c:
-        for name, rules in PRESETS.items():
+        for name in PAGE_PRESETS:
+            rules = PRESETS[name]
             for n in {rules.min_players, rules.max_players}:
                 # a person's table (tables of bots only have caps of their own)
                 seats = [{"kind": "human"}] + [{"kind": "bot", "difficulty": "easy"}] * (n - 1)
@@ -362,3 +366,31 @@ def test_a_new_rule_set_is_built_whole_in_the_builder_thread() -> None:
         hits = cached.cache_info().hits
         cached(rules)
         assert cached.cache_info().hits == hits + 1
+
+
+def test_the_lobby_offers_and_hosts_only_games_the_page_plays(tmp_path: Path) -> None:
+    """Rummikub's plays are whole table arrangements, whose action numbers the page
+    cannot carry: the lobby does not offer it, and a table of it is refused with a
+    reason, whatever the policy, rather than left unplayable."""
+    from rummykit.web.policy import PAGE_PRESETS
+
+    assert "rummikub" in PRESETS and "rummikub" not in PAGE_PRESETS
+    assert set(PAGE_PRESETS) == set(PRESETS) - {"rummikub"}
+    seats = [{"kind": "human"}, {"kind": "bot", "difficulty": "easy"}]
+    for limits in ({}, NO_POLICY):
+        with make_client(tmp_path / "w.db", **limits) as c:
+            names = [p["name"] for p in c.get("/api/presets").json()]
+            assert names == list(PAGE_PRESETS)
+            r = c.post("/api/tables", json={"rules": "rummikub", "seats": seats})
+            assert r.status_code == 400, r.text
+            assert r.json()["detail"] == "rummikub: this game is not playable on the web yet"
+
+
+def test_page_plays_agrees_with_the_action_space() -> None:
+    """The policy decides from the rules alone, without building a game (and its
+    meld catalogue, in the event loop), and agrees with the engine's action space."""
+    from rummykit.game import Game
+    from rummykit.web.policy import page_plays
+
+    for rules in PRESETS.values():
+        assert page_plays(rules) == Game.shared(rules, rules.min_players).actions.listable
