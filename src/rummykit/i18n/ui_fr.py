@@ -396,6 +396,9 @@ FR: dict[str, str] = {
     ),
     "cannot read {path}: {error}": "impossible de lire {path} : {error}",
     "give --target or --deals, not both": "donnez --target ou --deals, pas les deux",
+    "Rummikub is not playable in the terminal yet (rummy simulate plays it)": (
+        "Le Rummikub ne se joue pas encore dans le terminal (rummy simulate le joue)"
+    ),
     "unknown bot difficulty {name} (known: {known})": (
         "niveau de robot inconnu {name} (connus : {known})"
     ),

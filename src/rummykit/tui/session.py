@@ -332,6 +332,10 @@ class GameSettings:
     def check(self) -> None:
         """Raise ValueError when these settings cannot start a game."""
         self.rules.check_players(self.players)
+        if self.rules.free_table:  # a turn is a whole table arrangement: no editor yet
+            raise ValueError(
+                _("Rummikub is not playable in the terminal yet (rummy simulate plays it)")
+            )
         for b in self.bots:
             if b not in DIFFICULTIES:
                 known = ", ".join(DIFFICULTIES)
