@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from rummykit.web import Settings
 from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
+from rummykit.web.account_store import AccountStore
 from rummykit.web.pairing import Group, Waiting, match, window
 from rummykit.web.protocol import PROTOCOL
 from rummykit.web.seek_routes import SEEK_HEADER
@@ -149,6 +150,25 @@ def test_two_signed_in_players_get_a_rated_table_each_with_their_seat(
                          ).status_code == 409  # fmt: skip
 
 
+def test_a_rated_seek_carries_the_players_rating_at_that_game(client: TestClient, db: Path) -> None:
+    csrf = sign_up(client, "Ann")["csrf"]
+    ann = rows(db, "SELECT id FROM accounts")[0][0]
+    store = Store(f"sqlite:///{db}")
+    try:  # Ann won a Gin hand against an account of nobody's
+        AccountStore(store).rate("t" * 12, 1, "gin", [ann, "x" * 32], [1, 2])
+        mu = AccountStore(store).ratings_of(ann)[0][1]
+    finally:
+        store.close()
+    assert mu > 25
+    seek(client, csrf)
+    assert rows(db, "SELECT game, rated, rating FROM seeks") == [("gin", 1, mu)]
+    token = seek(client, csrf, game="rami51")  # one at a time
+    assert token.status_code == 409
+    client.cookies.clear()
+    seek(client, name="G", game="rami51")  # a guest's: casual, at a newcomer's 25
+    assert ("rami51", 0, 25.0) in rows(db, "SELECT game, rated, rating FROM seeks")
+
+
 def test_guests_seek_casual_and_are_never_paired_with_rated_seeks(
     client: TestClient, db: Path
 ) -> None:
@@ -248,9 +268,9 @@ def test_seeks_outlive_their_process_and_any_process_pairs_them(db: Path) -> Non
     """The first server stops (as a killed one would: its pairer never ran on the
     seek); the seek is still queued, paired by the next server, and its player
     fetches the link from there."""
-    with accounts_client(db, **FAST) as c:
-        c.portal.call(c.app.state.manager.seeker.stop)  # type: ignore[attr-defined,union-attr]
+    with accounts_client(db, **{**FAST, "pair_every": 0}) as c:  # no pairer
         first = seek(c, name="G").json()["token"]
+        time.sleep(0.2)
     assert rows(db, "SELECT status FROM seeks") == [("waiting",)]
     with accounts_client(db, **FAST) as c:
         csrf = sign_up(c, "Ann")["csrf"]

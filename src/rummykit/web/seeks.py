@@ -150,7 +150,10 @@ class Seeker:
 
     # -- the pairer ---------------------------------------------------------------------
     def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._run())
+        """Start this process's pairer; none with ``pair_every`` 0 (the process takes
+        and answers seeks, and other processes pair them)."""
+        if self.settings.pair_every > 0:
+            self.task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
         if self.task is not None:

@@ -207,7 +207,7 @@ class Settings:
     the other seats (a casual table)."""
     pair_every: float = 1.0
     """Seconds between two passes of a process's pairer over the queue (a new seek
-    also starts one)."""
+    also starts one); 0: this process pairs nobody (others on the database do)."""
     pair_batch: int = 500
     """Waiting seeks one pass locks and pairs at most (the longest waiting first)."""
     pair_claim: float = 15.0
