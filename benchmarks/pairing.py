@@ -91,6 +91,11 @@ async def run(bases: list[str], pids: list[int], args: argparse.Namespace) -> di
             csrfs += await asyncio.gather(
                 *(sign_up(clients[i], bases[i % len(bases)], i) for i in batch)
             )
+        # fresh connections, the sessions' cookies kept: the server closes a
+        # connection idle for 5 s (uvicorn's keep-alive), as the set-up's may be
+        for i, old in enumerate(clients):
+            clients[i] = httpx.AsyncClient(timeout=120, limits=limits, cookies=old.cookies)
+            await old.aclose()
         before = cpu_total(pids[:-1]), cpu_total(pids[-1:])
         t0 = time.monotonic()
         results = await asyncio.gather(
