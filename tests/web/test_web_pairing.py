@@ -364,6 +364,6 @@ def test_on_postgresql_concurrent_pairers_pair_nobody_twice_and_lose_nobody() ->
             store.close()
 
 
-def test_the_seek_routes_change_nothing_without_json(client: TestClient) -> None:
+def test_a_seek_with_an_unknown_field_is_refused(client: TestClient) -> None:
     r = client.post("/api/seek", content=json.dumps({"game": "gin", "x": 1}))
     assert r.status_code == 422
