@@ -40,6 +40,7 @@ from rummykit.web.schema import (
     status,
     upgrade,
 )
+from rummykit.web.seek_store import NewSeek, SeekStore
 from rummykit.web.store import Base, Store, make_engine
 from rummykit.web.usernames import username_keys
 from web_helpers import Client, ServerThread, free_port, postgres_cluster
@@ -49,8 +50,8 @@ RELEASE = json.loads((FIXTURES / "db-release-rows.json").read_text(encoding="utf
 TABLE: str = RELEASE["table"]
 PLAYED = 13
 """The version the release left the fixture's table at."""
-HEAD = "0004"
-"""The newest revision (ratings)."""
+HEAD = "0005"
+"""The newest revision (the quick-pairing queue)."""
 
 
 # -- databases ------------------------------------------------------------------------------
@@ -505,3 +506,50 @@ def test_a_database_at_0002_upgrades_to_accounts_and_plays_on(
         store.close()
     assert schema_differences(url) == []
     assert_log_contiguous(url, play_round(url))
+
+
+def test_a_database_at_0004_upgrades_to_the_seek_queue_and_keeps_its_ratings(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The previous schema (revision 0004: the release's played table, an account and
+    its rating) gets the seeks table (0005) in place; what it had stays, and seeks
+    queue and pair."""
+    make_release_db(url)
+    previous = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, previous)
+    for newer in (previous / "versions").glob("v*.py"):
+        if newer.name[1:5] > "0004":
+            newer.unlink()
+    monkeypatch.setattr(schema_module, "MIGRATIONS", previous)
+    store = Store(url)
+    try:
+        rows = AccountStore(store)
+        ann = Account("a" * 32, "Ann", 1.0)
+        assert rows.create(ann, username_keys("Ann"), "ann", "hash")
+        assert rows.rate("t" * 12, 3, "gin", [ann.id, "b" * 32], [1, 2]) is not None
+    finally:
+        store.close()
+    assert revision_of(url) == ["0004"]
+    before = snapshot(url)
+    assert "seeks" not in before
+    monkeypatch.setattr(schema_module, "MIGRATIONS", MIGRATIONS)
+    store = Store(url)
+    try:
+        assert revision_of(url) == [HEAD]
+        after = snapshot(url)
+        kept = {k: v for k, v in after.items() if k in before and k != "alembic_version"}
+        assert kept == {k: v for k, v in before.items() if k != "alembic_version"}
+        assert after["seeks"][1] == []
+        assert AccountStore(store).ratings_of(ann.id)[0][0] == "gin"
+        queue = SeekStore(store)
+        for i, holder in enumerate(("account:" + ann.id, "address:10.0.0.1")):
+            new = NewSeek(f"s{i}", holder, None, f"P{i}", "gin", 2, 0.0, False, False, 25.0)
+            assert queue.add(new, 100.0 + i, 60.0)
+        (taken,) = queue.take(Settings(), 102.0)
+        links = {seek_id: f"/play/x#{seek_id}" for seek_id, _, _ in taken.seats}
+        assert queue.seat(taken.claim, links, "x", 102.0, 300.0)
+        view = queue.view("s0", 103.0, 60.0)
+        assert view is not None and view.status == "paired" and view.link == "/play/x#s0"
+    finally:
+        store.close()
+    assert schema_differences(url) == []

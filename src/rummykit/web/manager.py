@@ -30,6 +30,7 @@ from .limits import AddressLimiter
 from .live import LOG_LENGTH, LiveTable, bots_only, chat_entry, log_entry, seats_from
 from .residency import CLOSE_GONE, Residency, Unavailable, expired
 from .reviews import Reviewer
+from .seeks import Seeker
 from .service import TableService
 from .session import Sessions
 from .settings import Settings
@@ -90,6 +91,8 @@ class Manager:
         self.driver: Driver = Driver(settings, self.thinker, self.service)
         self.sessions = Sessions(self)
         self.accounts = Accounts(settings, self.store, self.db)
+        self.seeker = Seeker(settings, self.store, self.db, self.service)
+        """Quick pairing: the seeks and this process's pairer (web/seeks.py)."""
 
     def start_driver(self, live: LiveTable) -> None:
         """Play the table's bots and absent players (web/driver.py)."""
@@ -115,8 +118,10 @@ class Manager:
         """Start hosting: load (or, with other processes, take) the tables that play by
         themselves; the others load on demand."""
         await self.host.start()
+        self.seeker.start()
 
     async def stop(self) -> None:
+        await self.seeker.stop()
         await self.residency.stop()
         await self.driver.stop_all(list(self.tables.values()))
         await self.thinker.close()

@@ -33,6 +33,7 @@ from .lobby import lobby_routes
 from .manager import Manager
 from .origin import HostCheck, origin_allowed
 from .residency import Unavailable
+from .seek_routes import SEEK_PATH, seek_routes
 from .session import CLOSE_ORIGIN, CLOSE_TOO_MANY_SOCKETS, refuse
 from .settings import Settings
 from .store import Store
@@ -82,12 +83,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     tables_limit = AddressLimiter(
         settings.tables_per_minute, max_addresses=settings.limit_addresses
     )
+    seeks_limit = AddressLimiter(settings.seeks_per_minute, max_addresses=settings.limit_addresses)
     hosts = HostCheck(settings.allowed_hosts)
     app.add_middleware(
         Gate,
         hosts=hosts,
         max_body=settings.max_body,
-        counted={"POST /api/tables": (tables_limit, "tables created")},
+        counted={
+            "POST /api/tables": (tables_limit, "tables created"),
+            f"POST {SEEK_PATH}": (seeks_limit, "seeks made"),
+        },
         origins=settings.allowed_origins,
     )
     sockets_limit = AddressLimiter(
@@ -152,6 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(lobby_routes(mgr, records_limit))
     app.include_router(account_routes(mgr))
+    app.include_router(seek_routes(mgr))
 
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:

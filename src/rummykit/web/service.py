@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -146,10 +146,15 @@ class TableService:
         lang: str = "en",
         address: str = "",
         account: Account | None = None,
+        holders: Sequence[Account | None] | None = None,
     ) -> dict[str, Any]:
         """Make a table for the client at ``address`` (as the limits count it); a
         refusal (400) says why in ``lang`` where the catalog can.  A signed-in
-        creator's seat is their ``account``'s, under its username."""
+        creator's seat is their ``account``'s, under its username.
+
+        ``holders`` (quick pairing, web/seeks.py) gives every human seat its player
+        at once, each claimed by its name, a signed-in one's under their account;
+        ``account`` is then the first seat's."""
         try:
             rules = Rules.parse(req.rules)
             if req.deals is not None:
@@ -188,6 +193,10 @@ class TableService:
                     creator = i
                     if account is not None:
                         name = account.username
+                held = account if creator == i else None
+                if holders is not None:
+                    held = holders[i]
+                    name = held.username if held is not None else name
                 secret = None if spec.open else secrets.token_urlsafe(24)
                 seats.append(
                     Seat(
@@ -196,7 +205,7 @@ class TableService:
                         digest=None if secret is None else digest(secret),
                         claimed=creator == i or (bool(name) and not spec.open),
                         open=spec.open,
-                        account=account.id if account is not None and creator == i else None,
+                        account=None if held is None else held.id,
                     )
                 )
                 links.append(secret)

@@ -192,3 +192,34 @@ class Settings:
     max_hashing: int = 2
     """Password hashes worked out at once (each takes its memory and some 50 ms of
     CPU); more wait their turn."""
+    # -- quick pairing (web/pairing.py, web/seeks.py; docs/protocol.md "Quick pairing") -
+    pair_window: float = 2.0
+    """How far apart (in openskill ``mu``, a newcomer's 25) two rated players' ratings
+    may be when they start to wait ..."""
+    pair_window_step: float = 1.0
+    """... widened by this much ..."""
+    pair_window_every: float = 5.0
+    """... every this many seconds of waiting ..."""
+    pair_window_max: float = 12.0
+    """... up to this much (2 at once, 3 after 5 s, 7 after 25 s, 12 from 50 s)."""
+    pair_bot_after: float = 30.0
+    """Seconds a seek that opted in to a bot waits for people before medium bots take
+    the other seats (a casual table)."""
+    pair_every: float = 1.0
+    """Seconds between two passes of a process's pairer over the queue (a new seek
+    also starts one); 0: this process pairs nobody (others on the database do)."""
+    pair_batch: int = 500
+    """Waiting seeks one pass locks and pairs at most (the longest waiting first)."""
+    pair_claim: float = 15.0
+    """Seconds a process has to make the table of the seeks it took; past that (it
+    died) they wait again and any process pairs them."""
+    seek_ttl: float = 60.0
+    """Seconds a waiting seek lasts without its player asking after it (each poll
+    renews it); then it is dropped."""
+    seek_keep: float = 300.0
+    """Seconds a paired seek's seat link can still be fetched with its token."""
+    seeks_per_minute: float = 6.0
+    """Seeks one client address may make a minute (bursts as large), whether they
+    are then cancelled or not; 0: no limit ..."""
+    seeks_per_account_minute: float = 4.0
+    """... and one account (bursts as large); 0: no limit."""

@@ -13,11 +13,13 @@ database (web/leases.py).  Four more for the accounts (web/accounts.py,
 docs/accounts.md): ``accounts``, the look-alike keys of their names
 (``account_keys``), their sign-ins (``sessions``), the seats they took
 (``account_seats``), their ratings (``ratings``) and the rated results applied
-(``rated_matches``).  The models below describe the schema; the database gets it
-from the migrations (web/schema.py), which a test holds to the same shape.
+(``rated_matches``); and the quick-pairing queue (``seeks``, web/pairing.py).
+The models below describe the schema; the database gets it from the migrations
+(web/schema.py), which a test holds to the same shape.
 
-Seat secrets and session ids are stored only as SHA-256 digests; passwords only as
-argon2id hashes.
+Seat secrets and session ids are stored only as SHA-256 digests (a paired seek's
+link holds its seat's secret until ``seek_keep`` runs out, fetched only with the
+seek's token, itself stored as a digest); passwords only as argon2id hashes.
 """
 
 from __future__ import annotations
@@ -204,6 +206,44 @@ class RatedMatchRow(Base):
     result: Mapped[str] = mapped_column(Text)
     """JSON: per seat, the account, its place and its rating before and after."""
     at: Mapped[float] = mapped_column(Float)
+
+
+class SeekRow(Base):
+    """A quick-pairing seek (web/pairing.py, docs/protocol.md "Quick pairing"): a
+    player waiting for opponents at a game, player count and turn timer, then the
+    seat link they were given.  Kept in the database so that any server process
+    pairs any seek, and a process that dies loses nobody."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the seek's token, which only its player holds."""
+    holder: Mapped[str | None] = mapped_column(String(160), unique=True, nullable=True)
+    """``account:<id>`` or ``address:<address>`` while the seek waits: one seek a
+    player; None once paired."""
+    account_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    game: Mapped[str] = mapped_column(String(64))
+    """The preset, as it is."""
+    players: Mapped[int] = mapped_column(Integer)
+    timer: Mapped[float] = mapped_column(Float)
+    """Seconds per turn; 0: no timer."""
+    rated: Mapped[bool] = mapped_column(Boolean)
+    bot: Mapped[bool] = mapped_column(Boolean)
+    """Whether a medium bot may take the other seats after ``pair_bot_after``."""
+    rating: Mapped[float] = mapped_column(Float)
+    """The player's ``mu`` at the game when the seek was made (rated seeks)."""
+    created: Mapped[float] = mapped_column(Float, index=True)
+    expires: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(16))
+    """``waiting``, ``pairing`` (a process is making its table) or ``paired``."""
+    claim: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The pairing that holds it (``pairing``, ``paired``)."""
+    claim_until: Mapped[float] = mapped_column(Float, default=0.0)
+    """When a ``pairing`` claim lapses and the seek waits again (its process died)."""
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    link: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The player's seat link, given to the seek's token until the row expires."""
 
 
 def digest(secret: str) -> str:

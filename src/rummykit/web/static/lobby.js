@@ -2,6 +2,7 @@
 import { account, accountPanel, errorText } from "./account.js";
 import { api, h } from "./dom.js";
 import { lang, seatName, t, tn } from "./i18n.js";
+import { pairingPanel } from "./pairing.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"];
 const DEFAULT_BOT = "easy"; // as in the terminal game: medium wins 66% of matches against easy, too many for a first game
@@ -170,6 +171,7 @@ export async function lobby(app) {
     h("section", { class: "panel quick" },
       h("button", { id: "play-now", class: "primary", onclick: playNow, text: t("lobby.play_now") }),
       h("span", { class: "muted", text: " " + t("lobby.play_now_what") }), quickErr),
+    pairingPanel(listed, myNameOrNull),
     accountPanel(accountChanged, (name) => (presets.find((p) => p.name === name) || { title: name }).title),
     h("section", { class: "panel" },
       h("h2", { text: t("lobby.new_table") }),
