@@ -38,6 +38,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from functools import cache
+from itertools import combinations_with_replacement
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -72,17 +73,7 @@ def _slot_sets(k: int) -> tuple[tuple[int, ...], ...]:
     """Every multiset of ``k`` run lengths (0, 1, 2, 3 and more), as sorted tuples.
     A colour has two run slots per value (two copies of a tile), and one more per
     joker in play: three runs may cover one value when a joker is its third tile."""
-    out: list[tuple[int, ...]] = []
-
-    def grow(prefix: tuple[int, ...], lo: int) -> None:
-        if len(prefix) == k:
-            out.append(prefix)
-            return
-        for x in range(lo, 4):
-            grow((*prefix, x), x)
-
-    grow((), 0)
-    return tuple(out)
+    return tuple(combinations_with_replacement(range(4), k))  # sorted, in order
 
 
 @cache
