@@ -66,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for preset in presets:
         rules = PRESETS[preset]
-        counts = sorted({rules.min_players, min(rules.max_players, args.max_players)})
+        counts = sorted(
+            {rules.min_players, max(rules.min_players, min(rules.max_players, args.max_players))}
+        )
         for players in counts:
             times = sorted(hint_times(preset, players, args.matches, args.every, args.seed))
             if not times:

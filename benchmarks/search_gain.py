@@ -23,10 +23,13 @@ deal ``i`` plays the ``i % 7``-th contract of the match as its own round.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
 
 from paired import Z95, share_interval
 from results_file import write_results
@@ -121,7 +124,35 @@ def measure(
                                                              statistics.fmean(margins) + half],
         "round_wins": sum(int(p[2]) for p in pairs), "round_losses": sum(int(p[3]) for p in pairs),
         "points": [sum(ours), sum(total) - sum(ours)], "seconds": seconds,
+        "per_deal": [[p[0], p[1]] for p in pairs],
     }  # fmt: skip
+
+
+def compare(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, object]]:
+    """Two runs on the same deals (two results files of :func:`main`), rule set by
+    rule set: each run's share, and the paired difference of their margins a round,
+    deal by deal, with its 95% interval (the deals' luck cancels out of it)."""
+    rows_a = before.get("rows", [before])
+    rows_b = {r.get("label", r["rules"]): r for r in after.get("rows", [after])}
+    out: list[dict[str, object]] = []
+    for a in rows_a:
+        b = rows_b.get(a.get("label", a["rules"]))
+        if b is None or b["seed"] != a["seed"]:
+            continue
+        n = min(len(a["per_deal"]), len(b["per_deal"]))
+        k = a["players"]
+        diffs = [
+            ((y[0] - y[1]) - (x[0] - x[1])) / k
+            for x, y in zip(a["per_deal"][:n], b["per_deal"][:n], strict=True)
+        ]
+        mean = statistics.fmean(diffs)
+        half = Z95 * statistics.stdev(diffs) / n**0.5 if n > 1 else float("inf")
+        out.append({
+            "label": a.get("label", a["rules"]), "deals": n,
+            "share_before": a["share"], "share_after": b["share"],
+            "margin_gain": mean, "margin_gain_ci95": [mean - half, mean + half],
+        })  # fmt: skip
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,7 +167,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default="search_gain")
+    ap.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("BEFORE", "AFTER"),
+        help="two results files: the paired gain of the second, play nothing",
+    )
     args = ap.parse_args(argv)
+    if args.compare:
+        before, after = (json.loads(Path(f).read_text()) for f in args.compare)
+        for row in compare(before, after):
+            low, high = row["margin_gain_ci95"]  # type: ignore[misc]
+            print(
+                f"{row['label']}: {row['deals']} deals, share {row['share_before']:.1%} -> "
+                f"{row['share_after']:.1%}, margin a round {row['margin_gain']:+.2f} "
+                f"({low:+.2f} to {high:+.2f})"
+            )
+        return 0
     if args.suite:
         wanted = set(args.families.split(",")) if args.families else None
         runs = [(label, r, n) for label, r, n in SUITE if wanted is None or label in wanted]

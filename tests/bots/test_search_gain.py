@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from paired import share_interval
-from search_gain import SUITE, main, measure, play_deal, play_pair, round_rules
+from search_gain import SUITE, compare, main, measure, play_deal, play_pair, round_rules
 
 
 def test_share_interval_narrows_with_more_deals_and_holds_the_share() -> None:
@@ -73,3 +73,19 @@ def test_the_suite_covers_every_family(tmp_path: Path, capsys: pytest.CaptureFix
     rows = json.loads(out.with_suffix(".json").read_text())["rows"]
     assert [r["label"] for r in rows] == ["basic", "contract"]
     assert "contract" in capsys.readouterr().out
+
+
+def test_two_runs_on_the_same_deals_compare_deal_by_deal(tmp_path: Path) -> None:
+    """``--compare``: a run against itself gains nothing; a bot against a weaker
+    opponent, compared with the same bot against itself, gains on every deal."""
+    same = tmp_path / "same"
+    weaker = tmp_path / "weaker"
+    main(["--rules", "basic(deals=1)", "--bot", "easy", "--against", "easy", "--deals", "3",
+          "--workers", "1", "--out", str(same)])  # fmt: skip
+    main(["--rules", "basic(deals=1)", "--bot", "easy", "--against", "random", "--deals", "3",
+          "--workers", "1", "--out", str(weaker)])  # fmt: skip
+    a, b = (json.loads(p.with_suffix(".json").read_text()) for p in (same, weaker))
+    (row,) = compare(a, a)
+    assert row["deals"] == 3 and row["margin_gain"] == 0
+    (row,) = compare(a, b)
+    assert row["margin_gain"] > 0 and row["share_after"] > row["share_before"]
