@@ -1,25 +1,37 @@
 """What the search adds: a bot against another on single-round duplicate deals.
 
-Issue #16 asks that ``hard`` take at least 58% of the points against ``medium`` at Gin.
-Each deal (``seed + i``) is played twice with the seats swapped, so both bots hold the
-same cards once each and the luck of the deal cancels out.  Reported: the first bot's
-share of all points scored (winner-collects rules only: in a penalty game points are
-charged, not won), with a 95% interval over the deals (:func:`paired.share_interval`),
-and its round wins and losses.  An iteration budget (``ismcts:100i``) makes a run
-independent of the machine's load; ``ismcts:1cpu`` measures the bot as it plays.
+Each deal (``seed + i``) is played once per seat of the measured bot, the other seats
+held by the opponent bot, so every seat's cards are played by both and the luck of the
+deal cancels out (two players: the deal twice, seats swapped).  Reported: the first
+bot's *points share* against an average opponent with a 95% interval over the deals
+(:func:`paired.share_interval`), its mean margin a round, and its round wins and
+losses.  Under winner-collects scoring the share is the bot's points over its points
+plus the mean opponent's; under penalty scoring (points are charged, lower is
+better) it is the mean opponent's charge over both charges.  50% is parity.  An
+iteration budget (``ismcts:100i``) makes a run independent of the machine's load;
+``ismcts:1cpu`` measures the bot as it plays.
 
     python benchmarks/search_gain.py --bot ismcts:100i --against medium --deals 200 \\
         --seed 1000 --rules "gin(deals=1)"
+    python benchmarks/search_gain.py --suite --bot ismcts:0.2cpu --deals 20 --out hard_strength
+
+``--suite`` runs every family (:data:`SUITE`: basic, Gin, Rami 51, 500 Rum, Kalooki,
+Indian Rummy, Contract Rummy) on single rounds and prints one table; Contract Rummy's
+deal ``i`` plays the ``i % 7``-th contract of the match as its own round.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
 
-from paired import share_interval
+from paired import Z95, share_interval
 from results_file import write_results
 from rich.console import Console
 from rich.table import Table
@@ -27,65 +39,178 @@ from rich.table import Table
 from rummykit.bots import make_bot, play_match
 from rummykit.rules import Rules, Scoring
 
+SUITE: tuple[tuple[str, str, int], ...] = (
+    ("basic", "basic(deals=1)", 2),
+    ("gin", "gin(deals=1)", 2),
+    ("rami51", "rami51(deals=1)", 2),
+    ("rum500", "rum500(deals=1)", 2),
+    ("kalooki", "kalooki(deals=1)", 2),
+    ("indian", "indian(deals=1)", 2),
+    ("contract", "contract", 3),
+)
+"""Every family once: its label, its single-round rules and its players.  Contract
+Rummy needs three players; its rules are :func:`round_rules`' per deal."""
 
-def play_pair(args: tuple[str, str, str, int]) -> tuple[int, int, int, int]:
-    """One deal from both seats: our points, theirs, our round wins, our losses."""
-    rules, ours, theirs, seed = args
-    mine = total_theirs = wins = losses = 0
-    for seat in (0, 1):
-        bots = [make_bot(ours), make_bot(theirs)]
-        if seat:
-            bots.reverse()
-        g, _ = play_match(rules, 2, bots, seed=seed)
-        a, b = g.scores[seat], g.scores[1 - seat]
-        mine += a
-        total_theirs += b
-        wins += a > b
-        losses += a < b
+
+def round_rules(rules: str, seed: int) -> str:
+    """The rules of deal ``seed``: as given, but a bare ``contract`` plays one of its
+    seven contracts (``seed % 7``) as a single round, so the deals cover them all."""
+    if rules != "contract":
+        return rules
+    r = Rules.parse("contract")
+    k = seed % len(r.contracts.split("/"))
+    contract = r.contracts.split("/")[k]
+    size = r.deal_sizes.split("/")[k]
+    return f"contract(deals=1,contracts={contract},deal_sizes={size})"
+
+
+def play_deal(rules: str, players: int, ours: str, theirs: str, seed: int) -> tuple[float, ...]:
+    """One deal with ``ours`` in each seat in turn, ``theirs`` in the others: our
+    points, the mean opponent's (both in the share's sense, see the module), our round
+    wins and our losses (a round whose best score another seat beats)."""
+    spec = round_rules(rules, seed)
+    sign = 1 if Rules.parse(spec).scoring is Scoring.WINNER_COLLECTS else -1
+    mine = total_theirs = 0.0
+    wins = losses = 0
+    for seat in range(players):
+        bots = [make_bot(ours if p == seat else theirs) for p in range(players)]
+        g, _ = play_match(spec, players, bots, seed=seed)
+        others = [g.scores[p] for p in range(players) if p != seat]
+        if sign > 0:
+            mine += g.scores[seat]
+            total_theirs += statistics.fmean(others)
+        else:  # penalty: what is charged to the others counts for us
+            mine += statistics.fmean(others)
+            total_theirs += g.scores[seat]
+        gains = [sign * s for s in g.scores]
+        best_other = max(gains[p] for p in range(players) if p != seat)
+        wins += gains[seat] > best_other
+        losses += gains[seat] < best_other
     return mine, total_theirs, wins, losses
+
+
+def play_pair(args: tuple[str, str, str, int]) -> tuple[float, ...]:
+    """One two-player deal from both seats (:func:`play_deal`)."""
+    rules, ours, theirs, seed = args
+    return play_deal(rules, 2, ours, theirs, seed)
+
+
+def _play(args: tuple[str, int, str, str, int]) -> tuple[float, ...]:
+    return play_deal(*args)
+
+
+def measure(
+    rules: str, players: int, bot: str, against: str, deals: int, seed: int, workers: int
+) -> dict[str, object]:
+    """Play ``deals`` deals and summarize them (the JSON row of one rule set)."""
+    jobs = [(rules, players, bot, against, seed + i) for i in range(deals)]
+    start = time.perf_counter()
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            pairs = list(pool.map(_play, jobs))
+    else:
+        pairs = [_play(j) for j in jobs]
+    seconds = time.perf_counter() - start
+    ours = [float(p[0]) for p in pairs]
+    total = [float(p[0] + p[1]) for p in pairs]
+    share, low, high = share_interval(ours, total)
+    margins = [(p[0] - p[1]) / players for p in pairs]  # a round, per seating
+    half = Z95 * statistics.stdev(margins) / len(margins) ** 0.5 if len(margins) > 1 else 0.0
+    return {
+        "rules": rules, "players": players, "bot": bot, "against": against,
+        "deals": deals, "rounds": deals * players, "seed": seed,
+        "share": share, "share_ci95": [low, high],
+        "margin": statistics.fmean(margins), "margin_ci95": [statistics.fmean(margins) - half,
+                                                             statistics.fmean(margins) + half],
+        "round_wins": sum(int(p[2]) for p in pairs), "round_losses": sum(int(p[3]) for p in pairs),
+        "points": [sum(ours), sum(total) - sum(ours)], "seconds": seconds,
+        "per_deal": [[p[0], p[1]] for p in pairs],
+    }  # fmt: skip
+
+
+def compare(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, object]]:
+    """Two runs on the same deals (two results files of :func:`main`), rule set by
+    rule set: each run's share, and the paired difference of their margins a round,
+    deal by deal, with its 95% interval (the deals' luck cancels out of it)."""
+    rows_a = before.get("rows", [before])
+    rows_b = {r.get("label", r["rules"]): r for r in after.get("rows", [after])}
+    out: list[dict[str, object]] = []
+    for a in rows_a:
+        b = rows_b.get(a.get("label", a["rules"]))
+        if b is None or b["seed"] != a["seed"]:
+            continue
+        n = min(len(a["per_deal"]), len(b["per_deal"]))
+        k = a["players"]
+        diffs = [
+            ((y[0] - y[1]) - (x[0] - x[1])) / k
+            for x, y in zip(a["per_deal"][:n], b["per_deal"][:n], strict=True)
+        ]
+        mean = statistics.fmean(diffs)
+        half = Z95 * statistics.stdev(diffs) / n**0.5 if n > 1 else float("inf")
+        out.append({
+            "label": a.get("label", a["rules"]), "deals": n,
+            "share_before": a["share"], "share_after": b["share"],
+            "margin_gain": mean, "margin_gain_ci95": [mean - half, mean + half],
+        })  # fmt: skip
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--bot", default="hard", help="the bot measured (e.g. ismcts:100i)")
     ap.add_argument("--against", default="medium")
-    ap.add_argument("--rules", default="gin(deals=1)", help="two-player, winner collects")
-    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--rules", default="gin(deals=1)", help="single-round rules")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--suite", action="store_true", help="every family (SUITE), not --rules")
+    ap.add_argument("--families", default="", help="with --suite: a comma list of its labels")
+    ap.add_argument("--deals", type=int, default=200, help="deals per rule set")
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default="search_gain")
+    ap.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("BEFORE", "AFTER"),
+        help="two results files: the paired gain of the second, play nothing",
+    )
     args = ap.parse_args(argv)
-    if Rules.parse(args.rules).scoring is not Scoring.WINNER_COLLECTS:
-        ap.error("points shares need winner-collects rules")
-    jobs = [(args.rules, args.bot, args.against, args.seed + i) for i in range(args.deals)]
-    start = time.perf_counter()
-    with ProcessPoolExecutor(args.workers) as pool:
-        pairs = list(pool.map(play_pair, jobs))
-    seconds = time.perf_counter() - start
-    ours = [float(p[0]) for p in pairs]
-    total = [float(p[0] + p[1]) for p in pairs]
-    share, low, high = share_interval(ours, total)
-    wins = sum(p[2] for p in pairs)
-    losses = sum(p[3] for p in pairs)
-    table = Table(title=f"{args.bot} vs {args.against}, {args.rules}, {args.deals} deals")
-    for col in ("points share", "95% CI", "round wins", "losses", "points", "seconds"):
+    if args.compare:
+        before, after = (json.loads(Path(f).read_text()) for f in args.compare)
+        for row in compare(before, after):
+            low, high = row["margin_gain_ci95"]  # type: ignore[misc]
+            print(
+                f"{row['label']}: {row['deals']} deals, share {row['share_before']:.1%} -> "
+                f"{row['share_after']:.1%}, margin a round {row['margin_gain']:+.2f} "
+                f"({low:+.2f} to {high:+.2f})"
+            )
+        return 0
+    if args.suite:
+        wanted = set(args.families.split(",")) if args.families else None
+        runs = [(label, r, n) for label, r, n in SUITE if wanted is None or label in wanted]
+    else:
+        runs = [(args.rules, args.rules, args.players)]
+    table = Table(title=f"{args.bot} vs {args.against}, single rounds, {args.deals} deals each")
+    for col in ("rules", "players", "points share", "95% CI", "margin a round", "95% CI",
+                "round wins", "losses", "seconds"):  # fmt: skip
         table.add_column(col, justify="right")
-    table.add_row(
-        f"{share:.1%}", f"{low:.1%}-{high:.1%}", str(wins), str(losses),
-        f"{sum(ours):.0f}-{sum(total) - sum(ours):.0f}", f"{seconds:.0f}",
-    )  # fmt: skip
-    Console().print(table)
+    rows = []
+    for label, rules, players in runs:
+        row = measure(rules, players, args.bot, args.against, args.deals, args.seed, args.workers)
+        row["label"] = label
+        rows.append(row)
+        print(f"{label}: {row['share']:.1%} in {row['seconds']:.0f} s", file=sys.stderr, flush=True)
+        low, high = row["share_ci95"]  # type: ignore[misc]
+        mlow, mhigh = row["margin_ci95"]  # type: ignore[misc]
+        table.add_row(
+            label, str(players), f"{row['share']:.1%}", f"{low:.1%}-{high:.1%}",
+            f"{row['margin']:+.1f}", f"{mlow:+.1f} to {mhigh:+.1f}",
+            str(row["round_wins"]), str(row["round_losses"]), f"{row['seconds']:.0f}",
+        )  # fmt: skip
+    Console(width=150).print(table)
     given = sys.argv[1:] if argv is None else argv
-    write_results(
-        args.out,
-        {
-            "command": "python benchmarks/search_gain.py " + " ".join(given),
-            "bot": args.bot, "against": args.against, "rules": args.rules,
-            "deals": args.deals, "seed": args.seed, "share": share, "share_ci95": [low, high],
-            "round_wins": wins, "round_losses": losses,
-            "points": [sum(ours), sum(total) - sum(ours)], "seconds": seconds,
-        },
-    )  # fmt: skip
+    payload: dict[str, object] = {"command": "python benchmarks/search_gain.py " + " ".join(given)}
+    payload.update(rows[0] if not args.suite else {"rows": rows})
+    write_results(args.out, payload)
     return 0
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import COPIES, JOKER, bits, copy_of, face_of, is_joker
+from ..cards import FACE_MASKS, JOKER, bits, copy_of, face_of, is_joker
 from ..melds import RUN
 from ..moves import BUY, DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, PASS, Move
 from ..rules import Family
@@ -105,11 +105,12 @@ class ExpertBot(Bot):
         total_live = sum(live.values())
         gain = 0.0
         for f, copies in self._neighbours(hand, live):
-            probe = next((c for c in COPIES[f] if not hand >> c & 1), -1)
-            if probe < 0:
+            free = FACE_MASKS[f] & ~hand  # the copies of f not in the hand
+            if not free:
                 continue
-            v = card_value(view.rules, probe)
-            improvement = base + v - solver.deadwood(hand | (1 << probe))
+            probe = free & -free  # the first of them (first deck first), as a bit
+            v = card_value(view.rules, f)  # a face's value is its cards' value
+            improvement = base + v - solver.deadwood(hand | probe)
             if improvement > 0:
                 gain += improvement * copies
         return base - self.outs_weight * gain / total_live
