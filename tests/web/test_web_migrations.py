@@ -470,6 +470,17 @@ def test_concurrent_upgrades_on_postgresql_make_one_schema(pg_server: str) -> No
     engine.dispose()
 
 
+def migrate_only_to(revision: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make :class:`Store` migrate only up to ``revision``, as an older release did:
+    a copy of the migrations without the newer revisions."""
+    previous = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, previous)
+    for newer in (previous / "versions").glob("v*.py"):
+        if newer.name[1:5] > revision:
+            newer.unlink()
+    monkeypatch.setattr(schema_module, "MIGRATIONS", previous)
+
+
 def test_a_database_at_0002_upgrades_to_accounts_and_plays_on(
     url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -477,12 +488,7 @@ def test_a_database_at_0002_upgrades_to_accounts_and_plays_on(
     accounts' tables (0003, 0004) in place: its games load and play on, and accounts
     work."""
     make_release_db(url)
-    previous = tmp_path / "migrations"
-    shutil.copytree(MIGRATIONS, previous)
-    for newer in (previous / "versions").glob("v*.py"):
-        if newer.name[1:5] > "0002":
-            newer.unlink()
-    monkeypatch.setattr(schema_module, "MIGRATIONS", previous)
+    migrate_only_to("0002", tmp_path, monkeypatch)
     Store(url).close()
     assert revision_of(url) == ["0002"]
     before = snapshot(url)
@@ -515,12 +521,7 @@ def test_a_database_at_0004_upgrades_to_the_seek_queue_and_keeps_its_ratings(
     its rating) gets the seeks table (0005) in place; what it had stays, and seeks
     queue and pair."""
     make_release_db(url)
-    previous = tmp_path / "migrations"
-    shutil.copytree(MIGRATIONS, previous)
-    for newer in (previous / "versions").glob("v*.py"):
-        if newer.name[1:5] > "0004":
-            newer.unlink()
-    monkeypatch.setattr(schema_module, "MIGRATIONS", previous)
+    migrate_only_to("0004", tmp_path, monkeypatch)
     store = Store(url)
     try:
         rows = AccountStore(store)
