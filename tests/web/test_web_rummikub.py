@@ -112,7 +112,7 @@ def test_a_rummikub_turn_rearranges_the_table(server: ServerThread, browser: Any
     assert len(sets_on_board(page)) == 2 and page.locator("#rk-rack .tile").count() == 6
 
     # the turn: 5H dragged onto 6H 7H 8H, 9H clicked onto it, the run split before 8H,
-    # TH clicked onto 8H 9H
+    # TH put onto 8H 9H by the keyboard (Enter selects, 2 names the second set)
     drag(page, tile(page, "5H"), page.locator('#rk-sets [data-set="0"] .rk-mark'))
     tile(page, "9H").click()
     page.click('#rk-sets [data-set="0"] .rk-mark')
@@ -122,8 +122,9 @@ def test_a_rummikub_turn_rearranges_the_table(server: ServerThread, browser: Any
     )
     tile(page, "8H").click()
     page.click("#btn-split")
-    tile(page, "TH").click()
-    page.click('#rk-sets [data-set="1"] .rk-mark')
+    tile(page, "TH").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("2")
     assert [valid for _t, valid in sets_on_board(page)] == ["true", "true", "true"]
     page.click("#btn-play")
     wait_version(page, v)

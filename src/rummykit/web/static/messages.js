@@ -160,6 +160,7 @@ export const MESSAGES = {
     "rk.set_valid": "Set {n}: {tiles} (valid)", "rk.set_invalid": "Set {n}: {tiles} (not a set yet)",
     "rk.grip": "Set {n}: pick up the whole set, to join it to another",
     "rk.table_stays": "A tile of the table stays on the table: put it in a set.",
+    "rk.put_here": "Set {n}: put what is selected at its end", "rk.to_rack": "Back to the rack",
     "mv.table": "table", "rk.status": "arrange the table's sets and play, or draw a tile.",
   },
   fr: {
@@ -320,6 +321,7 @@ export const MESSAGES = {
     "rk.set_valid": "Combinaison {n} : {tiles} (valide)", "rk.set_invalid": "Combinaison {n} : {tiles} (pas encore valide)",
     "rk.grip": "Combinaison {n} : la prendre entière, pour la joindre à une autre",
     "rk.table_stays": "Une tuile de la table reste sur la table : mettez-la dans une combinaison.",
+    "rk.put_here": "Combinaison {n} : y mettre la sélection, au bout", "rk.to_rack": "Retour au chevalet",
     "mv.table": "table", "rk.status": "réarrangez les combinaisons de la table et jouez, ou piochez une tuile.",
   },
 };

@@ -659,7 +659,8 @@ export async function tablePage(app, connEl, tableId) {
     right: () => focusCard(1),
     target: (e) => {
       const i = Number(e.key) - 1;
-      if (i < ui.msg.game.melds.length) { ui.target = i; render(); }
+      if (ui.msg.game.options.free_table) tiles.target(i); // the board's set i + 1
+      else if (i < ui.msg.game.melds.length) { ui.target = i; render(); }
     },
   }, dialogOpen);
 

@@ -62,6 +62,7 @@ export function tileBoard({ send, showError, clearError }) {
   const board = h("div", { class: "rk-board", id: "rk-board", hidden: true }, sets, newSet);
   const rack = h("div", { class: "rk-rack", id: "rk-rack", "data-drop": "rack", role: "group", "aria-label": t("rk.rack"),
     onclick: (e) => { if (e.target === rack) target("rack"); } });
+  const toRack = h("button", { class: "rk-to-rack", id: "rk-to-rack", type: "button", text: t("rk.to_rack"), onclick: () => target("rack") });
   const btn = (id, key, fn) => h("button", { id, type: "button", text: t(key), onclick: fn });
   const b = {
     play: btn("btn-play", "rk.play", play),
@@ -96,16 +97,20 @@ export function tileBoard({ send, showError, clearError }) {
         class: "rk-set" + (read.valid ? " valid" : " invalid") + (whole ? " selected" : ""),
         "data-drop": "set", "data-set": i, "data-valid": String(read.valid), role: "group",
         "aria-label": t(read.valid ? "rk.set_valid" : "rk.set_invalid", { n: i + 1, tiles: set.map((x) => faceText(x.face)).join(" ") }),
-        onclick: (e) => { if (!e.target.closest(".card, .rk-grip")) target(i); },
+        onclick: (e) => { if (!e.target.closest("button")) target(i); },
       },
       h("button", { class: "rk-grip", type: "button", "data-set": i, "aria-pressed": String(!!whole),
         "aria-label": t("rk.grip", { n: i + 1 }), title: t("rk.grip", { n: i + 1 }), text: "⠿",
         onclick: (e) => { e.stopPropagation(); if (!st.suppressClick) pick({ set: i }); },
         onpointerdown: (e) => startDrag(e, { set: i }) }),
       set.map((x, j) => tileEl(x, i, j, read.stands[j])),
-      h("span", { class: "rk-mark", "aria-hidden": "true", text: read.valid ? "✓" : "✗" }));
+      // the mark is also the set's end: what is selected goes there (by click or key)
+      h("button", { class: "rk-mark", type: "button", "data-set": i, text: read.valid ? "✓" : "✗",
+        "aria-label": t("rk.put_here", { n: i + 1 }), title: t("rk.put_here", { n: i + 1 }),
+        onclick: (e) => { e.stopPropagation(); target(i); } }));
     }));
-    rack.replaceChildren(...st.rack.map((x, j) => tileEl(x, "rack", j)));
+    rack.replaceChildren(...st.rack.map((x, j) => tileEl(x, "rack", j)), toRack);
+    toRack.disabled = !st.myTurn;
     board.classList.toggle("editing", st.myTurn);
     const kinds = new Set(st.g.legal.map((l) => l.kind));
     b.play.disabled = !st.myTurn || !placed();
@@ -153,7 +158,7 @@ export function tileBoard({ send, showError, clearError }) {
 
   // The selection put on ``where``: "rack", "new" (a set of its own) or a set's index.
   function target(where) {
-    if (!st.myTurn || !st.sel) return;
+    if (!st.myTurn || !st.sel || (typeof where === "number" && !st.sets[where])) return;
     moveTo(where, undefined);
   }
 
@@ -263,5 +268,5 @@ export function tileBoard({ send, showError, clearError }) {
     if (st.g) draw();
   }
 
-  return { board, rack, bar, render, clear };
+  return { board, rack, bar, render, clear, target };
 }
