@@ -31,7 +31,7 @@ from rummykit.solver import Solver
 from rummykit.state import GameState, Phase, new_game
 from rummykit.web import Settings
 from rummykit.web.protocol import arrangement_payload
-from test_web_api import make_client
+from test_web_api import card_values, hello, make_client, move, until
 from web_helpers import Client, ServerThread
 
 CRAFTED = (
@@ -142,12 +142,8 @@ def test_a_crafted_hand_s_hello_leaves_the_server_answering(tmp_path: Path) -> N
 
 # -- the rules policy -----------------------------------------------------------------------------
 def test_every_preset_is_allowed_at_each_of_its_table_sizes(tmp_path: Path) -> None:
-    """Every preset the page plays (all but Rummikub: see the test below)."""
-    from rummykit.web.policy import PAGE_PRESETS
-
     with make_client(tmp_path / "w.db") as c:
-        for name in PAGE_PRESETS:
-            rules = PRESETS[name]
+        for name, rules in PRESETS.items():
             for n in {rules.min_players, rules.max_players}:
                 # a person's table (tables of bots only have caps of their own)
                 seats = [{"kind": "human"}] + [{"kind": "bot", "difficulty": "easy"}] * (n - 1)
@@ -368,29 +364,72 @@ def test_a_new_rule_set_is_built_whole_in_the_builder_thread() -> None:
         assert cached.cache_info().hits == hits + 1
 
 
-def test_the_lobby_offers_and_hosts_only_games_the_page_plays(tmp_path: Path) -> None:
-    """Rummikub's plays are whole table arrangements, whose action numbers the page
-    cannot carry: the lobby does not offer it, and a table of it is refused with a
-    reason, whatever the policy, rather than left unplayable."""
-    from rummykit.web.policy import PAGE_PRESETS
-
-    assert "rummikub" in PRESETS and "rummikub" not in PAGE_PRESETS
-    assert set(PAGE_PRESETS) == set(PRESETS) - {"rummikub"}
-    seats = [{"kind": "human"}, {"kind": "bot", "difficulty": "easy"}]
-    for limits in ({}, NO_POLICY):
-        with make_client(tmp_path / "w.db", **limits) as c:
-            names = [p["name"] for p in c.get("/api/presets").json()]
-            assert names == list(PAGE_PRESETS)
-            r = c.post("/api/tables", json={"rules": "rummikub", "seats": seats})
-            assert r.status_code == 400, r.text
-            assert r.json()["detail"] == "rummikub: this game is not playable on the web yet"
+def test_the_lobby_offers_every_preset(tmp_path: Path) -> None:
+    """The page plays every family, Rummikub's board of sets too."""
+    with make_client(tmp_path / "w.db") as c:
+        names = [p["name"] for p in c.get("/api/presets").json()]
+        assert names == list(PRESETS) and "rummikub" in names
 
 
-def test_page_plays_agrees_with_the_action_space() -> None:
-    """The policy decides from the rules alone, without building a game (and its
-    meld catalogue, in the event loop), and agrees with the engine's action space."""
-    from rummykit.game import Game
-    from rummykit.web.policy import page_plays
+def test_a_rummikub_table_is_hosted_and_played_by_text(tmp_path: Path) -> None:
+    """A Rummikub table is created; its state payload is JSON the page reads (no
+    arrangement number in it: plays are the legal list's texts); a play sent as text
+    rearranges the table, its log row stored without the arrangement's number (which
+    no integer column holds), and the table loads again after a restart; an invalid
+    set is refused naming it, changing nothing."""
+    from rummykit.web.store import ARRANGED
 
-    for rules in PRESETS.values():
-        assert page_plays(rules) == Game.shared(rules, rules.min_players).actions.listable
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    position = rummikub_position()
+    with make_client(tmp_path / "w.db") as c:
+        r = c.post("/api/tables", json={"rules": "rummikub", "seats": seats})
+        assert r.status_code == 200, r.text
+        t = r.json()
+        manager = c.app.state.manager  # type: ignore[attr-defined]
+        live = manager.tables[t["id"]]
+        position.names = list(live.state.names)
+        live.state = position
+        live.cache.clear()
+        with c.websocket_connect(f"/ws/{t['id']}") as ws:
+            s = hello(ws, t, 0)
+            g = s["game"]
+            assert g["options"]["free_table"] and g["phase"] == "tiles"
+            assert [m["text"] for m in g["melds"]] == ["6H 7H 8H", "7C 7D 7S"]
+            assert all(
+                isinstance(e["text"], str) and set(e) <= {"kind", "text"} for e in g["legal"]
+            )
+            assert {"draw_stock", "arrange"} <= {e["kind"] for e in g["legal"]}
+            hidden = set(bits(position.hands[1])) | set(position.stock)
+            assert g["hand"] == sorted(bits(position.hands[0]))
+            assert hidden and not hidden & set(card_values(s)), "Bob's rack or the pool leaked"
+            move(ws, s["version"], kind="text", text="table 6H 7H 8H / 7C 7D")
+            err = until(ws, lambda m: m["type"] in ("error", "state"))
+            assert err["type"] == "error" and err["code"] == "notation", err
+            assert "'7C 7D' is not a set" in err["message"]
+            move(ws, s["version"], kind="text", text="table 5H 6H 7H / 8H 9H TH / 7C 7D 7S")
+            new = until(ws, lambda m: m["type"] == "state" and m["version"] > s["version"])
+            assert sorted(m["text"] for m in new["game"]["melds"]) == [
+                "5H 6H 7H", "7C 7D 7S", "8H 9H TH",
+            ]  # fmt: skip
+            assert new["log"][-1]["text"] == "table 5H 6H 7H / 8H 9H TH / 7C 7D 7S"
+        with manager.store.engine.connect() as db:
+            actions = [row[0] for row in db.exec_driver_sql("SELECT action FROM moves")]
+        assert actions[-1] == ARRANGED
+    with make_client(tmp_path / "w.db") as c, c.websocket_connect(f"/ws/{t['id']}") as ws:
+        again = hello(ws, t, 1)
+        assert len(again["game"]["melds"]) == 3 and again["game"]["current"] == 1
+
+
+def rummikub_position() -> GameState:
+    """Ann (seat 0, opened) to play 5H 9H TH onto 6H 7H 8H and 7C 7D 7S."""
+    from helpers import build
+
+    return build(
+        "rummikub",
+        hands=["5H 9H TH 2S 3C KD", "AC 2C 3C 4C 5C 6C"],
+        table=[(1, "6H 7H 8H"), (1, "7C 7D 7S")],
+        phase=Phase.TILES,
+        opened=[True, True],
+        melded=[True, True],
+        laid=[True, True],
+    )

@@ -458,6 +458,13 @@ PROTOCOL_PATTERNS: dict[str, Patterns] = {
         ),
     ),
     "not_finished": ((rf"round {_N} is not finished", "la manche {n} n'est pas finie"),),
+    # a Rummikub play's set that is no set (notation.py), named as it was written
+    "notation": (
+        (
+            r"'(?P<cards>[^']+)' is not a set \[rule: invalid_set\]",
+            "{cards} n'est pas une combinaison : " + RULES["invalid_set"].split(" : ", 1)[1],
+        ),
+    ),
     "rate_limited": (
         (
             r"too many chat lines; wait a few seconds",

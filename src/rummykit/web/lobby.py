@@ -23,7 +23,6 @@ from ..rules import PRESET_SOURCES, PRESETS, Family
 from .account_routes import signed_in
 from .limits import AddressLimiter, address_key
 from .live import LiveTable, peer
-from .policy import PAGE_PRESETS
 from .protocol import MAX_NAME
 from .residency import Unavailable
 
@@ -85,8 +84,7 @@ class JoinTable(BaseModel):
 
 
 def preset_list(lang: str | None) -> list[dict[str, Any]]:
-    """The presets the page plays, their titles, descriptions and summaries in
-    ``lang``."""
+    """The presets, their titles, descriptions and summaries in ``lang``."""
     lg = normalize(lang) or "en"
     sources = SOURCES_FR if lg == "fr" else PRESET_SOURCES
     return [
@@ -104,7 +102,7 @@ def preset_list(lang: str | None) -> list[dict[str, Any]]:
             "deals": PRESETS[n].deals,
             "summary": rules_summary(PRESETS[n], lg),
         }
-        for n in PAGE_PRESETS
+        for n in PRESETS
     ]
 
 

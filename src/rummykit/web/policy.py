@@ -21,24 +21,9 @@ class PolicyError(Exception):
     """Rules this server does not host; the message names the option and the bound."""
 
 
-def page_plays(rules: Rules) -> bool:
-    """Whether the page can play ``rules``: it names each legal move by its action
-    number, so every action must fit a listable space.  Rummikub's plays are whole
-    arrangements of the table (:attr:`rummykit.moves.ActionSpace.listable` is False),
-    whose numbers are too large for the page's JSON numbers; the page has no table
-    editor for them yet."""
-    return not rules.free_table  # exactly when the action space is not listable (game.py)
-
-
-PAGE_PRESETS = tuple(name for name, rules in PRESETS.items() if page_plays(rules))
-"""The presets the lobby offers."""
-
-
 def check_rules(rules: Rules, seats: int, s: Settings) -> None:
     """Refuse ``rules`` at a table of ``seats`` players past the settings' bounds
-    (each bound 0: no limit), and the games the page cannot play (:func:`page_plays`)."""
-    if not page_plays(rules):
-        raise PolicyError(f"{rules.name}: this game is not playable on the web yet")
+    (each bound 0: no limit)."""
     largest = rules.largest_deal(seats)
     if s.policy_max_hand and largest > s.policy_max_hand:
         option = "deal_sizes" if rules.deal_sizes else "hand_size"

@@ -297,6 +297,9 @@ def view_payload(
             "joker_swap": v.rules.joker_swap,
             "take_from_meld": v.rules.take_from_meld,
             "knock": any(a.name == "knock" for a in variant.actions()),
+            # Rummikub: a play is the table's whole new arrangement, sent as its text
+            # (its action number fits no JSON number); the page shows a board of sets
+            "free_table": v.rules.free_table,
         },
         "phase": v.phase.name.lower(),
         "current": v.current,

@@ -50,7 +50,7 @@ from .protocol import (
 )
 from .residency import Residency, monotonic_clock, server_full
 from .settings import Settings
-from .store import FAILED, MoveCommit, StaleWriteError, Store, StoredTable, digest
+from .store import ARRANGED, FAILED, MoveCommit, StaleWriteError, Store, StoredTable, digest
 
 log = logging.getLogger("rummykit.web")
 Db = Callable[..., Awaitable[Any]]
@@ -442,7 +442,8 @@ class TableService:
             except Exception as exc:  # an engine bug: the table stops
                 await self._mark_failed(live, f"the engine failed on {move}: {exc!r}", exc)
                 raise ProtocolError("table_failed", live.failed or "") from None
-            action = new.game.actions.encode(move)
+            actions = new.game.actions
+            action = actions.encode(move) if actions.listable else ARRANGED
             await self.commit_move(live, seat, action, log_text(state, move), new, auto)
         await self._moved(live)
 

@@ -67,6 +67,10 @@ FAILED = -2
 its ``text`` says why.  The table is marked over with it."""
 EXPIRED = -3
 """``moves.action`` of the row that expires an abandoned table: never loaded again."""
+ARRANGED = -4
+"""``moves.action`` of a move whose action space is not listable (a Rummikub play:
+the table's whole arrangement, a number far past any integer column); its ``text`` is
+the move in notation, and the state stored with it holds the move itself."""
 _STATUS = {FAILED: "failed", EXPIRED: "expired"}
 
 
@@ -100,7 +104,8 @@ class MoveRow(Base):
     """The version the move produced (1 for the first move of a table)."""
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[int] = mapped_column(Integer)
-    """The engine's action number, or -1 for a rematch (a new match starts)."""
+    """The engine's action number, -1 for a rematch (a new match starts), or
+    :data:`ARRANGED` for a Rummikub play."""
     text: Mapped[str] = mapped_column(Text)
     auto: Mapped[bool] = mapped_column(Boolean, default=False)
     at: Mapped[float] = mapped_column(Float)

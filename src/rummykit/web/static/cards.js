@@ -125,7 +125,7 @@ function faceSpan(m) {
 
 // The notation's words, in the page's language (docs/notation.md: "draw stock",
 // "layoff 7H to 2", ...); the cards in them become faces.
-const MOVE_WORDS = ["draw stock", "draw discard", "discard", "meld", "layoff", "take", "swap", "pass", "knock", "rematch", "to", "from", "in"];
+const MOVE_WORDS = ["draw stock", "draw discard", "discard", "meld", "layoff", "take", "swap", "pass", "knock", "rematch", "to", "from", "in", "table"];
 const MOVE_RE = MOVE_WORDS.map((w) => [new RegExp(`^${w}\\b|(?<= )${w}(?= )`, "g"), `mv.${w.replace(" ", "_")}`]);
 
 // 500 Rum's deep draw as the log keeps it: "draw discard 3 JC" (the top 3 cards, the

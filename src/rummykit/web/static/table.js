@@ -9,6 +9,7 @@ import { bindKeys, KEYS } from "./keys.js";
 import { pref, setPref } from "./prefs.js";
 import { reviewPanel } from "./review.js";
 import { roundEnd } from "./roundend.js";
+import { tileBoard } from "./tiles.js";
 
 
 export async function tablePage(app, connEl, tableId) {
@@ -59,6 +60,9 @@ export async function tablePage(app, connEl, tableId) {
     sheet: h("div", { class: "dialog hidden", id: "sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title" }),
   };
   const review = reviewPanel((msg) => raw(msg));
+  // Rummikub (a free table): the board of sets and the rack take the melds' and the
+  // hand's places
+  const tiles = tileBoard({ send: (move) => send(move), showError: (text) => showError(text), clearError: () => { els.error.textContent = ""; } });
   const { orderHand, renderHand } = handView(ui, els, tableId, () => render());
   const notifyTurn = turnNotice();
   // Escape closes a dialog, as its Close button does, and gives the keyboard back.
@@ -118,9 +122,9 @@ export async function tablePage(app, connEl, tableId) {
   const game = h("div", { class: "game" },
       h("section", { class: "board", "aria-label": t("table.board") },
         els.seats,
-        h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard), els.pile, els.melds),
+        h("div", { class: "center" }, h("div", { class: "piles" }, els.stock, els.discard), els.pile, els.melds, tiles.board),
         h("div", { class: "mine" }, els.announce, els.shows, els.status, els.timer, els.error, els.hintBox,
-          els.sorts, els.arrangeInfo, els.hand, els.actions, els.whyNot)),
+          els.sorts, els.arrangeInfo, els.hand, tiles.rack, tiles.bar, els.actions, els.whyNot)),
       h("aside", { class: "side" },
         h("h2", { text: t("side.scores") }), els.scores, els.rounds,
         h("h2", { text: t("side.moves") }), els.log,
@@ -294,7 +298,7 @@ export async function tablePage(app, connEl, tableId) {
     ui.takeAt = null;
 
     renderSeats(m, g, me);
-    els.sorts.hidden = me < 0; // a spectator has no hand to sort
+    els.sorts.hidden = me < 0 || !!g.options.free_table; // a spectator has no hand to sort
     els.actions.hidden = me < 0; // nor moves to make
     // piles
     els.stock.replaceChildren(backEl(), h("span", { class: "count", text: `${g.stock_size}` }));
@@ -325,8 +329,16 @@ export async function tablePage(app, connEl, tableId) {
       }
       return el;
     }) : []));
-    renderMelds(g);
-    renderHand(g, me);
+    const free = !!g.options.free_table;
+    for (const el of [els.melds, els.hand, els.discard, els.arrangeInfo]) el.hidden = free;
+    tiles.board.hidden = !free;
+    tiles.rack.hidden = tiles.bar.hidden = !free || me < 0;
+    if (free) {
+      tiles.render(g, myTurn, m.version);
+    } else {
+      renderMelds(g);
+      renderHand(g, me);
+    }
     ui.lastHand = hand;
 
     // actions: a button is enabled only when the rules allow its move now
@@ -334,9 +346,9 @@ export async function tablePage(app, connEl, tableId) {
     const cardButtons = { meld: b.meld, layoff: b.layoff, swap: b.swap, take: b.take, discard: b.discard };
     for (const [k, el] of Object.entries(cardButtons)) {
       el.disabled = !myTurn || !kinds.has(k);
+      el.hidden = free; // a Rummikub turn is played on the board
       el.classList.toggle("possible", kinds.has(k));
     }
-    b.pass.hidden = !kinds.has("pass");
     b.buy.hidden = !kinds.has("buy");
     b.knock.hidden = !kinds.has("knock");
     // the button says what the family calls its knock, the legal move's text (act.knock,
@@ -345,8 +357,9 @@ export async function tablePage(app, connEl, tableId) {
     if (knock) b.knock.textContent = t(`act.${knock.text}`);
     b.drop.hidden = !kinds.has("drop");
     b.hint.disabled = !myTurn;
-    b.swap.hidden = !g.options.joker_swap;
-    b.take.hidden = !g.options.take_from_meld;
+    b.swap.hidden = free || !g.options.joker_swap;
+    b.take.hidden = free || !g.options.take_from_meld;
+    b.pass.hidden = free || !kinds.has("pass"); // the board's Draw button passes
     explainRefusals(cardButtons, myTurn ? g.refused || {} : {});
     const mode = ui.manual ? "manual" : pref("sort");
     for (const [k, el] of [["suit", b.bySuit], ["rank", b.byRank], ["arrange", b.arrange]]) el.setAttribute("aria-pressed", String(mode === k));
@@ -472,7 +485,7 @@ export async function tablePage(app, connEl, tableId) {
     if (myTurn) {
       // the family's advice, else the draw-meld-discard turn's, then what the family
       // shows of the player's own hand (deadwood, count)
-      const advice = g.advice ? adviceText(g.advice) : g.phase === "draw" ? t("status.draw") : t("status.play");
+      const advice = g.advice ? adviceText(g.advice) : g.options.free_table ? t("rk.status") : g.phase === "draw" ? t("status.draw") : t("status.play");
       return [t("status.your_turn"), advice, ...g.status.filter((line) => line.own).map(showText)].join(" ");
     }
     return t("status.playing", { who: name(g.current) });
@@ -638,7 +651,7 @@ export async function tablePage(app, connEl, tableId) {
     hint: click(b.hint),
     best,
     arrange: () => setSort("arrange"),
-    clear: () => { ui.selected.clear(); ui.target = null; els.error.textContent = ""; render(); },
+    clear: () => { ui.selected.clear(); ui.target = null; els.error.textContent = ""; tiles.clear(); render(); },
     sort: () => setSort(pref("sort") === "suit" ? "rank" : "suit"),
     pile: showPile,
     help: showHelp,
@@ -646,7 +659,8 @@ export async function tablePage(app, connEl, tableId) {
     right: () => focusCard(1),
     target: (e) => {
       const i = Number(e.key) - 1;
-      if (i < ui.msg.game.melds.length) { ui.target = i; render(); }
+      if (ui.msg.game.options.free_table) tiles.target(i); // the board's set i + 1
+      else if (i < ui.msg.game.melds.length) { ui.target = i; render(); }
     },
   }, dialogOpen);
 

@@ -1,0 +1,156 @@
+"""Rummikub in the browser: a turn that rearranges the table, played on the board of
+sets by dragging and by clicks, and sent as the table's new arrangement in notation;
+an invalid set is marked on the page and refused by the server, which changes
+nothing.  Debian's Chromium driven by Playwright (``web_slow``)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import test_web_browser as wb
+from helpers import build
+from rummykit.cards import bits
+from rummykit.state import GameState, Phase
+from web_helpers import ServerThread
+
+pytestmark = wb.pytestmark
+server = wb.server
+browser = wb.browser
+"""The browser tests' module fixtures (a server with an SQLite store, Chromium)."""
+create, new_page, state, wait_version = wb.create, wb.new_page, wb.state, wb.wait_version
+
+
+def ann_to_play() -> GameState:
+    """Ann (seat 0, opened) holds 5H 9H TH 2S 3C KD; the table is 6H 7H 8H and
+    7C 7D 7S."""
+    return build(
+        "rummikub",
+        hands=["5H 9H TH 2S 3C KD", "AC 2C 3C 4C 5C 6C"],
+        table=[(1, "6H 7H 8H"), (1, "7C 7D 7S")],
+        phase=Phase.TILES,
+        opened=[True, True],
+        melded=[True, True],
+        laid=[True, True],
+    )
+
+
+def seat_ann(server: ServerThread, browser: Any, position: GameState, locale: str = "en-US") -> Any:
+    """Ann's page at a two-person Rummikub table whose server state is ``position``
+    (set before the page opens; nobody else plays)."""
+    t = create(
+        server,
+        {"rules": "rummikub", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}]},
+    )
+    live = server.server.config.app.state.manager.tables[t["id"]]  # type: ignore[attr-defined]
+    position.names = list(live.state.names)
+    live.state = position
+    live.cache.clear()
+    page = new_page(browser, locale=locale)
+    page.goto(server.base + t["seats"][0]["link"])
+    page.wait_for_function("window.rummy.state !== null")
+    return page
+
+
+def sets_on_board(page: Any) -> list[tuple[str, str]]:
+    """Each set of the board: its tiles' faces in order and its validity mark."""
+    out: list[tuple[str, str]] = page.locator("#rk-sets .rk-set").evaluate_all(
+        "els => els.map(e => [[...e.querySelectorAll('.tile')].map(x => x.title).join(' '),"
+        " e.dataset.valid])"
+    )
+    return [(tiles, valid) for tiles, valid in out]
+
+
+def tile(page: Any, face: str) -> Any:
+    """The board's or the rack's tile of ``face`` ("5H")."""
+    from rummykit.cards import parse_face
+
+    f = parse_face(face)
+    return page.locator(f'#rk-board .tile[data-face="{f}"], #rk-rack .tile[data-face="{f}"]')
+
+
+def drag(page: Any, source: Any, target: Any) -> None:
+    """A pointer drag, as a finger or a mouse makes it: press, move in steps, release."""
+    a = source.bounding_box()
+    b = target.bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_timeout(50)  # the drop lands after the release's click
+
+
+def test_a_rummikub_turn_rearranges_the_table(server: ServerThread, browser: Any) -> None:
+    page = seat_ann(server, browser, ann_to_play())
+    g = state(page)["game"]
+    v = state(page)["version"]
+    assert g["options"]["free_table"]
+    assert page.locator("#hand").is_hidden() and page.locator("#rk-board").is_visible()
+    assert len(sets_on_board(page)) == 2
+    assert all(valid == "true" for _t, valid in sets_on_board(page))
+    assert page.locator("#rk-rack .tile").count() == 6
+    assert page.locator("#btn-play").is_disabled() and page.locator("#btn-draw").is_enabled()
+    assert "arrange the table's sets and play, or draw a tile" in page.inner_text("#status")
+
+    # an invalid set: marked by the page, refused by the server, nothing changes
+    tile(page, "5H").click()
+    page.click("#rk-new")
+    assert sets_on_board(page)[-1][1] == "false"
+    assert page.locator("#btn-draw").is_disabled()  # a tile is placed: play or reset
+    page.click("#btn-play")
+    page.wait_for_function("document.querySelector('#error').textContent.includes('not a set')")
+    assert "5H" in page.inner_text("#error") or "5♥" in page.inner_text("#error")
+    assert state(page)["version"] == v
+    live_melds = state(page)["game"]["melds"]
+    assert [m["text"] for m in live_melds] == ["6H 7H 8H", "7C 7D 7S"]
+    # a table tile does not go back to the rack
+    tile(page, "7S").click()
+    page.click("#rk-rack", position={"x": 4, "y": 4})
+    assert "stays on the table" in page.inner_text("#error")
+    page.click("#btn-reset")
+    assert page.inner_text("#error") == ""
+    assert len(sets_on_board(page)) == 2 and page.locator("#rk-rack .tile").count() == 6
+
+    # the turn: 5H dragged onto 6H 7H 8H, 9H clicked onto it, the run split before 8H,
+    # TH put onto 8H 9H by the keyboard (Enter selects, 2 names the second set)
+    drag(page, tile(page, "5H"), page.locator('#rk-sets [data-set="0"] .rk-mark'))
+    tile(page, "9H").click()
+    page.click('#rk-sets [data-set="0"] .rk-mark')
+    assert sets_on_board(page)[0] == (
+        "five of hearts six of hearts seven of hearts eight of hearts nine of hearts",
+        "true",
+    )
+    tile(page, "8H").click()
+    page.click("#btn-split")
+    tile(page, "TH").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("2")
+    assert [valid for _t, valid in sets_on_board(page)] == ["true", "true", "true"]
+    page.click("#btn-play")
+    wait_version(page, v)
+    g = state(page)["game"]
+    assert sorted(m["text"] for m in g["melds"]) == ["5H 6H 7H", "7C 7D 7S", "8H 9H TH"]
+    assert len(g["hand"]) == 3 and g["current"] == 1
+    assert state(page)["log"][-1]["text"] == "table 5H 6H 7H / 8H 9H TH / 7C 7D 7S"
+    deadline = time.monotonic() + 10
+    while len(sets_on_board(page)) != 3:
+        assert time.monotonic() < deadline, sets_on_board(page)
+        page.wait_for_timeout(20)
+    assert page.locator("#rk-rack .tile").count() == 3
+    assert page.inner_text("#error") == ""
+    assert not set(bits(ann_to_play().hands[1])) & {
+        int(c)
+        for c in page.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    }
+    page.close()
+
+    # the server's refusal in the page's language
+    page = seat_ann(server, browser, ann_to_play(), locale="fr-FR")
+    v = state(page)["version"]
+    tile(page, "5H").click()
+    page.click("#rk-new")
+    page.click("#btn-play")
+    page.wait_for_function("document.querySelector('#error').textContent.length > 0")
+    assert "n'est pas une combinaison" in page.inner_text("#error")
+    assert state(page)["version"] == v and page.inner_text("#btn-play") == "Jouer"
+    page.close()
