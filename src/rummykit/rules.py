@@ -12,7 +12,7 @@ house rule works with any preset:
 >>> Rules.parse("basic(players=9)")
 Traceback (most recent call last):
 ...
-rummykit.errors.RulesError: unknown option 'players' (known: ace, ace_points, ...)
+rummykit.errors.RulesError: unknown option 'players' (did you mean min_players or max_players?)
 
 The field docs say which seed passage or reference each default follows;
 ``docs/rules.md`` collects every interpretation.
@@ -26,6 +26,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from difflib import get_close_matches
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any
@@ -740,9 +741,10 @@ class Rules:
         changes: dict[str, Any] = {}
         for key, raw in options.items():
             if key not in known or key == "name":
+                near = get_close_matches(key.lower(), [k for k in known if k != "name"], 3, 0.7)
                 raise RulesError(
-                    f"unknown option {key!r} (known: "
-                    f"{', '.join(sorted(k for k in known if k != 'name'))})"
+                    f"unknown option {key!r}"
+                    + (f" (did you mean {' or '.join(near)}?)" if near else "")
                 )
             changes[key] = _coerce(key, known[key].type, raw)
         if (

@@ -257,7 +257,11 @@ def test_enum_values_documented() -> None:
         ("basic(target_score=none)", "set exactly one of target_score and deals"),
         ("cg101(deals=none)", None),  # deals=none keeps the target: fine
         # unknown option
-        ("basic(players=9)", r"unknown option 'players' \(known: ace, ace_points"),
+        (
+            "basic(players=9)",
+            r"unknown option 'players' \(did you mean min_players or max_players\?\)$",
+        ),
+        ("basic(no_such_option=1)", r"unknown option 'no_such_option'$"),
         ("basic(name=x)", "unknown option 'name'"),
         ("basic(Multiple_Melds=true)", "unknown option 'Multiple_Melds'"),
         # bad values

@@ -3,8 +3,6 @@
 import { h } from "./dom.js";
 import { lang, LANGS, setLang, t } from "./i18n.js";
 import { loadAccount } from "./account.js";
-import { lobby } from "./lobby.js";
-import { tablePage } from "./table.js";
 
 const app = document.getElementById("app");
 const connEl = document.getElementById("conn");
@@ -16,4 +14,9 @@ const langSel = h("select", { id: "lang", "aria-label": t("lang.choose"), onchan
 document.querySelector(".top").append(langSel);
 
 const match = location.pathname.match(/^\/play\/([A-Za-z0-9_-]+)$/);
-loadAccount().then(() => (match ? tablePage(app, connEl, match[1]) : lobby(app)));
+// Each page loads only its own modules: a table page never fetches the lobby's.  Until
+// the table's module has run, the page's test hook says there is no state yet.
+if (match) window.rummy = { state: null, version: -1, errors: [] };
+loadAccount().then(() => (match
+  ? import("./table.js").then((m) => m.tablePage(app, connEl, match[1]))
+  : import("./lobby.js").then((m) => m.lobby(app))));

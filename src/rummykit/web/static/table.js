@@ -9,7 +9,6 @@ import { bindKeys, KEYS } from "./keys.js";
 import { pref, setPref } from "./prefs.js";
 import { reviewPanel } from "./review.js";
 import { roundEnd } from "./roundend.js";
-import { tileBoard } from "./tiles.js";
 
 
 export async function tablePage(app, connEl, tableId) {
@@ -62,7 +61,18 @@ export async function tablePage(app, connEl, tableId) {
   const review = reviewPanel((msg) => raw(msg));
   // Rummikub (a free table): the board of sets and the rack take the melds' and the
   // hand's places
-  const tiles = tileBoard({ send: (move) => send(move), showError: (text) => showError(text), clearError: () => { els.error.textContent = ""; } });
+  // hand's places.  Its module is fetched at the first state of such a table only:
+  // until then three hidden stand-ins hold its places, and its hooks do nothing.
+  const tiles = {
+    board: h("div", { hidden: true }), rack: h("div", { hidden: true }), bar: h("div", { hidden: true }),
+    render: () => {}, clear: () => {}, target: () => {}, loading: null,
+  };
+  const loadTiles = () => tiles.loading ||= import("./tiles.js").then(({ tileBoard }) => {
+    const board = tileBoard({ send: (move) => send(move), showError: (text) => showError(text), clearError: () => { els.error.textContent = ""; } });
+    for (const part of ["board", "rack", "bar"]) tiles[part].replaceWith(board[part]);
+    Object.assign(tiles, board);
+    render();
+  });
   const { orderHand, renderHand } = handView(ui, els, tableId, () => render());
   const notifyTurn = turnNotice();
   // Escape closes a dialog, as its Close button does, and gives the keyboard back.
@@ -330,6 +340,7 @@ export async function tablePage(app, connEl, tableId) {
       return el;
     }) : []));
     const free = !!g.options.free_table;
+    if (free && !tiles.loading) loadTiles();
     for (const el of [els.melds, els.hand, els.discard, els.arrangeInfo]) el.hidden = free;
     tiles.board.hidden = !free;
     tiles.rack.hidden = tiles.bar.hidden = !free || me < 0;
