@@ -15,6 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
@@ -186,7 +187,7 @@ class TableScreen(LocalBindings, Screen[None]):
         with Horizontal(id="main"):
             with VerticalScroll(id="table-box") as box:
                 box.border_title = _("Table")
-                yield TableView(id="table")
+                yield self.table_widget()
             with Vertical(id="side"):
                 with Vertical(id="players-box") as players:
                     players.border_title = _("Players")
@@ -200,6 +201,22 @@ class TableScreen(LocalBindings, Screen[None]):
             yield HandView(id="hand")
         yield Static(id="message")
         yield Footer(compact=True)
+
+    def table_widget(self) -> Widget:
+        """The widget that shows the table (its melds, numbered)."""
+        return TableView(id="table")
+
+    def shown_hand(self) -> int:
+        """The cards shown in the hand box (the person's hand)."""
+        return self.state.hands[self.match.human]
+
+    def show_table(self) -> None:
+        """Draw the table's melds and the table box's title."""
+        s = self.state
+        melds = [MeldInfo(slot, tm.owner, table_cells(s, tm)) for slot, tm in enumerate(s.table)]
+        self.query_one(TableView).show(s.names, melds, self._layoff_slots())
+        melds_n = _n("{n} meld", "{n} melds", len(s.table))
+        self.query_one("#table-box").border_title = _("Table · {melds}", melds=melds_n)
 
     def on_mount(self) -> None:
         self.refresh_all()
@@ -222,7 +239,7 @@ class TableScreen(LocalBindings, Screen[None]):
     def refresh_all(self) -> None:
         s = self.state
         me = self.match.human
-        hand = s.hands[me]
+        hand = self.shown_hand()
         self.selected &= {c for c in self.selected if hand >> c & 1}
         if self.new_card >= 0 and not hand >> self.new_card & 1:
             self.new_card = -1
@@ -243,10 +260,7 @@ class TableScreen(LocalBindings, Screen[None]):
             box.border_title += f" · {own}"
         selected = [_("{n} selected", n=len(self.selected))] if self.selected else []
         box.border_subtitle = " · ".join([note, *selected] if note else selected)
-        melds = [MeldInfo(slot, tm.owner, table_cells(s, tm)) for slot, tm in enumerate(s.table)]
-        self.query_one(TableView).show(s.names, melds, self._layoff_slots())
-        melds_n = _n("{n} meld", "{n} melds", len(s.table))
-        self.query_one("#table-box").border_title = _("Table · {melds}", melds=melds_n)
+        self.show_table()
         takeable = set()
         if self.match.my_turn:  # 500 Rum: the pile cards a deep draw can take
             takeable = {len(s.discard) - m.a for m in s.legal_moves() if m.kind == DRAW_DEEP}
@@ -935,8 +949,12 @@ class RummyApp(App[int]):
         self.push_screen(ChoiceScreen(_("Which saved game?"), options), resume)
 
     def begin(self, match: Match) -> None:
+        from .tiles_screen import TilesScreen  # it extends TableScreen
+
         self.match = match
-        screen = TableScreen(match)
+        screen: TableScreen = (
+            TilesScreen(match) if match.state.rules.free_table else TableScreen(match)
+        )
         if isinstance(self.screen, TableScreen):
             self.switch_screen(screen)
         else:
