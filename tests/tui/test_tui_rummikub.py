@@ -14,12 +14,14 @@ import pytest
 from textual.pilot import Pilot
 
 from helpers import build
+from rummykit.cards import JOKER, bits, face_of, format_face
+from rummykit.moves import PASS, Move
 from rummykit.state import GameState, Phase
 from rummykit.tui import settings_from_options
 from rummykit.tui.app import CARD_KEYS, RummyApp
 from rummykit.tui.screens import HelpScreen
 from rummykit.tui.session import ENV_DATA_DIR, Match
-from rummykit.tui.tiles import TurnEdit
+from rummykit.tui.tiles import TurnEdit, set_tokens
 from rummykit.tui.tiles_screen import SetsView, TilesScreen
 from rummykit.variants.rummikub import play_from_sets
 from test_tui import region_text
@@ -39,7 +41,7 @@ def run(test: Callable[[], Awaitable[None]]) -> Callable[[], None]:
     return sync
 
 
-def split_position() -> GameState:
+def split_position(rest: str = "stock") -> GameState:
     """Ann (seat 0) holds 8♣ 8♦ beside a run 5♥ 6♥ 7♥ 8♥: her only play splits the
     run before 8♥ and makes the group 8♣ 8♦ 8♥."""
     return build(
@@ -50,6 +52,7 @@ def split_position() -> GameState:
         opened=[True, True],
         melded=[True, True],
         laid=[True, True],
+        rest=rest,
     )
 
 
@@ -88,6 +91,29 @@ def test_turn_edit_keeps_every_tile() -> None:
     assert e.join(0) is False
     e.reset()
     assert e.sets == e.start_sets and e.rack == s.hands[0] and not e.changed
+
+
+def test_joined_sets_read_as_one_set() -> None:
+    """Two runs that meet join into one run, in order, valid by the engine's check;
+    tiles placed this turn go back to the rack, the table's stay."""
+    s = build(
+        "rummikub",
+        hands=["JK 2C", "3S"],
+        table=[(1, "8H 9H TH"), (1, "5H 6H 7H")],
+        phase=Phase.TILES,
+        opened=[True, True],
+    )
+    e = TurnEdit(s, 0)
+    first = [format_face(face_of(c)) for c in e.sets[0]]
+    assert e.join(0) and len(e.sets) == 1 and e.valid(0)
+    assert set_tokens(e.sets[0]) == ["5H", "6H", "7H", "8H", "9H", "TH"]
+    joker = next(c for c in bits(e.rack) if face_of(c) == JOKER)
+    e.selected = {joker, e.sets[0][0]}
+    e.move_selected(0)
+    assert set_tokens(e.sets[0])[-1] == "JK" and e.valid(0)
+    e.selected = set(e.sets[0])
+    assert e.to_rack() == 1 and e.rack == s.hands[0] and len(e.sets[0]) == 6
+    assert first in (["5H", "6H", "7H"], ["8H", "9H", "TH"])
 
 
 @run
@@ -137,6 +163,25 @@ async def test_an_invalid_submit_changes_nothing_and_says_why() -> None:
         assert len(screen.edit.sets) == 2
         await pilot.press("backspace")
         assert screen.edit.sets == screen.edit.start_sets
+
+
+@run
+async def test_the_hint_shows_the_solvers_arrangement_and_s_passes_on_an_empty_pool() -> None:
+    """h shows the solver's play as the sets it leaves; with the pool empty, s passes
+    (the turn of a player who does not play then)."""
+    app = app_for(split_position(rest="none"))
+    async with app.run_test(size=(110, 36)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TilesScreen))
+        screen = app.screen
+        assert isinstance(screen, TilesScreen)
+        await pilot.press("h")
+        assert screen.message.startswith("Hint: placed 2 tiles:"), screen.message
+        assert "8♣ 8♦ 8♥" in screen.message and "5♥ 6♥ 7♥" in screen.message
+        assert "pass (s)" in str(screen.query_one("#status").render())
+        await pilot.press("s")
+        state = app.match.state
+        await until(pilot, lambda: len(state.history) >= 1)
+        assert state.game.actions.decode(state.history[0]) == Move(PASS)
 
 
 @run

@@ -432,6 +432,9 @@ FR: dict[str, str] = {
     "arrange the table and press Enter, or draw a tile (s)": (
         "disposez la table et appuyez sur Entrée, ou piochez une tuile (s)"
     ),
+    "arrange the table and press Enter, or pass (s): the pool is empty": (
+        "disposez la table et appuyez sur Entrée, ou passez (s) : la pioche est vide"
+    ),
     "Choose a set of the table first (↑ ↓).": (
         "Choisissez d'abord une combinaison de la table (↑ ↓)."
     ),

@@ -18,7 +18,7 @@ from textual.widget import Widget
 from ..cards import JOKER, face_of
 from ..errors import IllegalMoveError
 from ..i18n import illegal_text, localize_cards
-from ..moves import ARRANGE, Move
+from ..moves import ARRANGE, DRAW_STOCK, PASS, Move
 from ..variants.rummikub import arrangement_code, play_error, solver_play, table_shapes
 from .app import TableScreen
 from .hand import HAND_ORDERS
@@ -230,7 +230,15 @@ class TilesScreen(TableScreen):
                 "arrange them and press Enter, or draw (s)",
                 n=s.rules.opening_minimum,
             )
+        if not s.stock:
+            return _("arrange the table and press Enter, or pass (s): the pool is empty")
         return _("arrange the table and press Enter, or draw a tile (s)")
+
+    def action_draw_stock(self) -> None:
+        """Draw a tile; with the pool empty, pass (the rules' turn for a player who does
+        not play then)."""
+        if self._ready():
+            self.try_move(Move(DRAW_STOCK) if self.state.stock else Move(PASS))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action in TILE_ACTIONS
