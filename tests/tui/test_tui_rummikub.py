@@ -202,10 +202,24 @@ async def test_french_key_names() -> None:
         assert "défausser" not in shown, shown
 
 
-def test_rummy_play_rules_rummikub_starts() -> None:
-    """``rummy play --rules rummikub`` is accepted, and the new-game screen offers it."""
+def test_rummy_play_rules_rummikub_starts_and_a_saved_game_resumes() -> None:
+    """``rummy play --rules rummikub`` is accepted and the new-game screen offers it;
+    a match saved after plays resumes with the same table and the plays in its log."""
+    import random
+
+    from rummykit.moves import ARRANGE
+    from rummykit.tui.lang import set_lang
     from rummykit.tui.session import TUI_PRESETS
 
-    settings = settings_from_options(rules="rummikub", bots="easy")
-    Match.start(settings)
+    set_lang("en")
     assert "rummikub" in TUI_PRESETS
+    m = Match.start(settings_from_options(rules="rummikub", bots="easy", seed=3))
+    rng = random.Random(0)
+    s = m.state
+    while not any(s.game.actions.decode(a).kind == ARRANGE for a in s.history):
+        assert len(s.history) < 200
+        bot = m.bots[s.current]
+        m.apply(bot.choose(s.view(s.current), rng) if bot else s.legal_moves()[-1])
+    resumed = Match.from_record(m.record())
+    assert resumed.state.table == s.table and resumed.state.hands == s.hands
+    assert any(" placed " in line for _seat, line in resumed.log.lines())
