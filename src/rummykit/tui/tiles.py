@@ -12,7 +12,7 @@ submits.  A set's validity is the engine's own set check
 >>> from rummykit.state import GameState
 >>> s = GameState.new(Rules.preset("rummikub"), ["Ann", "Bob"], 1)
 >>> e = TurnEdit(s, 0)
->>> e.sets, len(e.rack)
+>>> e.sets, e.rack.bit_count()
 ([], 14)
 """
 

@@ -20,11 +20,11 @@ from ..errors import IllegalMoveError
 from ..i18n import illegal_text, localize_cards
 from ..moves import ARRANGE, DRAW_STOCK, PASS, Move
 from ..variants.rummikub import arrangement_code, play_error, solver_play, table_shapes
-from .app import TableScreen
 from .hand import HAND_ORDERS
 from .lang import N_, _, _n, lang
 from .screens import HelpScreen
 from .session import JOKER_GLYPH, Match, arrange_clause, sort_cards
+from .table_screen import TableScreen
 from .tiles import TurnEdit, shape_of
 from .widgets import CARD_CLASSES, CARD_STYLES, CardPainter
 
