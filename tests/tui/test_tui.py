@@ -1318,14 +1318,3 @@ async def test_new_game_checkboxes_show_on_and_off() -> None:
         await pilot.pause()
         on = str(box.render())
         assert "✓" in on and "✓" not in off and "X" not in off, (on, off)
-
-
-def test_rummikub_is_refused_with_a_reason_not_started() -> None:
-    """A Rummikub turn is a whole table arrangement, which the terminal cannot edit
-    yet: ``rummy play --rules rummikub`` says so before the app starts, and the
-    new-game screen does not offer it."""
-    with pytest.raises(ValueError, match="Rummikub is not playable in the terminal yet"):
-        settings_from_options(rules="rummikub", bots="easy")
-    from rummykit.tui.session import TUI_PRESETS
-
-    assert "rummikub" not in TUI_PRESETS

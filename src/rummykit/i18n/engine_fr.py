@@ -246,6 +246,17 @@ PATTERNS: dict[str, Patterns] = {
             "la table restent sur la table",
         ),
     ),
+    "invalid_set": (
+        (
+            r"(?P<tiles>.+?) is not a set of tiles",
+            "{tiles} n'est pas une combinaison de tuiles",
+        ),
+        (
+            r"(?P<tiles>.+?) is not a set: a run of three.*",
+            "{tiles} n'est pas une combinaison : une suite d'au moins trois nombres qui se "
+            "suivent d'une couleur, ou un groupe de trois ou quatre couleurs d'un nombre",
+        ),
+    ),
     "tile_not_in_rack": (
         (
             rf"you have no {_CARD} on your rack to place",

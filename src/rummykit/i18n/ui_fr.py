@@ -396,9 +396,105 @@ FR: dict[str, str] = {
     ),
     "cannot read {path}: {error}": "impossible de lire {path} : {error}",
     "give --target or --deals, not both": "donnez --target ou --deals, pas les deux",
-    "Rummikub is not playable in the terminal yet (rummy simulate plays it)": (
-        "Le Rummikub ne se joue pas encore dans le terminal (rummy simulate le joue)"
+    # -- Rummikub: the table's sets and the turn's editor
+    "{n} tile": "{n} tuile",
+    "{n} tiles": "{n} tuiles",
+    "{n} set": "{n} combinaison",
+    "{n} sets": "{n} combinaisons",
+    "drew a tile": "a pioché une tuile",
+    "drew {tile}": "a pioché {tile}",
+    "placed {n} tile: {sets}": "a posé {n} tuile : {sets}",
+    "placed {n} tiles: {sets}": "a posé {n} tuiles : {sets}",
+    "Draw": "Piocher",
+    "Play tiles": "Poser",
+    "Select rack tiles by their keys, a table set with ↑ ↓; ? for help.": (
+        "Choisissez les tuiles du chevalet par leurs touches, une combinaison avec ↑ ↓ ; ? : aide."
     ),
+    "Move": "Placer",
+    "New set": "Nouvelle",
+    "Table tile": "Tuile de la table",
+    "Split": "Scinder",
+    "Join": "Réunir",
+    "To rack": "Au chevalet",
+    "Reset": "Annuler",
+    "No sets on the table yet.": "Aucune combinaison sur la table pour l'instant.",
+    "(a new set)": "(une nouvelle combinaison)",
+    "Table · {sets}": "Table · {sets}",
+    "edited: Enter plays, Backspace resets": ("modifiée : Entrée joue, Retour arrière annule"),
+    "Your rack · {tiles} · {order} (r)": "Votre chevalet · {tiles} · {order} (r)",
+    "by number": "par nombre",
+    "by colour": "par couleur",
+    "your first play is new sets of your own tiles worth {n}+ points; "
+    "arrange them and press Enter, or draw (s)": (
+        "votre première pose : de nouvelles combinaisons de vos tuiles valant {n}+ points ; "
+        "disposez-les et appuyez sur Entrée, ou piochez (s)"
+    ),
+    "arrange the table and press Enter, or draw a tile (s)": (
+        "disposez la table et appuyez sur Entrée, ou piochez une tuile (s)"
+    ),
+    "arrange the table and press Enter, or pass (s): the pool is empty": (
+        "disposez la table et appuyez sur Entrée, ou passez (s) : la pioche est vide"
+    ),
+    "Choose a set of the table first (↑ ↓).": (
+        "Choisissez d'abord une combinaison de la table (↑ ↓)."
+    ),
+    "Select tiles first (rack keys, or t on the table).": (
+        "Choisissez d'abord des tuiles (touches du chevalet, ou t sur la table)."
+    ),
+    "Put the tile cursor ([ ]) inside a set to split it before that tile.": (
+        "Placez le curseur ([ ]) dans une combinaison pour la scinder avant cette tuile."
+    ),
+    "Choose a set with another set after it to join them.": (
+        "Choisissez une combinaison suivie d'une autre pour les réunir."
+    ),
+    "Only tiles placed this turn go back to the rack.": (
+        "Seules les tuiles posées ce tour-ci reviennent au chevalet."
+    ),
+    "The turn is reset: the table and your rack as at its start.": (
+        "Le tour est annulé : la table et votre chevalet comme à son début."
+    ),
+    "Hint: {reason}": "Conseil : {reason}",
+    "Hint: no play fits; draw a tile (s).": (
+        "Conseil : aucune pose possible ; piochez une tuile (s)."
+    ),
+    "select or unselect a tile of your rack: the key shown above it": (
+        "choisir ou non une tuile du chevalet : la touche affichée au-dessus"
+    ),
+    "move the rack cursor, select the tile under it": (
+        "déplacer le curseur du chevalet, choisir la tuile dessous"
+    ),
+    "↑ ↓": "↑ ↓",
+    "choose a set of the table (past the last: a new set)": (
+        "choisir une combinaison de la table (après la dernière : une nouvelle combinaison)"
+    ),
+    "move the tile cursor in the chosen set": "déplacer le curseur dans la combinaison choisie",
+    "select or unselect the table tile under the cursor": (
+        "choisir ou non la tuile de la table sous le curseur"
+    ),
+    "move the selected tiles into the chosen set": (
+        "déplacer les tuiles choisies dans la combinaison choisie"
+    ),
+    "put the selected tiles in a new set": (
+        "mettre les tuiles choisies dans une nouvelle combinaison"
+    ),
+    "split the chosen set before the tile cursor": (
+        "scinder la combinaison choisie avant le curseur"
+    ),
+    "join the chosen set and the next one": "réunir la combinaison choisie et la suivante",
+    "take the selected tiles placed this turn back to the rack": (
+        "reprendre au chevalet les tuiles choisies posées ce tour-ci"
+    ),
+    "Backspace": "Retour arrière",
+    "reset the turn: the table and rack as at its start": (
+        "annuler le tour : la table et le chevalet comme à son début"
+    ),
+    "Enter": "Entrée",
+    "submit the arrangement (the end of your turn)": (
+        "jouer la disposition (la fin de votre tour)"
+    ),
+    "draw a tile instead of playing": "piocher une tuile au lieu de poser",
+    "hint: the play that places the most tiles": "conseil : la pose qui place le plus de tuiles",
+    "show the rack by colour or by number": "afficher le chevalet par couleur ou par nombre",
     "unknown bot difficulty {name} (known: {known})": (
         "niveau de robot inconnu {name} (connus : {known})"
     ),

@@ -159,15 +159,17 @@ class HelpScreen(LocalBindings, ModalScreen[None]):
         Binding("escape,q,question_mark,f1", "close", N_("Close")),
     ]
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, keys_help: Sequence[tuple[str, str]] = KEYS_HELP) -> None:
         super().__init__()
         self.rules = rules
+        self.keys_help = keys_help
+        """The screen's keys and what each does (Rummikub's table screen has its own)."""
 
     def compose(self) -> ComposeResult:
         keys = Table.grid(padding=(0, 2))
         keys.add_column(style=Style(bold=True), no_wrap=True, max_width=20)
         keys.add_column()
-        for key, what in KEYS_HELP:
+        for key, what in self.keys_help:
             keys.add_row(_(key), _(what))
         for action in variant_for(self.rules).actions():
             keys.add_row(action.key, code_text(action.help, {}, lang()))

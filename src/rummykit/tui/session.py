@@ -19,6 +19,7 @@ import contextlib
 import os
 import random
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -35,6 +36,7 @@ from ..i18n import deep_draw_text, game_title, round_text
 from ..i18n.shows import SHOWS, code_text, show_text
 from ..melds import HandCounts
 from ..moves import (
+    ARRANGE,
     BUY,
     DISCARD,
     DRAW_DEEP,
@@ -62,6 +64,7 @@ from ..scoring import RoundResult
 from ..state import GameState, Phase
 from ..table import TableMeld
 from ..variants.indian import declare_fields, drop_penalty
+from ..variants.rummikub import arrangement_shapes, table_shapes
 from .lang import N_, _, _n, lang
 
 JOKER_GLYPH = UNICODE_JOKER
@@ -81,7 +84,7 @@ games in three.  The level is shown by each bot's name and is one choice away.
 """
 TUI_PRESETS = (
     "basic", "classic", "cg101", "rami51", "gin_match", "gin", "rum500", "kalooki", "indian",
-    "indian_pool101", "indian_pool201", "indian_deals", "contract",
+    "indian_pool101", "indian_pool201", "indian_deals", "contract", "rummikub",
 )  # fmt: skip
 """The presets the new-game screen offers."""
 BOT_NAMES = ("Bob", "Cleo", "Dana", "Eli", "Fay", "Gus", "Hal", "Ivy")
@@ -187,7 +190,11 @@ def move_clause(state: GameState, move: Move) -> str:
     """What ``move`` does, in words, as played in ``state`` (call it before applying)."""
     kind = move.kind
     if kind == DRAW_STOCK:
+        if state.rules.free_table:
+            return _("drew a tile")
         return _("drew from the stock")
+    if kind == ARRANGE:
+        return arrange_clause(state, move)
     if kind == DRAW_DISCARD:
         top = state.discard[-1] if state.discard else -1
         if top < 0:
@@ -231,6 +238,19 @@ def move_clause(state: GameState, move: Move) -> str:
             )
         return _("bought {card} out of turn", card=card_text(top))
     return _("move|played")  # pragma: no cover - every kind is named above
+
+
+def arrange_clause(state: GameState, move: Move) -> str:
+    """A Rummikub play in words: how many tiles it places and the sets it leaves on
+    the table that were not there before (the rest of the table is as it was), each
+    joker with the tile it stands for: ``placed 2 tiles: 5♥ 6♥ 7♥ / 8♣ 8♦ 8♥``."""
+    t = state.game.melds
+    shapes = arrangement_shapes(move.a, t) or ()
+    new = Counter(shapes) - Counter(table_shapes(state))
+    placed = sum(len(t.shapes[s].cells) for s in shapes)
+    placed -= sum(len(t.shapes[tm.shape].cells) for tm in state.table)
+    sets = " / ".join(shape_text(state, s) for s in sorted(new.elements()))
+    return _n("placed {n} tile: {sets}", "placed {n} tiles: {sets}", placed, sets=sets)
 
 
 def laid_text(moves: Sequence[Move]) -> str:
@@ -332,10 +352,6 @@ class GameSettings:
     def check(self) -> None:
         """Raise ValueError when these settings cannot start a game."""
         self.rules.check_players(self.players)
-        if self.rules.free_table:  # a turn is a whole table arrangement: no editor yet
-            raise ValueError(
-                _("Rummikub is not playable in the terminal yet (rummy simulate plays it)")
-            )
         for b in self.bots:
             if b not in DIFFICULTIES:
                 known = ", ".join(DIFFICULTIES)
@@ -463,7 +479,9 @@ def apply_logged(state: GameState, move: Move, log: MoveLog, human: int) -> None
     state.apply(move)  # raises IllegalMoveError and changes nothing if illegal
     if move.kind == DRAW_STOCK and p == human:
         new = state.hands[p] & ~before
-        if new:
+        if new and state.rules.free_table:
+            clause = _("drew {tile}", tile=card_text(new.bit_length() - 1))
+        elif new:
             clause = _("drew {card} from the stock", card=card_text(new.bit_length() - 1))
     log.record(p, turn, clause)
     for r in state.results[rounds:]:
