@@ -125,10 +125,11 @@ def test_the_event_loop_collects_the_young_generation_often() -> None:
     assert asyncio.run(scenario()) == 5000
 
 
-def test_a_large_build_is_frozen_out_of_the_collectors_sight() -> None:
-    """A new rule set's catalogue is built with the collector off and frozen after
-    (out_of_sight): no collection starts in the builder's thread, none scans the
-    catalogue later.  With the collector already off, nothing is frozen."""
+def test_a_large_build_runs_with_the_collector_off_and_freezes_nothing() -> None:
+    """A new rule set's catalogue is built with the collector off (out_of_sight): no
+    collection starts in the builder's thread.  Nothing is frozen, so garbage cycles
+    alive at that moment are still collected later; with the collector already off,
+    it stays off."""
     import gc
 
     from rummykit.web.collector import out_of_sight
@@ -138,14 +139,14 @@ def test_a_large_build_is_frozen_out_of_the_collectors_sight() -> None:
     with out_of_sight():
         assert not gc.isenabled()
         built = [(i, [i]) for i in range(200_000)]  # four young thresholds' worth
-    assert gc.isenabled()
-    assert sum(s["collections"] for s in gc.get_stats()) == collections
-    assert gc.get_freeze_count() >= frozen + len(built)
+        during = sum(s["collections"] for s in gc.get_stats())
+    assert during == collections  # none started while building
+    assert gc.isenabled() and len(built) == 200_000
+    assert gc.get_freeze_count() == frozen
     gc.disable()
     try:
-        frozen = gc.get_freeze_count()
         with out_of_sight():
-            more = [[i] for i in range(1000)]
-        assert not gc.isenabled() and gc.get_freeze_count() == frozen and len(more) == 1000
+            pass
+        assert not gc.isenabled()
     finally:
         gc.enable()

@@ -9,8 +9,8 @@ about that (docs/benchmarks.md, "The 1,000-table tail"):
 * :func:`young_collections` collects the young generation from the event loop, a
   little at a time, before it grows to a long pause;
 * :func:`out_of_sight` builds a large, long-lived structure (a new rule set's meld
-  catalogue) with the collector off, and then freezes it, so that no collection
-  scans its hundreds of thousands of objects, in the builder's thread or later.
+  catalogue) with the collector off, so that no collection starts in the builder's
+  thread while it allocates hundreds of thousands of objects.
 """
 
 from __future__ import annotations
@@ -58,8 +58,7 @@ async def young_collections(every: float) -> None:
     move): 1,000 tables then paused 23-35 ms of CPU every second, against one
     60 ms collection in 30 s when left alone (docs/benchmarks.md).
 
-    While the collector is off (:func:`out_of_sight`) nothing is collected: the
-    objects being built are frozen when the build ends."""
+    While the collector is off (:func:`out_of_sight`) nothing is collected."""
     while True:
         await asyncio.sleep(every)
         if gc.isenabled():
@@ -68,18 +67,16 @@ async def young_collections(every: float) -> None:
 
 @contextlib.contextmanager
 def out_of_sight() -> Iterator[None]:
-    """Run the body with the collector off, then freeze every tracked object.
+    """Run the body with the collector off.
 
-    Building three decks' meld catalogue makes some 200,000 container objects that
-    live as long as the catalogue: with the collector on, they set off young,
-    middle and full collections in the builder's thread, each holding the
-    interpreter (135 ms for the middle one, 330 ms for a full one, measured with the
-    default limits' attack in ``benchmarks/abuse.py``), and later full collections
-    scanned them again.  Frozen, they are never scanned, and are still freed by
-    reference counting when the catalogue is dropped (it holds no cycle).  The
-    freeze takes the other objects alive then too, as :func:`tune_gc` does at
-    start-up: a serving process's moves make no reference cycles
-    (``tests/web/test_web_loop.py``), so little that could be garbage is kept.
+    Building three decks' meld catalogue makes some 200,000 container objects: with
+    the collector on, they set off young, middle and full collections in the builder's
+    thread, each holding the interpreter (135 ms for the middle one, 330 ms for a full
+    one, measured with the default limits' attack in ``benchmarks/abuse.py``).  Off,
+    none runs during the build; the next young round scans the new objects once, and
+    the tuples among them, most of them, leave the collector's lists then.  Nothing is
+    frozen: a freeze would keep for good whatever garbage cycles exist at that moment,
+    and repeated builds would pile them up.
 
     When the collector is already off (a test turned it off), the body runs as it is.
     """
@@ -90,5 +87,4 @@ def out_of_sight() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.freeze()
         gc.enable()

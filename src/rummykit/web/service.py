@@ -71,9 +71,9 @@ def warm_rule_set(rules: Rules) -> None:
     default up to 5 ms, and a move makes several (its read, the database's thread,
     its writes), so a build added tens of milliseconds to the moves of every table.
     While it runs the switch interval is :data:`BUILD_SWITCH_INTERVAL`; only the
-    builder, one thread, sets it.  The collector is off meanwhile, and what was
-    built is frozen (:func:`~rummykit.web.collector.out_of_sight`): a catalogue's
-    objects set off collections that hold the interpreter longer still."""
+    builder, one thread, sets it.  The collector is off meanwhile
+    (:func:`~rummykit.web.collector.out_of_sight`): a catalogue's objects set off
+    collections that hold the interpreter longer still."""
     before = sys.getswitchinterval()
     sys.setswitchinterval(BUILD_SWITCH_INTERVAL)
     try:
