@@ -177,8 +177,8 @@ def solve(
     The table alone is always a solution, so one is always found.
 
     ``beam``: keep at most this many states per step, the best scores first (the
-    programme is then a beam search, fast on a crowded table and no longer sure to
-    find the best play, though what it finds is always a valid arrangement); None
+    programme is then a beam search, fast on a crowded table but not sure to find
+    the best play, though what it finds is always a valid arrangement); None
     keeps every state (exact)."""
     tab_nat, pinned, wild = _counts(t, table)
     rack_nat = [0] * 52
@@ -257,7 +257,7 @@ def solve(
                         elif g == 2:
                             w += 1
                         if (o or w or gw) and o + w + later + jokers_left + gw < 3:
-                            continue  # the value's group tiles can no longer be a group
+                            continue  # too few tiles left at this value to make its group
                         ns = (
                             base_state | new << shift | (used + fj) << used_at
                             | o << ones_at | w << twos_at
