@@ -232,6 +232,29 @@ def test_the_meld_tables_kept_are_bounded() -> None:
         keep_meld_tables(16)
 
 
+def test_a_new_rule_set_s_catalogue_is_out_of_the_collector_s_sight() -> None:
+    """A three-deck catalogue is some 230,000 tuples and shapes: left tracked, the
+    next young collection scanned them all in the event loop (20-40 ms), and the
+    middle and full ones rescanned the shapes for as long as the rule set lived
+    (docs/benchmarks.md, "New meld catalogues and the collector").  Built by
+    :func:`warm_rule_set`, they leave the collector's lists."""
+    import gc
+
+    from rummykit.web.service import warm_rule_set
+
+    rules = Rules.parse("contract_big(min_run=4, max_meld_size=11, ace=high)")
+    assert not meld_table_built(rules)
+    gc.collect()
+    before = sum(len(gc.get_objects(generation)) for generation in range(3))
+    warm_rule_set(rules)
+    assert meld_table_built(rules)
+    tracked = sum(len(gc.get_objects(generation)) for generation in range(3)) - before
+    assert tracked < 2_000, tracked
+    gc.collect()
+    g = new_game(rules, players=5, seed=5)
+    assert g.legal_moves()
+
+
 def test_new_rule_sets_are_built_while_the_server_answers(tmp_path: Path) -> None:
     """Ten tables of new three-deck rule sets at once (each catalogue half a second of
     the event loop): ``/healthz`` answers meanwhile."""

@@ -49,6 +49,9 @@ def seat_ann(server: ServerThread, browser: Any, position: GameState, locale: st
     page = new_page(browser, locale=locale)
     page.goto(server.base + t["seats"][0]["link"])
     page.wait_for_function("window.rummy.state !== null")
+    # the board's module loads on demand: the page is Rummikub's once it has drawn it
+    page.locator("#rk-board").wait_for(state="visible")
+    page.locator("#hand").wait_for(state="hidden")
     return page
 
 

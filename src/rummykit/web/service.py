@@ -23,6 +23,7 @@ from fastapi import HTTPException
 
 from ..errors import IllegalMoveError, RummyError
 from ..i18n import rules_error_text
+from ..melds import Shape
 from ..moves import Move
 from ..rules import PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
@@ -77,7 +78,7 @@ def warm_rule_set(rules: Rules) -> None:
     before = sys.getswitchinterval()
     sys.setswitchinterval(BUILD_SWITCH_INTERVAL)
     try:
-        with out_of_sight():
+        with out_of_sight(immutable=(tuple, Shape)):
             solver_for(rules)
             arrange_solver(rules)
     finally:
