@@ -85,7 +85,11 @@ class OutOfBudget(Exception):
 
 
 class Solver:
-    """An exact minimum-deadwood solver for one rules object."""
+    """An exact minimum-deadwood solver for one rules object.
+
+    Its meld catalogue is ``melds`` if given, else the one :func:`meld_table` shares
+    among all the rule sets with the same melds: three decks' catalogue takes more than
+    half a second to build, the rest of a solver some 30 ms."""
 
     def __init__(self, rules: Rules, melds: MeldTable | None = None, budget: int = BUDGET) -> None:
         self.rules = rules
@@ -95,7 +99,7 @@ class Solver:
         """... and for a hand of more than :data:`LARGE_HAND` cards."""
         self._spent = 0
         self._allowance = budget
-        self.melds = melds if melds is not None else MeldTable(rules)
+        self.melds = melds if melds is not None else meld_table(rules)
         self.face_value = [card_value(rules, f) for f in range(53)]
         self.simple = rules.decks == 1 and rules.jokers == 0
         if self.simple:

@@ -334,7 +334,8 @@ def test_round_end_screen_with_card_points_and_score_chart(
     t = create(
         server,
         {
-            "rules": "basic(hand_size=4, max_restocks=1)",
+            # short rounds: one that nobody goes out of ends at its tenth turn, blocked
+            "rules": "basic(hand_size=4, max_restocks=1, max_turns=10)",
             "deals": 2,
             "seats": [{"name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
         },
