@@ -22,6 +22,7 @@ import test_web_browser
 from test_web_browser import (
     cards_for,
     create,
+    custom_table,
     my_turn,
     new_page,
     play_turn_by_clicks,
@@ -111,6 +112,7 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     page = new_page(browser)
     page.goto(server.base + "/")
     page.wait_for_selector('#preset option[value="rami51"]', state="attached")
+    custom_table(page)
     assert page.input_value("#end-value") == "100" and page.locator("#end-value").is_disabled()
     page.select_option("#preset", "rami51")
     assert page.input_value("#end-value") == "500"
@@ -151,6 +153,7 @@ def test_play_now_seats_the_fewest_players_the_rules_allow(
     page = new_page(browser, width=390, height=700)
     page.goto(server.base + "/")
     page.wait_for_selector('#preset option[value="contract"]', state="attached")
+    custom_table(page)
     page.select_option("#preset", "contract")
     page.fill("#house", "no_such_option=1")
     page.click("#play-now")
@@ -480,6 +483,7 @@ def test_axe_finds_no_serious_violations(server: ServerThread, browser: Any) -> 
     axe-core's WCAG 2 A and AA rules (contrast included) with no serious violation."""
     page = new_page(browser)
     page.goto(server.base + "/")
+    custom_table(page)  # the games' tiles and the whole form
     page.wait_for_selector("#preset-summary li")
     assert axe_violations(page) == []
     t = create(
@@ -515,7 +519,7 @@ def test_french_from_the_browser_switchable_and_kept(server: ServerThread, brows
     )
     page = ctx.new_page()
     page.goto(server.base + "/")
-    page.wait_for_selector("#create-btn")
+    custom_table(page)
     assert page.inner_text("#create-btn") == "Créer la table"
     # the rules summary is the server's, in the page's language
     page.wait_for_function("document.getElementById('preset-summary').textContent.length > 0")
@@ -586,7 +590,7 @@ def test_french_from_the_browser_switchable_and_kept(server: ServerThread, brows
     )
     assert "Moves" in page.inner_text(".side")
     page.goto(server.base + "/")
-    page.wait_for_selector("#create-btn")
+    custom_table(page)
     assert page.inner_text("#create-btn") == "Create table"  # the choice is kept
     ctx.close()
 
@@ -630,6 +634,7 @@ def test_lobby_gin_is_a_game_to_100_and_one_hand_an_option(
     page = new_page(browser)
     page.goto(server.base + "/")
     page.wait_for_selector('#preset option[value="gin_match"]', state="attached")
+    custom_table(page)
     options = page.eval_on_selector_all(
         "#preset option", "els => els.map((e) => [e.value, e.textContent])"
     )
@@ -664,6 +669,7 @@ def test_invitation_copy_button_names_the_game_and_favicon(
         icon,
     )
     page.fill("#my-name", "Ann")
+    custom_table(page)
     page.select_option("#preset", "gin_match")
     page.select_option(".seat-kind", "human")
     page.click("#create-btn")
