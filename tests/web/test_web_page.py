@@ -102,7 +102,7 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     """Findings 3 and 7: the end box shows the preset's target, a person's seat has no
     difficulty list, bots default to easy (as in the terminal game), public tables say
     whether a game is under way, each preset has a rules summary, and one click starts
-    a game against a medium bot (the README's Play now)."""
+    a game against a medium bot (the custom table's Play now)."""
     waiting = create(
         server, {"rules": "basic", "public": True, "seats": [{"name": "Ann"}, {"open": True}]}
     )
@@ -148,7 +148,7 @@ def test_play_now_seats_the_fewest_players_the_rules_allow(
     server: ServerThread, browser: Any
 ) -> None:
     """Play now with a preset for three or more (Contract Rummy: "3 to 4 players",
-    Bicycle Cards) seats the person and two medium bots, the README's level; on a
+    Bicycle Cards) seats the person and two medium bots, a tile's level; on a
     phone its error shows beside the button, in view."""
     page = new_page(browser, width=390, height=700)
     page.goto(server.base + "/")

@@ -11,7 +11,7 @@ const DIFFICULTIES = ["easy", "medium", "hard"];
 const DEFAULT_BOT = "easy"; // as in the terminal game: medium wins 66% of matches against easy, too many for a first game
 // Gin means a game to 100 (gin_match, listed just before gin); one hand is its own
 // entry.  Every game is shown by its title (the server's one table of names).
-const PLAY_NOW_BOT = "medium"; // Play now: a game against the computer that puts up a fight (README)
+const PLAY_NOW_BOT = "medium"; // against the computer (a tile, or Play now): bots that put up a fight
 // The table whose links are shown (a tile's box or the custom table's): one at a time.
 let shown = null;
 
