@@ -182,6 +182,9 @@ def test_quick_pairing_from_a_tile_says_what_a_guest_gets(
     page.wait_for_selector("#seek-waiting")
     assert "Gin Rummy, a game to 100" in page.inner_text("#seek-waiting")
     assert page.input_value("#seek-players") == "2"
+    page.wait_for_function("document.activeElement.id === 'seek-cancel'")
+    page.wait_for_timeout(1500)  # a poll or more later, Cancel still has the focus
+    assert page.evaluate("document.activeElement.id") == "seek-cancel"
     box = page.locator("#seek-cancel").bounding_box()  # in view, not below the fold
     assert box is not None and 0 <= box["y"] <= 800 - box["height"], box
     page.click("#seek-cancel")

@@ -192,7 +192,7 @@ export async function lobby(app) {
   const ways = {
     bots: (p, item) => { inTile(item); submit({ rules: p.name, seats: fewest(p, [{ kind: "bot", difficulty: PLAY_NOW_BOT }]) }, pickedErr, picked); },
     friend: (p, item) => { inTile(item); submit({ rules: p.name, seats: fewest(p, [{ kind: "human" }]) }, pickedErr, picked); },
-    pair: (p) => { pairing.seek(p.name); pairing.panel.scrollIntoView({ block: "start" }); },
+    pair: (p) => { pairing.panel.scrollIntoView({ block: "start" }); pairing.seek(p.name); },
   };
 
   const list = h("div", { id: "public-tables" });

@@ -48,10 +48,15 @@ export function pairingPanel(games, guestName) {
     fits();
   }
 
+  // The seek's line, its time renewed in place: the Cancel button stays, and keeps
+  // the focus it may have.
   function waiting(g, seek) {
+    const text = " " + t("pair.waiting", { game: g.title, s: Math.round(seek.waited) }) + " ";
+    const line = status.querySelector("#seek-waiting");
+    if (line) { line.textContent = text; return; }
     status.replaceChildren(
       h("span", { class: "spinner", "aria-hidden": "true" }),
-      h("span", { id: "seek-waiting", text: " " + t("pair.waiting", { game: g.title, s: Math.round(seek.waited) }) + " " }),
+      h("span", { id: "seek-waiting", text }),
       h("button", { type: "button", id: "seek-cancel", text: t("pair.cancel"), onclick: cancel }));
   }
 
@@ -97,14 +102,18 @@ export function pairingPanel(games, guestName) {
     }
   }
 
-  // A seek from elsewhere on the page (a game's tile): it shows here.
-  function seek(name) {
+  // A seek from elsewhere on the page (a game's tile): it shows here, its Cancel
+  // button focused (or the panel's error, when it was refused).
+  async function seek(name) {
     const g = games.find((x) => x.name === name);
-    if (!g || token !== null) return;
-    const n = Number(players.value);
-    if (n < g.players[0] || n > g.players[1]) players.value = String(g.players[0]);
-    fits();
-    start(g);
+    if (g && token === null) {
+      const n = Number(players.value);
+      if (n < g.players[0] || n > g.players[1]) players.value = String(g.players[0]);
+      fits();
+      await start(g);
+    }
+    const cancelBtn = status.querySelector("#seek-cancel");
+    if (cancelBtn) cancelBtn.focus();
   }
 
   const guestNote = h("p", { class: "note", id: "pair-guest", text: t("pair.guest") });
