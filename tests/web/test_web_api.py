@@ -683,6 +683,22 @@ def test_every_message_key_the_page_uses_is_in_both_catalogs() -> None:
     assert not {k for k in en if k.startswith(("rank.", "suit.")) and k not in used}
 
 
+def test_the_front_pages_games_are_each_familys_main_presets(client: TestClient) -> None:
+    """The front page's tiles (``picker`` in /api/presets, their order) are presets,
+    each once, and every family of games has one; the other presets are the custom
+    table's variants and have none."""
+    from rummykit.i18n.games import PICKER
+    from rummykit.rules import PRESETS, Family
+
+    assert len(set(PICKER)) == len(PICKER) and set(PICKER) <= set(PRESETS)
+    assert {PRESETS[n].family for n in PICKER} == set(Family)
+    presets = client.get("/api/presets").json()
+    tiles = sorted((p for p in presets if p["picker"] is not None), key=lambda p: p["picker"])
+    assert [p["name"] for p in tiles] == list(PICKER)
+    assert {p["name"] for p in presets if p["picker"] is None} == set(PRESETS) - set(PICKER)
+    assert {"gin_match", "rami51", "rummikub"} <= set(PICKER) and "gin" not in PICKER
+
+
 def test_rum500_big_table_with_eight_seats(client: TestClient) -> None:
     """500 Rum is for "Two to eight" players (HowStuffWorks), five to eight with two
     decks (rum500_big): the lobby's presets say so and a table of eight can be made."""

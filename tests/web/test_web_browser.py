@@ -59,6 +59,13 @@ def new_page(browser: Any, width: int = 1100, height: int = 800, locale: str = "
     return ctx.new_page()
 
 
+def custom_table(page: Any) -> None:
+    """Open the front page's Custom table, the form with every option of a table
+    (folded away under the games' tiles)."""
+    page.click("#custom > summary")
+    page.wait_for_selector("#create-btn")
+
+
 def create(server: ServerThread, body: dict[str, Any]) -> dict[str, Any]:
     r = httpx.post(server.base + "/api/tables", json=body)
     assert r.status_code == 200, r.text
@@ -255,6 +262,7 @@ def test_lobby_creates_a_gin_table_with_house_rules(server: ServerThread, browse
     page = new_page(browser)
     page.goto(server.base + "/")
     page.wait_for_selector('#preset option[value="gin"]', state="attached")
+    custom_table(page)
     page.select_option("#n-seats", "4")
     page.select_option("#preset", "gin")
     assert page.input_value("#n-seats") == "2"

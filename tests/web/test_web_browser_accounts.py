@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from rummykit.web import Settings
-from test_web_browser import CHROMIUM, browser, new_page
+from test_web_browser import CHROMIUM, browser, custom_table, new_page
 from web_helpers import ServerThread
 
 __all__ = ["browser"]
@@ -60,6 +60,8 @@ def test_sign_up_play_under_the_username_and_names_stay_text(
     page.wait_for_selector("#signed-in-as")
     assert page.inner_text("#signed-in-as") == "Connecté en tant que Amélie"
     assert page.input_value("#my-name") == "Amélie" and page.is_disabled("#my-name")
+    assert page.locator("#pair-guest").is_hidden()  # a guest's note on quick pairing
+    custom_table(page)
     page.click("#play-now")  # a POST with the session's token
     page.wait_for_url("**/play/**")
     page.wait_for_function("window.rummy && window.rummy.state")

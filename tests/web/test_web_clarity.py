@@ -16,6 +16,7 @@ import test_web_browser
 from rummykit.i18n import DEEP_DRAW
 from test_web_browser import (
     create,
+    custom_table,
     my_turn,
     new_page,
     play_turn_by_clicks,
@@ -181,6 +182,7 @@ def test_lobby_lists_games_by_title_with_a_plain_line(server: ServerThread, brow
     page = new_page(browser)
     page.goto(server.base + "/")
     page.wait_for_selector('#preset option[value="indian_pool101"]', state="attached")
+    custom_table(page)
     labels = dict(
         page.eval_on_selector_all(
             "#preset option", "els => els.map((e) => [e.value, e.textContent])"

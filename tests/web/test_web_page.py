@@ -22,6 +22,7 @@ import test_web_browser
 from test_web_browser import (
     cards_for,
     create,
+    custom_table,
     my_turn,
     new_page,
     play_turn_by_clicks,
@@ -101,7 +102,7 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     """Findings 3 and 7: the end box shows the preset's target, a person's seat has no
     difficulty list, bots default to easy (as in the terminal game), public tables say
     whether a game is under way, each preset has a rules summary, and one click starts
-    a game against a medium bot (the README's Play now)."""
+    a game against a medium bot (the custom table's Play now)."""
     waiting = create(
         server, {"rules": "basic", "public": True, "seats": [{"name": "Ann"}, {"open": True}]}
     )
@@ -111,6 +112,7 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     page = new_page(browser)
     page.goto(server.base + "/")
     page.wait_for_selector('#preset option[value="rami51"]', state="attached")
+    custom_table(page)
     assert page.input_value("#end-value") == "100" and page.locator("#end-value").is_disabled()
     page.select_option("#preset", "rami51")
     assert page.input_value("#end-value") == "500"
@@ -146,11 +148,12 @@ def test_play_now_seats_the_fewest_players_the_rules_allow(
     server: ServerThread, browser: Any
 ) -> None:
     """Play now with a preset for three or more (Contract Rummy: "3 to 4 players",
-    Bicycle Cards) seats the person and two medium bots, the README's level; on a
+    Bicycle Cards) seats the person and two medium bots, a tile's level; on a
     phone its error shows beside the button, in view."""
     page = new_page(browser, width=390, height=700)
     page.goto(server.base + "/")
     page.wait_for_selector('#preset option[value="contract"]', state="attached")
+    custom_table(page)
     page.select_option("#preset", "contract")
     page.fill("#house", "no_such_option=1")
     page.click("#play-now")
@@ -481,6 +484,7 @@ def test_axe_finds_no_serious_violations(server: ServerThread, browser: Any) -> 
     axe-core's WCAG 2 A and AA rules (contrast included) with no serious violation."""
     page = new_page(browser)
     page.goto(server.base + "/")
+    custom_table(page)  # the games' tiles and the whole form
     page.wait_for_selector("#preset-summary li")
     assert axe_violations(page) == []
     t = create(
@@ -516,7 +520,7 @@ def test_french_from_the_browser_switchable_and_kept(server: ServerThread, brows
     )
     page = ctx.new_page()
     page.goto(server.base + "/")
-    page.wait_for_selector("#create-btn")
+    custom_table(page)
     assert page.inner_text("#create-btn") == "Créer la table"
     # the rules summary is the server's, in the page's language
     page.wait_for_function("document.getElementById('preset-summary').textContent.length > 0")
@@ -587,7 +591,7 @@ def test_french_from_the_browser_switchable_and_kept(server: ServerThread, brows
     )
     assert "Moves" in page.inner_text(".side")
     page.goto(server.base + "/")
-    page.wait_for_selector("#create-btn")
+    custom_table(page)
     assert page.inner_text("#create-btn") == "Create table"  # the choice is kept
     ctx.close()
 
@@ -631,6 +635,7 @@ def test_lobby_gin_is_a_game_to_100_and_one_hand_an_option(
     page = new_page(browser)
     page.goto(server.base + "/")
     page.wait_for_selector('#preset option[value="gin_match"]', state="attached")
+    custom_table(page)
     options = page.eval_on_selector_all(
         "#preset option", "els => els.map((e) => [e.value, e.textContent])"
     )
@@ -665,6 +670,7 @@ def test_invitation_copy_button_names_the_game_and_favicon(
         icon,
     )
     page.fill("#my-name", "Ann")
+    custom_table(page)
     page.select_option("#preset", "gin_match")
     page.select_option(".seat-kind", "human")
     page.click("#create-btn")

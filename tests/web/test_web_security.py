@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from rummykit.web import session as web_session
 from rummykit.web.store import CHAT_KEEP, Store
 from test_web_api import create, hello, make_client, move, until
-from test_web_browser import CHROMIUM, browser, new_page, server, state
+from test_web_browser import CHROMIUM, browser, custom_table, new_page, server, state
 
 __all__ = ["browser", "server"]  # fixtures of the browser test, for the lobby's test
 
@@ -515,7 +515,7 @@ def test_the_lobby_opens_a_seat_to_anyone_and_a_stranger_takes_that_one(
     stranger arrive through a ``presence`` message (no new state)."""
     a = new_page(browser)
     a.goto(server.base + "/")
-    a.wait_for_selector(".seat-kind")
+    custom_table(a)
     a.fill("#my-name", "Ann")
     a.select_option(".seat-kind", "open")
     a.click("#create-btn")  # no invitation to hand out: straight to my seat

@@ -138,6 +138,22 @@ GAMES: dict[str, tuple[str, str, str, str]] = {
 """Per preset: the title in English and French, then the description in each (a test
 checks every preset has its entry)."""
 
+PICKER: tuple[str, ...] = (
+    "basic",
+    "classic",
+    "cg101",
+    "rami51",
+    "kalooki",
+    "gin_match",
+    "rum500",
+    "indian",
+    "contract",
+    "rummikub",
+)
+"""The games the web front page shows as tiles, in that order: each family's main
+presets, as a newcomer would pick them.  The others (one hand of Gin, the big tables,
+the Indian pools) are variants the custom table offers."""
+
 
 def game_title(preset: str, lang: str) -> str:
     """The game a preset plays, by its name (the id itself for an unknown one)."""

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..i18n import game_description, game_title, normalize, rules_summary, spec_title
+from ..i18n.games import PICKER
 from ..i18n.rulebook_fr import SOURCES_FR
 from ..notation import export_record
 from ..rules import PRESET_SOURCES, PRESETS, Family
@@ -84,7 +85,8 @@ class JoinTable(BaseModel):
 
 
 def preset_list(lang: str | None) -> list[dict[str, Any]]:
-    """The presets, their titles, descriptions and summaries in ``lang``."""
+    """The presets, their titles, descriptions and summaries in ``lang``; ``picker``
+    is a preset's place among the front page's games (None: the custom table's only)."""
     lg = normalize(lang) or "en"
     sources = SOURCES_FR if lg == "fr" else PRESET_SOURCES
     return [
@@ -101,6 +103,7 @@ def preset_list(lang: str | None) -> list[dict[str, Any]]:
             "target": PRESETS[n].target_score,
             "deals": PRESETS[n].deals,
             "summary": rules_summary(PRESETS[n], lg),
+            "picker": PICKER.index(n) if n in PICKER else None,
         }
         for n in PRESETS
     ]

@@ -1,14 +1,19 @@
-// The lobby: create a table (or play the computer in one click), and the public tables.
+// The front page: a tile per game with three ways to play it (the computer, a friend
+// by link, quick pairing), the account, a custom table (every option of a table, folded
+// away), and the public tables to join or watch.
 import { account, accountPanel, errorText } from "./account.js";
 import { api, h } from "./dom.js";
 import { lang, seatName, t, tn } from "./i18n.js";
 import { pairingPanel } from "./pairing.js";
+import { gamePicker } from "./picker.js";
 
 const DIFFICULTIES = ["easy", "medium", "hard"];
 const DEFAULT_BOT = "easy"; // as in the terminal game: medium wins 66% of matches against easy, too many for a first game
 // Gin means a game to 100 (gin_match, listed just before gin); one hand is its own
 // entry.  Every game is shown by its title (the server's one table of names).
-const PLAY_NOW_BOT = "medium"; // Play now: a game against the computer that puts up a fight (README)
+const PLAY_NOW_BOT = "medium"; // against the computer (a tile, or Play now): bots that put up a fight
+// The table whose links are shown (a tile's box or the custom table's): one at a time.
+let shown = null;
 
 export async function lobby(app) {
   app.replaceChildren();
@@ -33,6 +38,9 @@ export async function lobby(app) {
   // Play now's own error, beside its button (the form's is below the fold on a phone)
   const quickErr = h("p", { class: "error", id: "play-now-error", role: "alert" });
   const result = h("div", { id: "created" });
+  // what a tile's way to play came to: its links or its error, shown in the tile
+  const picked = h("div", { id: "picked", "aria-live": "polite" });
+  const pickedErr = h("p", { class: "error", id: "picker-error", role: "alert" });
   const summary = h("div", { class: "rules-summary", id: "preset-summary", "aria-live": "polite" });
   const current = () => presets.find((x) => x.name === preset.value) || presets[0];
 
@@ -87,8 +95,11 @@ export async function lobby(app) {
   preset.addEventListener("change", presetChanged);
   presetChanged();
 
+  const pairing = pairingPanel(listed, myNameOrNull);
+
   // Signed in, the seats taken are the account's, under its username (the server's rule).
   function accountChanged() {
+    pairing.accountChanged();
     ratedRow.hidden = !account;
     if (!account) rated.checked = false;
     myName.disabled = Boolean(account);
@@ -103,15 +114,19 @@ export async function lobby(app) {
     return name || null;
   }
 
-  async function submit(body, errEl = err) {
+  // Creates the table; with invitations to hand out, shows their links in ``into``,
+  // else goes to the player's seat.  An error shows in ``errEl``, scrolled into view.
+  async function submit(body, errEl = err, into = result) {
     errEl.textContent = "";
     try {
       const tbl = await api(`/api/tables?lang=${lang}`, body);
       const mine = tbl.creator;
       const others = tbl.seats.filter((s) => s.link && s.seat !== mine.seat);
-      result.replaceChildren(
-        h("h3", { id: "created-title", text: t("lobby.created", { game: titled(body.rules) }) }),
-        others.length ? h("p", { text: t("lobby.send_links") }) : null,
+      if (shown && shown !== into) shown.replaceChildren();
+      shown = into;
+      into.replaceChildren(
+        h("h3", { id: "created-title", tabindex: "-1", text: t("lobby.created", { game: titled(body.rules) }) }),
+        others.length ? h("p", { text: t(others.length === 1 ? "lobby.send_link" : "lobby.send_links") }) : null,
         h("ul", { class: "links" }, others.map((s) => h("li", {},
           h("label", { for: `invite-${s.seat}`, text: t("lobby.seat_n", { n: s.seat + 1 }) + ": " }),
           h("input", { class: "invite", id: `invite-${s.seat}`, readonly: true, value: location.origin + s.link, "data-seat": s.seat, onclick: (e) => e.target.select() }),
@@ -120,8 +135,10 @@ export async function lobby(app) {
           " ", h("a", { href: tbl.watch, text: t("lobby.watch_link") })),
       );
       if (!others.length) location.href = mine.link;
+      else into.querySelector("#created-title").focus();
     } catch (e) {
       errEl.textContent = errorText(e);
+      errEl.scrollIntoView({ block: "nearest" });
     }
   }
 
@@ -151,32 +168,52 @@ export async function lobby(app) {
   };
   const rulesSpec = () => (house.value.trim() ? `${preset.value}(${house.value.trim()})` : preset.value);
 
+  // The player, then ``others`` seats filled with medium bots up to as few players as
+  // the rules allow (Gin: one bot; Contract Rummy: two).
+  function fewest(p, others) {
+    const bots = Math.max(0, ((p.players || [2])[0]) - 1 - others.length);
+    return [{ kind: "human", name: myNameOrNull() }, ...others, ...Array.from({ length: bots }, () => ({ kind: "bot", difficulty: PLAY_NOW_BOT }))];
+  }
+
   // One click: the chosen rules against medium bots, as few as the rules allow (one,
   // or two for a game of three or more), straight to the table.
   function playNow() {
-    const bots = Math.max(1, ((current().players || [2])[0]) - 1);
-    const seats = [{ kind: "human", name: myNameOrNull() }, ...Array.from({ length: bots }, () => ({ kind: "bot", difficulty: PLAY_NOW_BOT }))];
-    submit({ rules: rulesSpec(), seats }, quickErr);
+    submit({ rules: rulesSpec(), seats: fewest(current(), [{ kind: "bot", difficulty: PLAY_NOW_BOT }]) }, quickErr);
   }
 
+  // A tile's ways to play its game, as it is: the computer (Play now's table), a friend
+  // (a seat for them, its link shown in the tile; bots fill a game of three or more),
+  // or quick pairing (the pairing panel seeks, and shows how it goes).
+  function inTile(item) {
+    pickedErr.textContent = "";
+    picked.replaceChildren();
+    item.append(pickedErr, picked);
+  }
+  const ways = {
+    bots: (p, item) => { inTile(item); submit({ rules: p.name, seats: fewest(p, [{ kind: "bot", difficulty: PLAY_NOW_BOT }]) }, pickedErr, picked); },
+    friend: (p, item) => { inTile(item); submit({ rules: p.name, seats: fewest(p, [{ kind: "human" }]) }, pickedErr, picked); },
+    pair: (p) => { pairing.panel.scrollIntoView({ block: "start" }); pairing.seek(p.name); },
+  };
+
   const list = h("div", { id: "public-tables" });
+  const joinErr = h("p", { class: "error", id: "join-error", role: "alert" });
   async function refresh() {
     const tables = await api(`/api/tables?lang=${lang}`).catch(() => []);
     list.replaceChildren(tables.length
-      ? h("ul", { class: "table-list" }, tables.map((tb) => publicTable(tb, myNameOrNull, err)))
+      ? h("ul", { class: "table-list" }, tables.map((tb) => publicTable(tb, myNameOrNull, joinErr)))
       : h("p", { class: "muted", text: t("lobby.no_tables") }));
   }
 
   app.append(
-    h("section", { class: "panel quick" },
-      h("button", { id: "play-now", class: "primary", onclick: playNow, text: t("lobby.play_now") }),
-      h("span", { class: "muted", text: " " + t("lobby.play_now_what") }), quickErr),
-    pairingPanel(listed, myNameOrNull),
+    h("section", { class: "panel", id: "picker" },
+      h("h2", { text: t("picker.title") }),
+      h("label", {}, t("lobby.your_name") + " ", myName),
+      gamePicker(presets, ways)),
+    pairing.panel,
     accountPanel(accountChanged, (name) => (presets.find((p) => p.name === name) || { title: name }).title),
-    h("section", { class: "panel" },
-      h("h2", { text: t("lobby.new_table") }),
+    h("details", { class: "panel", id: "custom" },
+      h("summary", {}, h("h2", { text: t("picker.custom") }), " ", h("span", { class: "muted", text: t("picker.custom_what") })),
       h("form", { id: "create", onsubmit: create },
-        h("label", {}, t("lobby.your_name") + " ", myName),
         h("div", { class: "preset-row" },
           h("div", {}, h("label", {}, t("lobby.rules") + " ", preset, " ", house)),
           summary),
@@ -187,10 +224,12 @@ export async function lobby(app) {
         h("label", {}, pub, " " + t("lobby.public")),
         h("label", {}, specChat, " " + t("lobby.spectator_chat")),
         ratedRow,
-        h("button", { type: "submit", id: "create-btn", text: t("lobby.create") })),
+        h("div", { class: "quick" }, h("button", { type: "submit", id: "create-btn", class: "primary", text: t("lobby.create") }),
+          h("button", { type: "button", id: "play-now", onclick: playNow, text: t("lobby.play_now") }),
+          h("span", { class: "muted", text: t("lobby.play_now_what") })), quickErr),
       err, result),
-    h("section", { class: "panel" }, h("h2", { text: t("lobby.public_tables") }), list,
-      h("button", { onclick: refresh, text: t("lobby.refresh") })),
+    h("section", { class: "panel", id: "tables" }, h("h2", { text: t("lobby.public_tables") }), list,
+      h("button", { onclick: refresh, text: t("lobby.refresh") }), joinErr),
   );
   refresh();
 }

@@ -22,7 +22,9 @@ async function seekCall(method, token) {
 }
 
 /** The lobby's quick-pairing panel: ``games`` are the presets listed (name, title,
- * players), ``guestName`` the name box's value for a guest (or null). */
+ * players), ``guestName`` the name box's value for a guest (or null).  Gives the
+ * panel, ``seek(game)`` (a seek at that game, the panel's player count if the game
+ * seats it, else its fewest) and ``accountChanged()`` (a guest is told what they get). */
 export function pairingPanel(games, guestName) {
   const players = h("select", { id: "seek-players" }, [2, 3, 4].map((n) => h("option", { value: n, text: tn("lobby.players", n) })));
   const timer = h("select", { id: "seek-timer" }, TIMERS.map((s) => h("option", { value: s, text: s ? t("lobby.timer_s", { s }) : t("pair.no_timer") })));
@@ -46,10 +48,15 @@ export function pairingPanel(games, guestName) {
     fits();
   }
 
+  // The seek's line, its time renewed in place: the Cancel button stays, and keeps
+  // the focus it may have.
   function waiting(g, seek) {
+    const text = " " + t("pair.waiting", { game: g.title, s: Math.round(seek.waited) }) + " ";
+    const line = status.querySelector("#seek-waiting");
+    if (line) { line.textContent = text; return; }
     status.replaceChildren(
       h("span", { class: "spinner", "aria-hidden": "true" }),
-      h("span", { id: "seek-waiting", text: " " + t("pair.waiting", { game: g.title, s: Math.round(seek.waited) }) + " " }),
+      h("span", { id: "seek-waiting", text }),
       h("button", { type: "button", id: "seek-cancel", text: t("pair.cancel"), onclick: cancel }));
   }
 
@@ -95,13 +102,31 @@ export function pairingPanel(games, guestName) {
     }
   }
 
+  // A seek from elsewhere on the page (a game's tile): it shows here, its Cancel
+  // button focused (or the panel's error, when it was refused).
+  async function seek(name) {
+    const g = games.find((x) => x.name === name);
+    if (g && token === null) {
+      const n = Number(players.value);
+      if (n < g.players[0] || n > g.players[1]) players.value = String(g.players[0]);
+      fits();
+      await start(g);
+    }
+    const cancelBtn = status.querySelector("#seek-cancel");
+    if (cancelBtn) cancelBtn.focus();
+  }
+
+  const guestNote = h("p", { class: "note", id: "pair-guest", text: t("pair.guest") });
+  const accountChanged = () => { guestNote.hidden = Boolean(account); };
   players.addEventListener("change", fits);
   fits();
-  return h("section", { class: "panel", id: "pairing" },
+  accountChanged();
+  const panel = h("section", { class: "panel", id: "pairing" },
     h("h2", { text: t("pair.title") }),
-    h("p", { class: "muted", text: t("pair.what") }),
+    h("p", { class: "muted", text: t("pair.what") }), guestNote,
     h("div", { class: "quick" }, h("label", {}, t("pair.players") + " ", players), h("label", {}, t("lobby.timer") + " ", timer),
       h("label", {}, bot, " " + t("pair.bot"))),
     h("div", { class: "quick seek-games" }, buttons),
     status, err);
+  return { panel, seek, accountChanged };
 }
