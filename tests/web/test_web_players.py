@@ -279,3 +279,30 @@ def test_coming_back_within_the_grace_keeps_the_rated_game(db: Path) -> None:
         back.until(lambda m: m["type"] == "state" and m["version"] > now["version"])
         back.close()
         socks[1 - gone].close()
+
+
+def test_a_rated_player_who_never_comes_abandons_the_match(db: Path) -> None:
+    """The creator's seat is theirs from the start: never opened, it is away, and
+    the match is their loss once it is their turn and the grace has run out."""
+    with ServerThread(server_settings(db, abandon_grace=0.5)) as srv:
+        ann, csrf = signed_up(srv.base, "Ann")
+        bob, _ = signed_up(srv.base, "Bob")
+        body = {"rules": "gin", "seats": [{}, {}], "rated": True}
+        t = ann.post("/api/tables", json=body, headers={CSRF_HEADER: csrf}).json()
+        sock = seated(srv.base, bob, t["id"], 1, t["seats"][1]["secret"])
+        state = sock.state
+        assert state is not None
+        if state["game"]["current"] == 1:  # Bob's turn first: he plays it
+            while state["game"]["current"] == 1:
+                move = {"kind": "text", "text": state["game"]["legal"][0]["text"]}
+                sock.send({"type": "move", "version": state["version"], "move": move})
+                state = sock.until(
+                    lambda m, v=state["version"]: m["type"] == "state" and m["version"] > v
+                )
+        end = sock.until(
+            lambda m: m["type"] == "state" and m["table"]["abandoned"] is not None, timeout=15
+        )
+        assert end["table"]["abandoned"] == 0
+        ((result,),) = rows(db, "SELECT result FROM rated_matches")
+        assert [s["place"] for s in json.loads(result)["seats"]] == [2, 1]
+        sock.close()

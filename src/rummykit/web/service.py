@@ -15,6 +15,7 @@ import contextlib
 import logging
 import secrets
 import sys
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any
@@ -247,6 +248,11 @@ class TableService:
         await self.db(self.store.create_table, stored)
         live = self.live(stored)
         live.creator = address
+        if req.rated:
+            # a rated seat given at creation (the creator's, a paired player's) is
+            # away until its player comes: one who never does abandons the match
+            now = time.monotonic()
+            live.away_since.update((i, now) for i, s in enumerate(seats) if s.claimed)
         live.lease = await self.host.acquire(table_id)
         await self.host.loaded(live)
 

@@ -194,8 +194,8 @@ class RatingRow(Base):
     __tablename__ = "ratings"
 
     account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(64), primary_key=True)
-    """The preset a rated table plays (``gin``)."""
+    game: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    """The preset a rated table plays (``gin``); indexed for its leaderboard."""
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
