@@ -1,7 +1,8 @@
 """A player's page and a leaderboard in a real browser (Chromium), in French: the
 rating chart, a game abandoned by an opponent whose account was then deleted (shown
 under the anonymous name, with its replay and record links), the player's own Review
-link, and the table page saying who abandoned."""
+link, and the table page saying who abandoned; then a finished rated hand's Review
+link, which opens the player's own seat with no link and works out the review."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
 from test_web_accounts import PASSWORD
 from test_web_browser import CHROMIUM, browser, new_page
 from test_web_players import rated_pair, server_settings
-from web_helpers import ServerThread
+from web_helpers import Client, ServerThread
 
 __all__ = ["browser"]
 
@@ -30,7 +31,8 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def server() -> Iterator[ServerThread]:
     db = Path(tempfile.mkdtemp()) / "web.db"
-    with ServerThread(server_settings(db, abandon_grace=0.3)) as s:
+    settings = server_settings(db, abandon_grace=0.3, review_budget=4, review_max_decisions=8)
+    with ServerThread(settings) as s:
         yield s
 
 
@@ -88,3 +90,48 @@ def test_a_player_s_page_in_french(server: ServerThread, browser: Any) -> None:
     page.locator(f'#leaderboard a[href="/players/{stays}"]').click()
     page.wait_for_selector("#player-name")
     assert page.inner_text("#player-name") == stays
+
+
+def play_out(socks: list[Client]) -> dict[str, Any]:
+    """Both seats play their first legal move in turn until the match is over; the
+    last state."""
+    for _ in range(2000):
+        state = socks[0].state
+        assert state is not None
+        if state["game"]["phase"] == "over":
+            return state
+        version = state["version"]
+        mine = socks[state["game"]["current"]]
+        assert mine.state is not None and mine.state["version"] == version
+        move = {"kind": "text", "text": mine.state["game"]["legal"][0]["text"]}
+        mine.send({"type": "move", "version": version, "move": move})
+        for sock in socks:
+            sock.until(lambda m, v=version: m["type"] == "state" and m["version"] > v)
+    raise AssertionError("the match did not end")
+
+
+def test_the_review_link_opens_the_own_seat_and_its_review(
+    server: ServerThread, browser: Any
+) -> None:
+    webs, socks, table = rated_pair(server.base, timer=None, names=("Cleo", "Dan"))
+    end = play_out(socks)
+    for sock in socks:
+        sock.close()
+    page_json = webs[1].get("/api/players/Dan").json()
+    (g,) = page_json["games"]
+    assert g["table"] == table and g["rating_change"] is not None
+    assert [p["score"] for p in g["players"]] == end["game"]["scores"]
+    page = new_page(browser)
+    page.context.add_cookies(
+        [{"name": SESSION_COOKIE, "value": webs[1].cookies[SESSION_COOKIE], "url": server.base}]
+    )
+    page.goto(f"{server.base}/players/Dan")
+    page.wait_for_selector("#player-games")
+    assert page.locator("#chart-gin circle").count() == 1
+    assert page.inner_text("#player-opponents").count("Cleo") == 1
+    page.locator(f'#player-games tr[data-table="{table}"] a.review-link').click()
+    page.wait_for_url(f"**/play/{table}#seat=1&review=1")
+    page.wait_for_function("window.rummy && window.rummy.state")
+    assert page.evaluate("window.rummy.state.game.seat") == 1  # the account's own seat
+    page.wait_for_selector("#review-title", timeout=60_000)
+    assert page.inner_text("#review-title") == "Your review of round 1"

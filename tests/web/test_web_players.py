@@ -197,9 +197,12 @@ def seated(base: str, web: httpx.Client, table: str, seat: int, secret: str | No
     return sock
 
 
-def rated_pair(base: str, timer: float | None) -> tuple[list[httpx.Client], list[Client], str]:
-    ann, csrf = signed_up(base, "Ann")
-    bob, _ = signed_up(base, "Bob")
+def rated_pair(
+    base: str, timer: float | None, names: tuple[str, str] = ("Ann", "Bob")
+) -> tuple[list[httpx.Client], list[Client], str]:
+    """Two new accounts seated at a rated Gin table, each by its own socket."""
+    ann, csrf = signed_up(base, names[0])
+    bob, _ = signed_up(base, names[1])
     body: dict[str, Any] = {"rules": "gin", "seats": [{}, {}], "rated": True}
     if timer:
         body["timer"] = timer
@@ -238,12 +241,11 @@ def test_a_rated_game_abandoned_past_the_grace_is_its_player_s_loss(db: Path) ->
             assert got["mu"] == pytest.approx(expected[seat][0].mu)
         assert expected[stays][0].mu > 25 > expected[gone][0].mu
         # the match is over: no more moves, and it is the loser's loss on their page
-        legal = end["game"]["legal"]
-        if legal and end["game"]["current"] == stays:
-            move = {"kind": "text", "text": legal[0]["text"]}
-            socks[stays].send({"type": "move", "version": end["version"], "move": move})
-            err = socks[stays].until(lambda m: m["type"] == "error")
-            assert err["code"] == "match_over"
+        assert end["game"]["legal"] == [] and end["game"]["seat"] == stays
+        move = {"kind": "draw_stock"}
+        socks[stays].send({"type": "move", "version": end["version"], "move": move})
+        err = socks[stays].until(lambda m: m["type"] == "error")
+        assert err["code"] == "match_over"
         loser = ["Ann", "Bob"][gone]
         (g,) = webs[0].get(f"/api/players/{loser}").json()["games"]
         assert (g["table"], g["abandoned"], g["result"]) == (table, gone, "loss")
