@@ -15,7 +15,7 @@ from the store's worker threads); the routes are web/profile_routes.py's.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -171,7 +171,7 @@ class ProfileStore:
             if result is not None and seat < len(result.get("seats", [])):
                 before, after = result["seats"][seat]["before"], result["seats"][seat]["after"]
                 change = ratings.shown(*after) - ratings.shown(*before)
-                game = _with_change(game, round(change, 1))
+                game = replace(game, change=round(change, 1))
             out.append(game)
             if len(out) >= limit:
                 break
@@ -190,13 +190,6 @@ class ProfileStore:
                 .limit(limit)
             ).all()
         return [(name, ratings.shown(mu, sigma), n) for name, mu, sigma, n in rows]
-
-
-def _with_change(game: FinishedGame, change: float) -> FinishedGame:
-    return FinishedGame(
-        game.table_id, game.game, game.spec, game.seat, game.at, game.rated, game.abandoned,
-        game.players, game.scores, game.places, change,
-    )  # fmt: skip
 
 
 def _finished(

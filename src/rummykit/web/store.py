@@ -73,7 +73,7 @@ the table's whole arrangement, a number far past any integer column); its ``text
 the move in notation, and the state stored with it holds the move itself."""
 ABANDONED = -5
 """``moves.action`` of the row that ends a rated match its seat's player abandoned
-(web/abandon.py): the row's seat is theirs, and the state is kept as it was."""
+(web/driver.py, web/service.py): the row's seat is theirs, and the state is kept as it was."""
 _STATUS = {FAILED: "failed", EXPIRED: "expired", ABANDONED: "abandoned"}
 
 
