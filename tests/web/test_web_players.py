@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +16,16 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
+from sqlalchemy import create_engine, text
 
 from rummykit.i18n import game_title
 from rummykit.web import Settings
 from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
+from rummykit.web.store import normalize_url
 from test_web_accounts import CHEAP, PASSWORD, accounts_client, plant, rows, sign_up
 from test_web_api import hello, until
 from test_web_ratings import play_out, rated_table
-from web_helpers import Client, ServerThread
+from web_helpers import Client, ServerThread, postgres_cluster
 
 
 @pytest.fixture
@@ -176,6 +179,15 @@ def test_an_account_s_finished_games_stay_to_be_replayed(db: Path) -> None:
 
 
 # -- abandoning a rated game, on a real server ----------------------------------------------
+def sql_rows(url: str, query: str) -> list[Any]:
+    engine = create_engine(normalize_url(url))
+    try:
+        with engine.connect() as conn:
+            return list(conn.execute(text(query)).all())
+    finally:
+        engine.dispose()
+
+
 def server_settings(db: Path, **kw: Any) -> Settings:
     return Settings(
         database_url=f"sqlite:///{db}", bot_delay=0.0, tables_per_minute=0,
@@ -308,3 +320,46 @@ def test_a_rated_player_who_never_comes_abandons_the_match(db: Path) -> None:
         ((result,),) = rows(db, "SELECT result FROM rated_matches")
         assert [s["place"] for s in json.loads(result)["seats"]] == [2, 1]
         sock.close()
+
+
+@pytest.mark.web_slow
+@pytest.mark.parametrize("leaver_on_owner", [True, False])
+def test_abandoning_across_two_processes_on_postgresql(leaver_on_owner: bool) -> None:
+    """Two server processes on one PostgreSQL database: the table's owner (where it was
+    made) and another.  The player whose turn it is leaves from the owner (which then
+    hands the table to the process that still has a player) or from the other (the
+    owner hears of it); either way the match ends once, as that player's loss."""
+    with postgres_cluster() as url:
+        common = server_settings(Path("unused"), abandon_grace=0.5, lease_seconds=3.0)
+        common.database_url = url
+        owner = ServerThread(replace(common, node_id="owner"))
+        other = ServerThread(replace(common, node_id="other"))
+        with owner, other:
+            ann, csrf = signed_up(owner.base, "Ann")
+            bob, _ = signed_up(owner.base, "Bob")
+            body = {"rules": "gin", "seats": [{}, {}], "rated": True}
+            t = ann.post("/api/tables", json=body, headers={CSRF_HEADER: csrf}).json()
+            first = seated(owner.base, ann, t["id"], 0, None)
+            assert first.state is not None
+            current = first.state["game"]["current"]
+            first.close()  # back at once, through the process the case wants
+            webs = [ann, bob]
+            secrets = [None, t["seats"][1]["secret"]]
+            near, far = (owner.base, other.base) if leaver_on_owner else (other.base, owner.base)
+            socks = {
+                seat: seated(near if seat == current else far, webs[seat], t["id"], seat,
+                             secrets[seat])
+                for seat in (0, 1)
+            }  # fmt: skip
+            stays = 1 - current
+            socks[current].close()
+            end = socks[stays].until(
+                lambda m: m["type"] == "state" and m["table"]["abandoned"] is not None,
+                timeout=30,
+            )
+            assert end["table"]["abandoned"] == current
+            results = sql_rows(url, "SELECT result FROM rated_matches")
+            assert len(results) == 1
+            places = [s["place"] for s in json.loads(results[0][0])["seats"]]
+            assert places[current] == 2 and places[stays] == 1
+            socks[stays].close()
