@@ -333,9 +333,16 @@ def postgres_cluster() -> Iterator[str]:
 class Client:
     """One WebSocket client: sends JSON, remembers every message it got."""
 
-    def __init__(self, base: str, table_id: str) -> None:
+    def __init__(self, base: str, table_id: str, cookies: dict[str, str] | None = None) -> None:
         url = base.replace("http://", "ws://") + f"/ws/{table_id}"
-        conn = connect(url, max_size=2**22, open_timeout=10, legacy=True)
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in (cookies or {}).items())}
+        conn = connect(
+            url,
+            max_size=2**22,
+            open_timeout=10,
+            legacy=True,
+            additional_headers=headers if cookies else None,
+        )
         assert isinstance(conn, ClientConnection)
         self.ws = conn
         self.messages: list[dict[str, Any]] = []

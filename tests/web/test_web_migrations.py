@@ -31,6 +31,7 @@ from rummykit.cli import main
 from rummykit.web import Settings
 from rummykit.web import schema as schema_module
 from rummykit.web.account_store import Account, AccountStore
+from rummykit.web.profiles import ProfileStore
 from rummykit.web.schema import (
     LEGACY,
     MIGRATIONS,
@@ -50,8 +51,8 @@ RELEASE = json.loads((FIXTURES / "db-release-rows.json").read_text(encoding="utf
 TABLE: str = RELEASE["table"]
 PLAYED = 13
 """The version the release left the fixture's table at."""
-HEAD = "0005"
-"""The newest revision (the quick-pairing queue)."""
+HEAD = "0006"
+"""The newest revision (the leaderboards' index)."""
 
 
 # -- databases ------------------------------------------------------------------------------
@@ -554,3 +555,46 @@ def test_a_database_at_0004_upgrades_to_the_seek_queue_and_keeps_its_ratings(
     finally:
         store.close()
     assert schema_differences(url) == []
+
+
+def test_a_database_at_0005_upgrades_to_the_leaderboards_index_and_keeps_its_games(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The previous schema (revision 0005: the release's played table, two accounts and
+    their ratings) gets the index of ratings by game (0006); what it had stays, and
+    the leaderboard and the players' pages read it."""
+    make_release_db(url)
+    migrate_only_to("0005", tmp_path, monkeypatch)
+    store = Store(url)
+    try:
+        rows = AccountStore(store)
+        ann, bob = Account("a" * 32, "Ann", 1.0), Account("b" * 32, "Bob", 2.0)
+        assert rows.create(ann, username_keys("Ann"), "ann", "hash")
+        assert rows.create(bob, username_keys("Bob"), "bob", "hash")
+        assert rows.rate("t" * 12, 3, "gin", [ann.id, bob.id], [2, 1]) is not None
+    finally:
+        store.close()
+    assert revision_of(url) == ["0005"]
+    before = snapshot(url)
+    monkeypatch.setattr(schema_module, "MIGRATIONS", MIGRATIONS)
+    store = Store(url)
+    try:
+        assert revision_of(url) == [HEAD]
+        after = snapshot(url)
+        assert {k: v for k, v in after.items() if k != "alembic_version"} == {
+            k: v for k, v in before.items() if k != "alembic_version"
+        }
+        engine = _engine(url)
+        with engine.connect() as conn:
+            indexes = {i["name"] for i in inspect(conn).get_indexes("ratings")}
+        engine.dispose()
+        assert "ix_ratings_game" in indexes
+        board = ProfileStore(store).leaderboard("gin", 10)
+        assert [name for name, _, _ in board] == ["Bob", "Ann"]
+        assert ProfileStore(store).account("ann") == ann
+        t = store.load_table(TABLE)
+        assert t is not None and t.version == PLAYED
+    finally:
+        store.close()
+    assert schema_differences(url) == []
+    assert_log_contiguous(url, play_round(url))

@@ -30,6 +30,19 @@ log = logging.getLogger("rummykit.web")
 
 AUTO_BOT = "easy"
 """What plays for a human whose timer ran out or who stayed away."""
+ABANDON = "abandon"
+"""What the driver does, in place of a bot, when a rated match's player is gone."""
+
+
+def abandoned_at(live: LiveTable, seat: int, grace: float) -> float | None:
+    """When (``time.monotonic()``) the player at ``seat``, whose turn it is, abandons
+    a rated match: ``grace`` seconds after both their turn's time ran out (its start
+    without a turn timer) and they went away; None while they are connected, and at a
+    casual table, where an absent player's turns are played for them instead."""
+    if not live.options.get("rated") or seat not in live.away_since:
+        return None
+    due = live.turn_started + (live.timer or 0.0)
+    return max(due, live.away_since[seat]) + grace
 
 
 class Playing(Protocol):
@@ -48,6 +61,8 @@ class Playing(Protocol):
     async def fail(
         self, live: LiveTable, reason: str, exc: BaseException | None = None
     ) -> None: ...
+
+    async def abandon(self, live: LiveTable, seat: int, version: int) -> None: ...
 
 
 class Driver:
@@ -98,7 +113,8 @@ class Driver:
 
     async def drive(self, live: LiveTable) -> None:
         """Play bots' turns; play a human's turn when their timer runs out or they have
-        been away longer than the grace period.
+        been away longer than the grace period; end a rated match its player abandoned
+        (:func:`abandoned_at`).
 
         An engine error (a bot raising, ``apply`` raising, nobody able to move) stops
         the table for good (the service's ``fail``): asked again, the engine would fail
@@ -130,6 +146,9 @@ class Driver:
                     # A difficulty is a bot name (make_bot), the same as in the terminal
                     # game, but hard counts its budget in CPU seconds here.
                     bot_name = server_bot(info.difficulty or "easy", s.bot_cpu)
+                elif (gone := abandoned_at(live, seat, s.abandon_grace)) is not None:
+                    timeout = max(0.0, gone - now)
+                    bot_name = ABANDON
                 else:
                     limits = []
                     if live.timer:
@@ -151,6 +170,9 @@ class Driver:
                 live.resting = False
             if live.version == version and not live.over:
                 try:
+                    if bot_name == ABANDON:
+                        await self.service.abandon(live, state.current, version)
+                        continue
                     await self.auto_move(live, state.current, version, bot_name)
                     pause = 1.0
                 except asyncio.CancelledError:

@@ -46,6 +46,8 @@ def state_message(live: LiveTable, seat: int, table: str | None = None) -> str:
     if body is None:
         view = live.state.view(seat if seat >= 0 else 0)
         game = view_payload(view, spectator=seat < 0, state=live.state)
+        if live.abandoned is not None:  # the match is over: nobody has a move left
+            game.update(legal=[], advice=None, refused={})
         payload = {"game": game, "log": list(live.log)}
         body = json.dumps(payload, separators=(",", ":"))[1:-1]
         live.cache[seat] = body

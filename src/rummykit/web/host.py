@@ -64,7 +64,7 @@ class Host(Protocol):
     async def seats_changed(self, live: LiveTable) -> None: ...
 
     async def moved(self, live: LiveTable) -> None:
-        """A change stored outside the move path (a failed table)."""
+        """A change stored outside the move path (a failed or abandoned table)."""
 
     async def chat(self, live: LiveTable, entry: dict[str, Any]) -> None: ...
 

@@ -208,6 +208,9 @@ class LiveTable:
     """The exported match record and the version it was made at."""
     failed: str | None = None
     """Why the table stopped, if the engine could not go on."""
+    abandoned: int | None = None
+    """The seat whose player abandoned the rated match (web/driver.py
+    ``abandoned_at``): it is over, as their loss, until a rematch."""
     resting: bool = False
     """The driver has nothing to do until something changes (web/residency.py)."""
     sockets: int = 0
@@ -246,7 +249,8 @@ class LiveTable:
 
     @property
     def over(self) -> bool:
-        return self.state.phase is Phase.OVER
+        """The match ended: played to its end, or abandoned."""
+        return self.state.phase is Phase.OVER or self.abandoned is not None
 
     def touch_turn(self) -> None:
         s = self.state
@@ -282,6 +286,7 @@ class LiveTable:
             "spectators": self.spectators(),
             "spectator_chat": bool(self.options.get("spectator_chat")),
             "rated": bool(self.options.get("rated")),
+            "abandoned": self.abandoned,
             "seats": [
                 {
                     "name": s.name,

@@ -34,6 +34,14 @@ def places(rules: Rules, scores: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in keyed if other < mine) for mine in keyed]
 
 
+def abandoned_places(rules: Rules, scores: Sequence[int], seat: int) -> list[int]:
+    """The places of a match that ``seat`` abandoned (docs/accounts.md, "Abandoned
+    games"): that seat last, alone; the others in the order of their totals so far,
+    as :func:`places` ranks them."""
+    ranked = iter(places(rules, [s for i, s in enumerate(scores) if i != seat]))
+    return [len(scores) if i == seat else next(ranked) for i in range(len(scores))]
+
+
 def updated(
     ratings: Sequence[tuple[float, float]], ranks: Sequence[int]
 ) -> list[tuple[float, float]]:

@@ -17,6 +17,8 @@ request.
   WebSocket close code 1013, "try again later") rather than growing without end.
 * Abandoned tables expire: an unfinished one after ``Settings.abandon_after`` seconds
   with nobody connected, a finished (or failed) one after ``Settings.finished_after``.
+  A finished game where an account held a seat never expires: it is the account's
+  archive (web/profiles.py), unloaded when idle like any other.
   The expiry is a row of the move log (action :data:`~rummykit.web.store.EXPIRED`)
   and marks the table over in the same transaction, so it is never loaded again:
   asking for it answers ``expired`` (HTTP 410).  The time is taken from the table's
@@ -183,7 +185,10 @@ class Residency:
             if live.lock.locked():
                 continue
             finished = live.over or live.failed is not None
-            if now - live.last_seen > (s.finished_after if finished else s.abandon_after):
+            archived = finished and any(seat.account is not None for seat in live.seats)
+            if not archived and now - live.last_seen > (
+                s.finished_after if finished else s.abandon_after
+            ):
                 await self.expire(live)
             elif self.idle(live) and now - live.last_active > s.idle_unload:
                 await self.unload(live)

@@ -32,6 +32,7 @@ from .live import peer
 from .lobby import lobby_routes
 from .manager import Manager
 from .origin import HostCheck, origin_allowed
+from .profile_routes import profile_routes
 from .residency import Unavailable
 from .seek_routes import SEEK_PATH, seek_routes
 from .session import CLOSE_ORIGIN, CLOSE_TOO_MANY_SOCKETS, refuse
@@ -158,6 +159,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(lobby_routes(mgr, records_limit))
     app.include_router(account_routes(mgr))
     app.include_router(seek_routes(mgr))
+    pages_limit = AddressLimiter(settings.pages_per_minute, max_addresses=settings.limit_addresses)
+    app.include_router(profile_routes(mgr, STATIC / "index.html", pages_limit))
 
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import secrets
 import sys
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any
@@ -28,7 +29,7 @@ from ..moves import Move
 from ..rules import PRESETS, Rules
 from ..serialize import state_from_json, state_to_json
 from ..solver import solver_for
-from ..state import GameState, Phase, new_game
+from ..state import GameState, new_game
 from . import ratings
 from .account_store import Account, AccountStore, Anonymised
 from .accounts import AccountError
@@ -51,7 +52,16 @@ from .protocol import (
 )
 from .residency import Residency, monotonic_clock, server_full
 from .settings import Settings
-from .store import ARRANGED, FAILED, MoveCommit, StaleWriteError, Store, StoredTable, digest
+from .store import (
+    ABANDONED,
+    ARRANGED,
+    FAILED,
+    MoveCommit,
+    StaleWriteError,
+    Store,
+    StoredTable,
+    digest,
+)
 
 log = logging.getLogger("rummykit.web")
 Db = Callable[..., Awaitable[Any]]
@@ -134,6 +144,8 @@ class TableService:
         )
         if stored.status == "failed":
             live.failed = stored.note
+        if stored.status == "abandoned":
+            live.abandoned = stored.ended_by
         if stored.updated:
             live.last_seen = min(live.last_seen, monotonic_clock(stored.updated))
         live.touch_turn()
@@ -236,6 +248,11 @@ class TableService:
         await self.db(self.store.create_table, stored)
         live = self.live(stored)
         live.creator = address
+        if req.rated:
+            # a rated seat given at creation (the creator's, a paired player's) is
+            # away until its player comes: one who never does abandons the match
+            now = time.monotonic()
+            live.away_since.update((i, now) for i, s in enumerate(seats) if s.claimed)
         live.lease = await self.host.acquire(table_id)
         await self.host.loaded(live)
 
@@ -385,6 +402,7 @@ class TableService:
                 live.state = state_from_json(stored.state)
                 live.version = stored.version
                 live.seats = seats
+                live.abandoned = stored.ended_by if stored.status == "abandoned" else None
                 for row in rows:
                     live.log.append(log_entry(row.seq, row.seat, row.text, row.auto))
                 live.cache.clear()
@@ -430,7 +448,7 @@ class TableService:
                     f"that move was based on version {version}; the game is at {live.version}",
                 )
             state = live.state
-            if state.phase is Phase.OVER:
+            if live.over:
                 raise IllegalMoveError("match_over", "the match is over")
             if state.current != seat:
                 raise ProtocolError("not_your_turn", "it is not your turn")
@@ -488,6 +506,7 @@ class TableService:
             raise ProtocolError("stale", "the table moved on; try again") from None
         live.state = new
         live.version = seq
+        live.abandoned = None
         live.cache.clear()
         live.log.append(log_entry(seq, seat, text, auto))
         live.touch_turn()
@@ -506,7 +525,10 @@ class TableService:
             return
         state = live.state
         game = state.rules.name
-        places = ratings.places(state.rules, state.scores)
+        if live.abandoned is not None:
+            places = ratings.abandoned_places(state.rules, state.scores, live.abandoned)
+        else:
+            places = ratings.places(state.rules, state.scores)
         addresses: dict[int, set[str]] = {}
         for c in live.conns:
             if c.seat >= 0:
@@ -518,6 +540,31 @@ class TableService:
             await self.db(self.rows.rate, live.id, live.version, game, held, places, flags)
         except Exception:  # the move stands; the rating can be applied again by hand
             log.exception("table %s v%d: the rating could not be stored", live.id, live.version)
+
+    async def abandon(self, live: LiveTable, seat: int, version: int) -> None:
+        """End the rated match at ``version`` as ``seat``'s loss: its player stayed
+        away past their turn's time and the grace (web/driver.py ``abandoned_at``).
+
+        The store gets a log row (:data:`~rummykit.web.store.ABANDONED`, the seat's)
+        and the table is marked over with it, the state kept as it was; the match is
+        rated with that seat last (:func:`~rummykit.web.ratings.abandoned_places`).
+        Nothing happens if the table moved on meanwhile (the player came back and
+        played, or another process did)."""
+        async with live.lock:
+            if live.version != version or live.over or live.failed is not None:
+                return
+            note = f"{live.seats[seat].name} abandoned the match"
+            if not await self.db(self.store.mark, live.id, version, ABANDONED, seat, note):
+                return
+            live.version = version + 1
+            live.log.append(log_entry(live.version, seat, note, True))
+            live.abandoned = seat
+            live.cache.clear()
+            log.info("table %s v%d: seat %d abandoned the rated match", live.id, version, seat)
+            await self._rate(live)
+        with contextlib.suppress(Exception):
+            await self.host.moved(live)
+        await self._moved(live)
 
     async def _moved(self, live: LiveTable) -> None:
         """After a commit, outside the lock: wake the driver and tell everyone."""

@@ -26,7 +26,11 @@ class Settings:
     """Seconds between the event loop's collections of the young generation
     (:func:`rummykit.web.server.young_collections`); 0 leaves them to CPython."""
     disconnect_grace: float = 60.0
-    """A seated player away this long has their turns played for them."""
+    """A seated player away this long has their turns played for them (casual tables)."""
+    abandon_grace: float = 60.0
+    """At a rated table, a player who is gone when their turn's time is up (at once
+    without a turn timer) has this many seconds to come back; then the match ends as
+    their loss (docs/accounts.md, "Abandoned games")."""
     hint_budget: int = 0
     """Paired samples of a hint; 0: the review's budget (``review_budget``, else the
     engine's for the game), so the move hinted is the one the review grades best."""
@@ -223,3 +227,13 @@ class Settings:
     are then cancelled or not; 0: no limit ..."""
     seeks_per_account_minute: float = 4.0
     """... and one account (bursts as large); 0: no limit."""
+    # -- players' pages and leaderboards (web/profiles.py; docs/accounts.md) -----------
+    profile_games: int = 50
+    """Finished games a player's page lists (the latest), and counts results over."""
+    profile_history: int = 500
+    """Rated results a player's page charts (the latest, all games together)."""
+    leaderboard_size: int = 100
+    """Players a leaderboard lists."""
+    pages_per_minute: float = 60.0
+    """Players' pages and leaderboards one client address may ask for a minute
+    (bursts as large); 0: no limit."""

@@ -71,7 +71,10 @@ ARRANGED = -4
 """``moves.action`` of a move whose action space is not listable (a Rummikub play:
 the table's whole arrangement, a number far past any integer column); its ``text`` is
 the move in notation, and the state stored with it holds the move itself."""
-_STATUS = {FAILED: "failed", EXPIRED: "expired"}
+ABANDONED = -5
+"""``moves.action`` of the row that ends a rated match its seat's player abandoned
+(web/driver.py, web/service.py): the row's seat is theirs, and the state is kept as it was."""
+_STATUS = {FAILED: "failed", EXPIRED: "expired", ABANDONED: "abandoned"}
 
 
 class Base(DeclarativeBase):
@@ -191,8 +194,8 @@ class RatingRow(Base):
     __tablename__ = "ratings"
 
     account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(64), primary_key=True)
-    """The preset a rated table plays (``gin``)."""
+    game: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    """The preset a rated table plays (``gin``); indexed for its leaderboard."""
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
@@ -309,11 +312,15 @@ class StoredTable:
     over: bool
     options: dict[str, Any] = field(default_factory=dict)
     status: str = "active"
-    """``active``, ``over`` (the match ended), ``failed`` or ``expired``: these two are
+    """``active``, ``over`` (the match ended), ``failed``, ``expired`` or ``abandoned``
+    (a rated match its player walked away from): these three are
     told by the table's last log row (:data:`FAILED`, :data:`EXPIRED`), so databases
     made before them need no new column."""
     note: str = ""
     """Why a failed table stopped (its last log row's text)."""
+    ended_by: int = -1
+    """The seat of the table's last log row when it ended the table (an abandoned
+    match: the seat that abandoned it)."""
     updated: float = 0.0
     """``time.time()`` of the last move, seat change or visit (see :meth:`Store.touch`)."""
 
@@ -403,6 +410,7 @@ class Store:
                 if last is not None and last.action in _STATUS:
                     stored.status = _STATUS[last.action]
                     stored.note = last.text
+                    stored.ended_by = last.seat
             return stored
 
     def drivable(self, limit: int) -> list[str]:
@@ -426,7 +434,8 @@ class Store:
         self, open_before: float, over_before: float, limit: int
     ) -> list[tuple[str, int]]:
         """``(id, version)`` of tables untouched since ``open_before`` (unfinished) or
-        ``over_before`` (over or failed) that have not expired yet."""
+        ``over_before`` (over or failed, and no account held a seat: an account's
+        finished games are its archive, web/profiles.py) that have not expired yet."""
         with self.session() as s:
             rows = s.execute(
                 select(TableRow.id, TableRow.version)
@@ -437,7 +446,12 @@ class Store:
                 .where(
                     or_(
                         and_(TableRow.over.is_(False), TableRow.updated < open_before),
-                        and_(TableRow.over.is_(True), TableRow.updated < over_before),
+                        and_(
+                            TableRow.over.is_(True),
+                            TableRow.updated < over_before,
+                            # a finished game of an account is its archive: it stays
+                            ~exists().where(AccountSeatRow.table_id == TableRow.id),
+                        ),
                     ),
                     or_(MoveRow.action.is_(None), MoveRow.action != EXPIRED),
                     # A table some process holds is in use there (web/leases.py).

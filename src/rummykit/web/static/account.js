@@ -51,7 +51,8 @@ export function accountPanel(changed, title = (name) => name) {
       h("button", { type: "submit", id: "sign-in", text: t("account.sign_in") }), " ",
       h("button", { type: "button", id: "sign-up", text: t("account.sign_up"),
         onclick: () => { pass.autocomplete = "new-password"; act("/api/account/signup", creds()); } }),
-      h("p", { class: "muted", text: t("account.guest_note") + " " + t("account.no_email") }));
+      h("p", { class: "muted", text: t("account.guest_note") + " " + t("account.no_email") }),
+      h("p", {}, h("a", { id: "leaderboards", href: "/leaderboard", text: t("board.title") })));
   }
 
   function ratings() {
@@ -69,6 +70,8 @@ export function accountPanel(changed, title = (name) => name) {
     return h("div", {},
       h("p", {}, h("span", { id: "signed-in-as", text: t("account.signed_in", { name: account.username }) }), " ",
         h("button", { id: "sign-out", text: t("account.sign_out"), onclick: () => act("/api/account/signout") })),
+      h("p", {}, h("a", { id: "my-page", href: `/players/${encodeURIComponent(account.username)}`, text: t("account.my_page") }), " · ",
+        h("a", { id: "leaderboards", href: "/leaderboard", text: t("board.title") })),
       ratings(),
       h("details", {}, h("summary", { text: t("account.settings") }),
         h("form", { id: "password-form", onsubmit: (ev) => {

@@ -14,9 +14,14 @@ const langSel = h("select", { id: "lang", "aria-label": t("lang.choose"), onchan
 document.querySelector(".top").append(langSel);
 
 const match = location.pathname.match(/^\/play\/([A-Za-z0-9_-]+)$/);
+const player = location.pathname.match(/^\/players\/([^/]+)$/);
+const board = location.pathname.match(/^\/leaderboard(?:\/([^/]+))?$/);
 // Each page loads only its own modules: a table page never fetches the lobby's.  Until
 // the table's module has run, the page's test hook says there is no state yet.
 if (match) window.rummy = { state: null, version: -1, errors: [] };
-loadAccount().then(() => (match
-  ? import("./table.js").then((m) => m.tablePage(app, connEl, match[1]))
-  : import("./lobby.js").then((m) => m.lobby(app))));
+loadAccount().then(() => {
+  if (match) return import("./table.js").then((m) => m.tablePage(app, connEl, match[1]));
+  if (player) return import("./players.js").then((m) => m.playerPage(app, decodeURIComponent(player[1])));
+  if (board) return import("./players.js").then((m) => m.leaderboardPage(app, board[1] ? decodeURIComponent(board[1]) : ""));
+  return import("./lobby.js").then((m) => m.lobby(app));
+});

@@ -61,3 +61,15 @@ export function reviewChart(res) {
         svg("title", {}, i < n ? `${d.turn}: ${d.played} (${d.label}), ${v.toFixed(1)}` : t("review.result_point", { v: v.toFixed(1) })));
     }));
 }
+
+/** A player's shown rating at one game after each rated result (players.js): one
+ * line, one dot per game, its date and rating in the dot's tooltip. */
+export function ratingChart(id, title, points, dateText) {
+  const series = points.map((p) => p.rating);
+  const s = scale(series, series.length);
+  return svg("svg", { id, class: "chart rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": `${id}-title` },
+    frame(id, title, s, t("chart.game")),
+    svg("polyline", { class: "series", fill: "none", points: series.map((v, i) => `${s.x(i).toFixed(1)},${s.y(v).toFixed(1)}`).join(" ") }),
+    points.map((p, i) => svg("circle", { class: "point", cx: s.x(i).toFixed(1), cy: s.y(p.rating).toFixed(1), r: 3 },
+      svg("title", {}, `${dateText(p.at)}: ${p.rating.toFixed(1)}`))));
+}

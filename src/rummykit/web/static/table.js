@@ -8,6 +8,7 @@ import { known, lang, lineText, seatName, t, tn } from "./i18n.js";
 import { bindKeys, KEYS } from "./keys.js";
 import { pref, setPref } from "./prefs.js";
 import { reviewPanel } from "./review.js";
+import { account } from "./account.js";
 import { roundEnd } from "./roundend.js";
 
 
@@ -20,7 +21,12 @@ export async function tablePage(app, connEl, tableId) {
     localStorage.setItem(`rummy:${tableId}`, JSON.stringify(cred));
   } else if (stored) {
     cred = stored;
+  } else if (account && params.has("seat")) {
+    // a signed-in player's own seat (their page's Review link): the account is the key
+    cred = { seat: Number(params.get("seat")), secret: null };
   }
+  // the player's page asks for the last round's review once the match is drawn
+  let reviewAsked = params.get("review") !== "1";
   const ui = {
     ws: null, msg: null, selected: new Set(), target: null, takeAt: null, order: [], manual: false,
     seenResults: -1, lastHand: new Set(), retry: 0, lastSeq: undefined, lastMove: null,
@@ -189,7 +195,7 @@ export async function tablePage(app, connEl, tableId) {
       ui.retry = 0;
       connEl.textContent = t("conn.online");
       const hello = { type: "hello", lang }; // the server's errors and hints come in it
-      if (cred) Object.assign(hello, { seat: cred.seat, secret: cred.secret });
+      if (cred) Object.assign(hello, cred.secret ? { seat: cred.seat, secret: cred.secret } : { seat: cred.seat });
       const name = localStorage.getItem("rummy:name");
       if (cred && name) hello.name = name.slice(0, 24);
       ws.send(JSON.stringify(hello));
@@ -391,6 +397,12 @@ export async function tablePage(app, connEl, tableId) {
       })));
     }
     summaries(g);
+    if (!reviewAsked && g.phase === "over" && g.seat >= 0 && g.results.length) {
+      reviewAsked = true;
+      const last = g.results[g.results.length - 1];
+      showSummary(last);
+      review.ask(last.round_no);
+    }
   }
 
   // A greyed button says why, in its tooltip and in a line under the buttons (one line
@@ -480,6 +492,8 @@ export async function tablePage(app, connEl, tableId) {
     const me = g.seat;
     const myTurn = me >= 0 && g.current === me && g.phase !== "over";
     if (g.phase === "over") return t("status.over");
+    const gone = ui.msg.table.abandoned;
+    if (gone !== null && gone !== undefined) return t("status.abandoned", { who: name(gone) });
     // the discard offered out of turn (Contract Rummy's buying) to another seat
     if (g.phase === "buy" && !myTurn) return t("contract.offered", { who: name(g.current) });
     if (myTurn && g.phase === "draw") {
