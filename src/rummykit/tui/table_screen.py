@@ -73,7 +73,16 @@ from .session import (
     take_attempt,
     winner_text,
 )
-from .widgets import HandView, LogView, MeldInfo, PilesBar, PlayersView, SeatInfo, TableView
+from .widgets import (
+    HandView,
+    LogView,
+    MeldInfo,
+    PilesBar,
+    PlayersView,
+    SeatInfo,
+    TableView,
+    update_in_place,
+)
 
 if TYPE_CHECKING:
     from .app import RummyApp
@@ -174,6 +183,8 @@ class TableScreen(LocalBindings, Screen[None]):
         ) = None
         self.order: list[int] = []
         """The hand as shown, left to right (card ids); keys follow this order."""
+        self._keys_shown: tuple[tuple[str, str, bool], ...] | None = None
+        """The bindings the key bar was last refreshed for (key, action, enabled)."""
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -277,7 +288,19 @@ class TableScreen(LocalBindings, Screen[None]):
         players_box.border_subtitle = winner_text(s.rules)
         self.query_one(LogView).show(self.match.log.lines(), me)
         self.update_status()
-        self.refresh_bindings()  # the buy window's keys come and go (check_action)
+        self._refresh_bindings_if_changed()
+
+    def _refresh_bindings_if_changed(self) -> None:
+        """Refresh the key bar when the keys bound or enabled differ from those it
+        shows (the buy window's come and go: :meth:`check_action`): refreshing
+        recomposes the footer, so it is not done for a move that changes no key."""
+        shown = tuple(
+            (key, binding.action, enabled)
+            for key, (_node, binding, enabled, _tip) in self.active_bindings.items()
+        )
+        if shown != self._keys_shown:
+            self._keys_shown = shown
+            self.refresh_bindings()
 
     def _ordered(self, hand: int, order: str) -> tuple[list[int], set[int], str]:
         """:func:`ordered_hand` for the person, kept while the hand and the opening
@@ -312,7 +335,7 @@ class TableScreen(LocalBindings, Screen[None]):
             who = s.names[s.current]
             label = self.match.seat_labels()[s.current]
             out.append(_("· {who} ({label}) is playing…", who=who, label=label))
-        self.query_one("#status", Static).update(out)
+        update_in_place(self.query_one("#status", Static), out)
 
     def _turn_advice(self) -> str:
         s = self.state
@@ -358,7 +381,7 @@ class TableScreen(LocalBindings, Screen[None]):
     def set_message(self, text: str, kind: str = "") -> None:
         msg = self.query_one("#message", Static)
         msg.set_classes(kind)
-        msg.update(Text(text), layout=True)
+        update_in_place(msg, Text(text))
 
     @property
     def message(self) -> str:

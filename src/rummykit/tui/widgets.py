@@ -18,6 +18,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
+from textual.visual import VisualType
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -79,6 +80,22 @@ def cells_width(cells: Sequence[tuple[int, bool]]) -> int:
     for face, joker in cells:
         width += cell_len(face_text(face)) + (cell_len(JOKER_GLYPH) + 2 if joker else 0) + 1
     return max(0, width - 1)
+
+
+def update_in_place(widget: Static, content: VisualType) -> None:
+    """Show ``content`` in ``widget`` (as wide as its container, not its content), and
+    lay the screen out again only when the content's height at the widget's width
+    changes: a layout reflows the whole screen and recomposes nothing smaller, so
+    it is most of what a move costs when it is done for a line whose size stays."""
+    width = widget.content_size.width
+    if not width:  # not laid out yet
+        widget.update(content)
+        return
+    size = widget.size
+    before = widget.get_content_height(size, size, width)
+    widget.update(content, layout=False)
+    if widget.get_content_height(size, size, width) != before:
+        widget.refresh(layout=True)
 
 
 GROUP_GAP = 2
