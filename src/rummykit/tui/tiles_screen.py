@@ -75,13 +75,25 @@ class SetsView(Widget):
         self.focus_set = -1
         self.cursor = 0
         self.editing = False
+        self.rows_shown = 0
+        """The lines at the last :meth:`show` (the edit changes in place between shows)."""
 
     def show(self, edit: TurnEdit, focus_set: int, cursor: int, editing: bool) -> None:
         self.edit = edit
         self.focus_set = focus_set
         self.cursor = cursor
         self.editing = editing
-        self.refresh(layout=True)
+        rows = self._rows()
+        self.refresh(layout=rows != self.rows_shown)
+        self.rows_shown = rows
+
+    def _rows(self) -> int:
+        """The lines drawn (one per set, or the empty table's, and the new set's): the
+        widget's height, which alone asks for a layout of the screen."""
+        e = self.edit
+        if e is None:
+            return 0
+        return max(1, len(e.sets)) + (self.editing and self.focus_set >= len(e.sets))
 
     def render(self) -> Text:
         p = CardPainter(self)

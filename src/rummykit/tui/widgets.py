@@ -160,15 +160,15 @@ class HandView(Widget):
         starts: set[int] | None = None,
         wild: set[int] | None = None,
     ) -> None:
+        shown = (self.cards, self.labels, self.selected, self.new_card, self.cursor, self.note,
+                 self.starts, self.wild)  # fmt: skip
+        asked = (list(cards), list(labels), set(selected), new_card, cursor, note,
+                 set(starts or ()), set(wild or ()))  # fmt: skip
+        if asked == shown:  # a move of another player: nothing to draw again
+            return
         rows = self._rows()
-        self.cards = list(cards)
-        self.labels = list(labels)
-        self.selected = set(selected)
-        self.new_card = new_card
-        self.cursor = cursor
-        self.note = note
-        self.starts = set(starts or ())
-        self.wild = set(wild or ())
+        (self.cards, self.labels, self.selected, self.new_card, self.cursor, self.note,
+         self.starts, self.wild) = asked  # fmt: skip
         self.refresh(layout=rows != self._rows())
 
     def _positions(self) -> list[tuple[int, int]]:
@@ -260,6 +260,8 @@ class TableView(Widget):
 
     def show(self, names: Sequence[str], melds: Sequence[MeldInfo], highlight: set[int]) -> None:
         changed = list(melds) != self.melds or list(names) != self.names
+        if not changed and highlight == self.highlight:
+            return
         self.names = list(names)
         self.melds = list(melds)
         self.highlight = set(highlight)
