@@ -34,15 +34,17 @@ Observation = dict[str, npt.NDArray[np.float32] | Mask]
 
 
 def has_action_space(rules: Rules) -> bool:
-    """Whether the environments can play ``rules``: every action fits a fixed-size
-    mask.  Rummikub's plays are whole arrangements of the table, far too many to list
-    (:attr:`rummykit.moves.ActionSpace.listable`), so its environment needs an action
-    space of its own, not yet designed (docs/env.md, "Actions", "Presets")."""
-    return Game.shared(rules, rules.min_players).actions.listable
+    """Whether the environments can play ``rules``: every action fits a fixed-size mask,
+    the engine's numbers or, where they cannot all be listed, the family's own
+    (:attr:`Game.agent_actions <rummykit.game.Game.agent_actions>`: Rummikub's agents
+    choose among the listed moves by fixed numbers, docs/env.md, "Rummikub's
+    actions")."""
+    game = Game.shared(rules, rules.min_players)
+    return game.actions.listable or game.agent_actions is not None
 
 
 ENV_PRESETS = tuple(name for name, rules in PRESETS.items() if has_action_space(rules))
-"""The presets the environments play (every preset but Rummikub's)."""
+"""The presets the environments play (every preset)."""
 
 
 def parse_rules(rules: Rules | str) -> Rules:
@@ -62,11 +64,8 @@ class Episode:
     ) -> None:
         self.rules = parse_rules(rules)
         self.rules.check_players(players)
-        if not has_action_space(self.rules):
-            raise ValueError(
-                f"{self.rules.name}: a play is an arrangement of the whole table, too many "
-                "actions for a fixed mask; no environment plays these rules yet"
-            )
+        if not has_action_space(self.rules):  # pragma: no cover - every family has one
+            raise ValueError(f"{self.rules.name}: no fixed-size action space for agents")
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r} (known: {', '.join(REWARDS)})")
         if episode not in EPISODES:
@@ -82,7 +81,9 @@ class Episode:
             one_deal["max_deals"] = 1
         self.play_rules = self.rules.with_options(**one_deal) if episode == "round" else self.rules
         self.game = Game.shared(self.play_rules, players)
-        self.action_size = self.game.actions.size
+        self.listed = self.game.agent_actions
+        """The family's numbered moves (Rummikub), or None: the engine's numbers."""
+        self.action_size = self.game.actions.size if self.listed is None else self.listed.size
         self.observation_size = observation_size(self.play_rules, players)
         self.state = GameState.new(self.play_rules, players, 0)
         self.moves = [0] * players
@@ -123,7 +124,10 @@ class Episode:
                     "unknown_action", f"not an action number: {action!r}"
                 ) from None
         seat = self.state.current
-        self.state.apply_action(number)
+        if self.listed is None:
+            self.state.apply_action(number)
+        else:
+            self.state.apply(self.listed.move(self.state, number))
         return self._after(seat)
 
     def act_move(self, move: Move) -> list[float] | None:
@@ -154,7 +158,8 @@ class Episode:
         mask = np.zeros(self.action_size, dtype=np.int8)
         s = self.state
         if s.current == seat:
-            mask.put(s.legal_actions(), 1)  # ``put`` skips fancy indexing's checks
+            legal = s.legal_actions() if self.listed is None else list(self.listed.legal(s))
+            mask.put(legal, 1)  # ``put`` skips fancy indexing's checks
         return mask
 
     def vector(self, seat: int, out: Vector | None = None) -> Vector:
@@ -166,4 +171,6 @@ class Episode:
         return {"observation": self.vector(seat), "action_mask": self.mask(seat)}
 
 
-__all__ = ["EPISODES", "Episode", "Mask", "Observation", "parse_rules"]
+__all__ = [
+    "ENV_PRESETS", "EPISODES", "Episode", "Mask", "Observation", "has_action_space", "parse_rules",
+]  # fmt: skip
