@@ -538,7 +538,9 @@ HINT_HEADS: Patterns = (
     ),
     (rf"take {_CARD}", "prenez le {card}"),
     (r"draw from the stock", "piochez"),
+    (r"draw a tile", "piochez une tuile"),
     (rf"meld {_CARDS}", "posez {cards}"),
+    (rf"play {_CARDS}", "posez {cards}"),
     (rf"lay off {_CARD} on meld {_N}", "ajoutez le {card} à la combinaison {n}"),
     (
         rf"swap {_CARD} for the joker in meld {_N}",
@@ -563,6 +565,17 @@ _CHANGE: Patterns = (
 
 HINT_TAILS: Patterns = (
     (r"the discard pile is empty", "la défausse est vide"),
+    # Rummikub (bots/rummikub.py)
+    (r"one more tile on your rack", "une tuile de plus sur votre chevalet"),
+    (
+        r"no play places a tile from your rack",
+        "aucune pose ne place de tuile de votre chevalet",
+    ),
+    (
+        r"the pool is empty and no play places a tile from your rack",
+        "la pioche est vide et aucune pose ne place de tuile de votre chevalet",
+    ),
+    (r"(?P<p>\d+) points off your rack", "{p} points de moins sur votre chevalet"),
     (
         rf"{_CARD} on the discard pile does not help your hand",
         "le {card} de la défausse n'aide pas votre main",
