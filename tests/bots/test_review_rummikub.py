@@ -30,13 +30,15 @@ from rummykit.i18n import engine_fr, hint_text
 from rummykit.moves import ARRANGE, DRAW_STOCK
 from rummykit.serialize import state_to_json
 from rummykit.state import GameState, new_game
+from rummykit.tui.lang import set_lang
 from rummykit.tui.review_screen import review_body
 from rummykit.tui.session import Match
 from rummykit.web.reviews import grade_decision, plan_review
 
 
-def played(seed: int = 2, players: int = 2) -> GameState:
-    bots = [make_bot("medium") for _ in range(players)]
+def played(seed: int = 2, players: int = 2, last: str = "medium") -> GameState:
+    """A one-round match of ``medium`` bots, the last seat played by ``last``."""
+    bots = [make_bot("medium") for _ in range(players - 1)] + [make_bot(last)]
     state, _ = play_match("rummikub(deals=1)", players, bots, seed=seed)
     return state
 
@@ -96,7 +98,7 @@ def test_review_of_a_rummikub_terminal_record(
     """``rummy review`` reads the terminal game's record of a Rummikub round and gives
     the engine's review; the terminal's review screen renders it."""
     monkeypatch.setenv("COLUMNS", "200")
-    g = played(seed=3)
+    g = played(seed=3, last="random")  # the reviewed seat misses plays: key moments
     path = tmp_path / "game.rummy"
     path.write_text(Match(g, ["medium", None], human=1).record(), encoding="utf-8")
     code = main(["review", str(path), "--workers", "1", "--json"])
@@ -108,6 +110,13 @@ def test_review_of_a_rummikub_terminal_record(
     assert {d["label"] for d in data["decisions"]} <= set(LABEL_NAMES)
     text = _render(review_body(review_round(g, 1, 1)))
     assert "accuracy" in text.lower()
+    set_lang("fr")
+    try:
+        french = _render(review_body(review_round(g, 1, 1)))
+    finally:
+        set_lang("en")
+    assert "points off your rack" not in french and "draw a tile" not in french
+    assert "chevalet" in french, french
 
 
 def test_review_through_the_webs_workers() -> None:
