@@ -86,6 +86,7 @@ class Episode:
         self.action_size = self.game.actions.size if self.listed is None else self.listed.size
         self.observation_size = observation_size(self.play_rules, players)
         self.state = GameState.new(self.play_rules, players, 0)
+        self._listed_now: dict[int, Move] | None = None
         self.moves = [0] * players
         self.rounds = 0
         self.truncated = False
@@ -93,6 +94,7 @@ class Episode:
     def start(self, seed: int) -> None:
         """A new match dealt from ``seed`` (the cut for dealer included)."""
         self.state = GameState.new(self.play_rules, self.players, seed)
+        self._listed_now = None
         self.moves = [0] * self.players
         self.rounds = 0
         self.truncated = False
@@ -127,8 +129,17 @@ class Episode:
         if self.listed is None:
             self.state.apply_action(number)
         else:
-            self.state.apply(self.listed.move(self.state, number))
+            self.state.apply(self.listed.move(self.state, number, self._numbered()))
         return self._after(seat)
+
+    def _numbered(self) -> dict[int, Move]:
+        """The family's legal numbers now (:attr:`listed`), kept until the next move:
+        the mask and the action that follows it read the same dict."""
+        numbered = self._listed_now
+        if numbered is None:
+            assert self.listed is not None
+            numbered = self._listed_now = self.listed.legal(self.state)
+        return numbered
 
     def act_move(self, move: Move) -> list[float] | None:
         """Apply a :class:`Move` (a bot's choice); otherwise as :meth:`act`."""
@@ -138,6 +149,7 @@ class Episode:
 
     def _after(self, seat: int) -> list[float] | None:
         s = self.state
+        self._listed_now = None
         self.moves[seat] += 1
         rewards = None
         if len(s.results) > self.rounds:
@@ -158,7 +170,7 @@ class Episode:
         mask = np.zeros(self.action_size, dtype=np.int8)
         s = self.state
         if s.current == seat:
-            legal = s.legal_actions() if self.listed is None else list(self.listed.legal(s))
+            legal = s.legal_actions() if self.listed is None else list(self._numbered())
             mask.put(legal, 1)  # ``put`` skips fancy indexing's checks
         return mask
 

@@ -54,6 +54,7 @@ RULES: dict[str, str] = {
     ),
     "unknown_move": "ce coup n'existe pas",
     "unknown_action": "ce numéro d'action n'existe pas",
+    "not_listed": "ce numéro d'action ne nomme pas un coup permis maintenant",
     "pending_card_must_be_used": (
         "la carte que vous venez de prendre doit d'abord servir dans une combinaison"
     ),
@@ -230,6 +231,16 @@ PATTERNS: dict[str, Patterns] = {
     "unknown_move": ((r"not a move: (?P<what>.*)", "ce coup n'existe pas : {what}"),),
     "unknown_action": (
         (r"not an action number: (?P<what>.*)", "ce numéro d'action n'existe pas : {what}"),
+        (
+            r"action (?P<n>-?\d+) outside 0\.\.(?P<m>\d+)",
+            "ce numéro d'action n'existe pas : {n} (les actions vont de 0 à {m})",
+        ),
+    ),
+    "not_listed": (
+        (
+            r"action (?P<n>\d+) \(.*\) is not legal now",
+            "l'action {n} ne nomme pas un coup permis maintenant",
+        ),
     ),
     "card_not_in_hand": (
         (r"you do not hold that card", RULES["card_not_in_hand"]),

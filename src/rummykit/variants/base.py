@@ -110,8 +110,9 @@ class AgentActions(Protocol):
         """The legal numbers of the player to act, each with the move it names."""
         ...
 
-    def move(self, state: GameState, action: int) -> Move:
-        """The legal move numbered ``action``, or :class:`IllegalMoveError`."""
+    def move(self, state: GameState, action: int, legal: dict[int, Move] | None = None) -> Move:
+        """The legal move numbered ``action`` (``legal``: :meth:`legal` of ``state``,
+        when the caller has it), or :class:`IllegalMoveError`."""
         ...
 
     def describe(self, action: int) -> str:

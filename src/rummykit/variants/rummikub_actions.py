@@ -88,12 +88,13 @@ class ListedActions:
                     out[number] = m
         return out
 
-    def move(self, state: GameState, action: int) -> Move:
-        """The legal move numbered ``action``; :class:`IllegalMoveError` if there is
-        none (``unknown_action`` outside the space, ``not_listed`` otherwise)."""
+    def move(self, state: GameState, action: int, legal: dict[int, Move] | None = None) -> Move:
+        """The legal move numbered ``action`` (``legal``: :meth:`legal` of ``state``,
+        if the caller has it); :class:`IllegalMoveError` if there is none
+        (``unknown_action`` outside the space, ``not_listed`` otherwise)."""
         if not 0 <= action < self.size:
             raise IllegalMoveError("unknown_action", f"action {action} outside 0..{self.size - 1}")
-        found = self.legal(state).get(action)
+        found = (self.legal(state) if legal is None else legal).get(action)
         if found is None:
             raise IllegalMoveError(
                 "not_listed", f"action {action} ({self.describe(action)}) is not legal now"
