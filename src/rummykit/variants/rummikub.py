@@ -44,7 +44,9 @@ set that is not valid (``invalid_set``).
 set of plays: each new set of the player's own tiles alone, each single tile added to
 one table set (after the first meld), and the solver's arrangement that places the
 most tiles (:func:`solver_play`, :mod:`rummykit.variants.rummikub_solver`).  ``apply``
-and ``is_legal`` accept any legal arrangement (:attr:`Variant.open_moves`).
+and ``is_legal`` accept any legal arrangement (:attr:`Variant.open_moves`).  Each
+listed move has a number of fixed meaning (:func:`candidate_plays`), which learning
+agents choose by (:mod:`rummykit.variants.rummikub_actions`).
 
 **The empty pool.**  With the pool empty a player who does not play passes; when every
 player has passed in turn, the round ends blocked (``RoundEnd.NO_DRAW``) and the lowest
@@ -373,7 +375,9 @@ def tiles_moves(state: GameState) -> list[Move]:
 
 # -- the listed plays' numbers ----------------------------------------------------------
 DRAW_NUMBER = 0
-"""The number of the draw among the listed moves (:func:`listed_number`)."""
+"""The number of the draw among the listed moves: each listed move has a number of
+fixed meaning, the action space of learning agents
+(:mod:`rummykit.variants.rummikub_actions`)."""
 PASS_NUMBER = 1
 """The number of the pass (the pool is empty)."""
 SOLVER_NUMBER = 2
@@ -428,9 +432,9 @@ def solver_play(state: GameState, old: tuple[int, ...]) -> list[int]:
     meld, the most points of new sets of the rack alone (or, without
     ``first_meld_untouched``, of the whole table rearranged).
 
-    Kept for the last ``SOLVED_MEMO`` positions: the legal list, an agent's action
-    mask and a hint ask it of the same position in turn, and a search costs up to a
-    few hundred milliseconds."""
+    Kept for the last ``SOLVED_MEMO`` positions: the legal list and an agent's action
+    mask ask it of the same position in turn, and a search costs up to a few hundred
+    milliseconds."""
     t = state.game.melds
     p = state.current
     hand = state.hands[p]
