@@ -110,7 +110,7 @@ def episode_rules(preset: str, options: str = "") -> Rules:
     """
     text = options.strip()
     rules = Rules.parse(f"{preset}({text})" if text else preset)
-    return rules.with_options(max_deals=1, game_bonus=0, line_bonus=0, shutout_double=False)
+    return rules.one_round()
 
 
 def utility_bounds(rules: Rules, players: int) -> tuple[float, float]:

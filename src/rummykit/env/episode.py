@@ -76,10 +76,7 @@ class Episode:
         self.reward = reward
         self.episode = episode
         self.max_cycles = max_cycles
-        one_deal: dict[str, object] = {"game_bonus": 0, "line_bonus": 0, "shutout_double": False}
-        if self.rules.deals != 1:  # a one-deal match needs no guard (it would change nothing)
-            one_deal["max_deals"] = 1
-        self.play_rules = self.rules.with_options(**one_deal) if episode == "round" else self.rules
+        self.play_rules = self.rules.one_round() if episode == "round" else self.rules
         self.game = Game.shared(self.play_rules, players)
         self.listed = self.game.agent_actions
         """The family's numbered moves (Rummikub), or None: the engine's numbers."""
