@@ -60,7 +60,8 @@ def test_numbers_name_exactly_the_legal_list_and_keep_their_meaning(players: int
     states = walk(players, seed=players)
     assert states[-1].is_over()
     for s in states[:-1]:
-        listed = ListedActions(s.game)
+        listed = s.game.agent_actions
+        assert isinstance(listed, ListedActions)
         numbered = listed.legal(s)
         assert set(numbered.values()) == set(s.legal_moves())
         t = s.game.melds
@@ -145,7 +146,8 @@ def test_hidden_tiles_change_neither_the_observation_nor_the_mask() -> None:
         other = determinize(s.view(p), random.Random(1))
         assert other.hands[1 - p] != s.hands[1 - p] or not s.stock
         assert np.array_equal(encode(make_view(other, p)), encode(make_view(s, p)))
-        listed = ListedActions(s.game)
+        listed = s.game.agent_actions
+        assert isinstance(listed, ListedActions)
         assert listed.legal(other) == listed.legal(s)
 
 

@@ -58,7 +58,7 @@ amounts are counted above the lowest rack.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -72,6 +72,7 @@ from ..rules import Family
 from ..scoring import PlayerScore, RoundResult
 from ..table import TableMeld, layoff_options
 from .base import AgentActions, MoveGenerator, Variant
+from .rummikub_actions import NEW_SET_BASE, SOLVER_NUMBER, ListedActions, add_tile_base
 from .rummikub_solver import POINTS, solve
 
 if TYPE_CHECKING:
@@ -373,32 +374,6 @@ def tiles_moves(state: GameState) -> list[Move]:
     return out
 
 
-# -- the listed plays' numbers ----------------------------------------------------------
-DRAW_NUMBER = 0
-"""The number of the draw among the listed moves: each listed move has a number of
-fixed meaning, the action space of learning agents
-(:mod:`rummykit.variants.rummikub_actions`)."""
-PASS_NUMBER = 1
-"""The number of the pass (the pool is empty)."""
-SOLVER_NUMBER = 2
-"""The number of the solver's play."""
-NEW_SET_BASE = 3
-"""New set of shape ``s`` of the rack's tiles alone: ``NEW_SET_BASE + s``."""
-
-
-def add_tile_base(t: MeldTable) -> int:
-    """Where the numbers of single tiles added to a table set start: the tile that
-    adds the face ``f`` (0..51) to the table's set ``k`` (its index in
-    ``state.table``) is ``add_tile_base + (k * 52 + f) * 2``, plus one when the tile
-    is a joker standing for ``f``."""
-    return NEW_SET_BASE + len(t.shapes)
-
-
-def listed_numbers(t: MeldTable, max_table: int) -> int:
-    """How many numbers the listed moves can take for a catalogue and table size."""
-    return add_tile_base(t) + max_table * 52 * 2
-
-
 def candidate_plays(state: GameState) -> Iterable[tuple[int, list[int]]]:
     """Arrangements worth listing (:func:`tiles_moves` checks each), each with its
     number (a fixed meaning whatever the position, as the module's numbers say): every
@@ -425,6 +400,13 @@ def candidate_plays(state: GameState) -> Iterable[tuple[int, list[int]]]:
                 if opt.joker_shape >= 0 and faces[JOKER]:
                     yield at + opt.face * 2 + 1, [*old[:i], opt.joker_shape, *old[i + 1 :]]
     yield SOLVER_NUMBER, solver_play(state, old)
+
+
+def numbered_plays(state: GameState) -> Iterator[tuple[int, Move]]:
+    """:func:`candidate_plays` as moves, each with its number (unchecked, repeats kept)."""
+    t = state.game.melds
+    for number, shapes in candidate_plays(state):
+        yield number, Move(ARRANGE, arrangement_code(shapes, t))
 
 
 def solver_play(state: GameState, old: tuple[int, ...]) -> list[int]:
@@ -532,9 +514,7 @@ class Rummikub(Variant):
 
     def agent_actions(self, game: Game) -> AgentActions:
         """The listed moves, numbered (:mod:`rummykit.variants.rummikub_actions`)."""
-        from .rummikub_actions import ListedActions
-
-        return ListedActions(game)
+        return ListedActions(game, numbered_plays)
 
     def after_deal(self, state: GameState) -> None:
         """No first upcard: the first turn is the first player's TILES phase."""

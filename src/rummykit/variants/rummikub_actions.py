@@ -33,36 +33,51 @@ the price of a fixed space (docs/env.md, "Rummikub's actions").
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..cards import format_face
 from ..errors import IllegalMoveError
-from ..moves import ARRANGE, DRAW_STOCK, PASS, Move
+from ..melds import MeldTable
+from ..moves import DRAW_STOCK, PASS, Move
 from ..phase import Phase
-from .rummikub import (
-    DRAW_NUMBER,
-    NEW_SET_BASE,
-    PASS_NUMBER,
-    SOLVER_NUMBER,
-    add_tile_base,
-    arrangement_code,
-    candidate_plays,
-    listed_numbers,
-)
 
 if TYPE_CHECKING:
     from ..game import Game
     from ..state import GameState
 
+DRAW_NUMBER = 0
+"""The number of the draw."""
+PASS_NUMBER = 1
+"""The number of the pass (the pool is empty)."""
+SOLVER_NUMBER = 2
+"""The number of the solver's play."""
+NEW_SET_BASE = 3
+"""New set of shape ``s`` of the rack's tiles alone: ``NEW_SET_BASE + s``."""
+
+
+def add_tile_base(t: MeldTable) -> int:
+    """Where the numbers of single tiles added to a table set start: the tile that
+    adds the face ``f`` (0..51) to the table's set ``k`` (its index in
+    ``state.table``) is ``add_tile_base + (k * 52 + f) * 2``, plus one when the tile
+    is a joker standing for ``f``."""
+    return NEW_SET_BASE + len(t.shapes)
+
+
+NumberedPlays = Callable[["GameState"], Iterable[tuple[int, Move]]]
+"""The plays the legal list is made of, each with its number, unchecked
+(:func:`rummykit.variants.rummikub.numbered_plays`)."""
+
 
 class ListedActions:
     """The numbered listed moves of one game (rules and player count)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, plays: NumberedPlays) -> None:
         self.melds = game.melds
-        self.size = listed_numbers(game.melds, game.max_table)
-        """How many action numbers there are (the mask's length)."""
         self.add_base = add_tile_base(game.melds)
+        self.size = self.add_base + game.max_table * 52 * 2
+        """How many action numbers there are (the mask's length)."""
+        self.plays = plays
 
     def legal(self, state: GameState) -> dict[int, Move]:
         """The legal action numbers of the player to act, each with its move (empty
@@ -70,21 +85,18 @@ class ListedActions:
         legal exactly when the move it names is listed."""
         if state.phase is not Phase.TILES:
             return {}
-        listed = state.legal_moves()
         out: dict[int, Move] = {}
-        plays = set()
-        for m in listed:
+        listed_plays = set()
+        for m in state.legal_moves():
             if m.kind == DRAW_STOCK:
                 out[DRAW_NUMBER] = m
             elif m.kind == PASS:
                 out[PASS_NUMBER] = m
             else:
-                plays.add(m)
-        if plays:
-            t = self.melds
-            for number, shapes in candidate_plays(state):
-                m = Move(ARRANGE, arrangement_code(shapes, t))
-                if m in plays:
+                listed_plays.add(m)
+        if listed_plays:
+            for number, m in self.plays(state):
+                if m in listed_plays:
                     out[number] = m
         return out
 
@@ -117,4 +129,7 @@ class ListedActions:
         return f"add {tile} to table set {k}"
 
 
-__all__ = ["ListedActions"]
+__all__ = [
+    "DRAW_NUMBER", "NEW_SET_BASE", "PASS_NUMBER", "SOLVER_NUMBER", "ListedActions",
+    "NumberedPlays", "add_tile_base",
+]  # fmt: skip
