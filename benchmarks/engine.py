@@ -40,7 +40,7 @@ from rummykit.bots import RandomBot, play_match
 
 PRESETS = (
     "basic", "classic", "cg101", "rami51", "rum500", "kalooki", "indian", "indian_pool101",
-    "indian_pool201", "indian_deals", "contract", "kalooki_big", "contract_big",
+    "indian_pool201", "indian_deals", "contract", "kalooki_big", "contract_big", "rummikub",
 )  # fmt: skip
 PLAYERS = (2, 4)
 PRESET_PLAYERS = {"contract": (3, 4), "kalooki_big": (5, 6), "contract_big": (5, 8)}
@@ -81,6 +81,11 @@ GAMES: dict[tuple[str, int], int] = {
     ("kalooki_big", 6): 6,
     ("contract_big", 5): 2,
     ("contract_big", 8): 2,
+    # Rummikub: a random deal is 60-90 turns, each listing its moves with a solver
+    # search.  The solver keeps its last 64 plays; three deals a run are more positions
+    # than that, so the engine driver, replaying the views' deals, finds none kept.
+    ("rummikub", 2): 3,
+    ("rummikub", 4): 3,
 }
 QUICK_GAMES = 2
 REPS = 5

@@ -17,6 +17,7 @@ from .phase import Phase
 from .rules import DiscardPickup, Family, Rules
 from .solver import Solver, solver_for
 from .variants import MoveGenerator, variant_for
+from .variants.base import AgentActions
 
 
 class Game:
@@ -108,6 +109,16 @@ class Game:
         if self._spec is None:
             self._spec = self.rules.spec()
         return self._spec
+
+    @cached_property
+    def agent_actions(self) -> AgentActions | None:
+        """The fixed action space learning agents use when the engine's own numbers
+        cannot all be listed (Rummikub's arrangements: :meth:`Variant.agent_actions
+        <rummykit.variants.base.Variant.agent_actions>`), or None: the engine's
+        :attr:`actions` serve.  Read by the environments and OpenSpiel only."""
+        if self.actions.listable:
+            return None
+        return self.variant.agent_actions(self)
 
     @cached_property
     def solver(self) -> Solver:

@@ -3,8 +3,7 @@
 OpenSpiel (the ``open_spiel`` package, imported as ``pyspiel``) is a peer, not a
 dependency: this module imports it only when :func:`register` is called, so the rest of
 rummykit never needs it.  After ``register()``, each preset of
-:data:`rummykit.rules.PRESETS` but Rummikub (whose plays are arrangements of the whole
-table, too many to number as OpenSpiel's actions) is a game named ``rummykit_<preset>``::
+:data:`rummykit.rules.PRESETS` is a game named ``rummykit_<preset>``::
 
     import pyspiel
     from rummykit.openspiel import register
@@ -73,6 +72,7 @@ from .rules import PRESETS, Family, Rules, RummyBonus, Scoring
 from .scoring import card_value, margins
 from .serialize import state_from_json, state_to_json
 from .state import Game, GameState, Phase, new_game
+from .variants.rummikub import tile_value
 from .view import PlayerView, determinize
 
 PREFIX = "rummykit_"
@@ -110,7 +110,7 @@ def episode_rules(preset: str, options: str = "") -> Rules:
     """
     text = options.strip()
     rules = Rules.parse(f"{preset}({text})" if text else preset)
-    return rules.with_options(max_deals=1, game_bonus=0, line_bonus=0, shutout_double=False)
+    return rules.one_round()
 
 
 def utility_bounds(rules: Rules, players: int) -> tuple[float, float]:
@@ -120,11 +120,20 @@ def utility_bounds(rules: Rules, players: int) -> tuple[float, float]:
     ((-365.0, 365.0), (-340.0, 340.0))
     >>> utility_bounds(Rules.preset("rami51"), 4), utility_bounds(Rules.preset("cg101"), 2)
     ((-1140.0, 1140.0), (-680.0, 680.0))
+    >>> utility_bounds(Rules.preset("rummikub"), 4)
+    (-1576.0, 1576.0)
     """
     from .cards import deck
 
     deck_value = sum(card_value(rules, c) for c in deck(rules.decks, rules.jokers))
-    if rules.family is Family.GIN:
+    if rules.family is Family.RUMMIKUB:
+        # A rack counts its tiles' numbers (a joker ``joker_points``): a loser loses at
+        # most every tile, the winner collects at most every tile.
+        tiles = sum(
+            tile_value(face_of(c), rules.joker_points) for c in deck(rules.decks, rules.jokers)
+        )
+        low, high = -tiles, tiles
+    elif rules.family is Family.GIN:
         low, high = 0, deck_value + max(rules.gin_bonus, rules.undercut_bonus)
     else:
         factor = 2 if rules.rummy_bonus is RummyBonus.DOUBLE else 1
@@ -213,7 +222,11 @@ class Episode:
         s = self.engine
         p = s.current
         before = s.hands[p]
-        s.apply_action(action)
+        listed = s.game.agent_actions
+        if listed is None:
+            s.apply_action(action)
+        else:  # Rummikub: the numbered listed moves (the draw is 0 there too)
+            s.apply(listed.move(s, action))
         drawn = -1
         if action == DRAW_STOCK:
             new = s.hands[p] & ~before
@@ -300,8 +313,6 @@ def register() -> list[str]:  # pragma: no cover - needs OpenSpiel: make peers t
         classes = _classes(pyspiel, importlib.import_module("numpy"))
         known = set(pyspiel.registered_names())
         for preset, rules in PRESETS.items():
-            if not Game.shared(rules, rules.min_players).actions.listable:
-                continue  # Rummikub: an arrangement per action, too many to number
             name = PREFIX + preset
             game_type = _game_type(pyspiel, name, rules)
             cls = classes(preset, game_type)
@@ -357,15 +368,20 @@ def _classes(pyspiel: Any, np: Any) -> Any:  # pragma: no cover - as register()
             s = self.episode.engine
             if s.is_over() or player != s.current:
                 return []
-            return sorted(s.legal_actions())
+            listed = s.game.agent_actions
+            return sorted(s.legal_actions() if listed is None else listed.legal(s))
 
         def _apply_action(self, action: int) -> None:
             self.episode.apply(int(action))
 
         def _action_to_string(self, player: int, action: int) -> str:
             s = self.episode.engine
+            listed = s.game.agent_actions
             try:
-                text = move_to_text(s, s.game.actions.decode(int(action)))
+                if listed is None:
+                    text = move_to_text(s, s.game.actions.decode(int(action)))
+                else:  # a number's meaning, the same in every position
+                    text = listed.describe(int(action))
             except (NotationError, ValueError):
                 text = f"action {action}"
             return f"p{player} {text}"
@@ -420,8 +436,10 @@ def _classes(pyspiel: Any, np: Any) -> Any:  # pragma: no cover - as register()
             def __init__(self, given: dict[str, Any], setup: Setup) -> None:
                 rules, players = setup.rules, setup.players
                 low, high = utility_bounds(rules, players)
+                game = Game.shared(rules, players)
+                listed = game.agent_actions
                 info = pyspiel.GameInfo(
-                    num_distinct_actions=Game.shared(rules, players).actions.size,
+                    num_distinct_actions=game.actions.size if listed is None else listed.size,
                     max_chance_outcomes=0,
                     num_players=players,
                     min_utility=low,

@@ -734,6 +734,20 @@ class Rules:
         rules._check_effect()
         return rules
 
+    def one_round(self) -> Rules:
+        """These rules for one round played alone (a learning environment's round
+        episode, an OpenSpiel game): the match ends with its first round
+        (``max_deals=1``, where the rules deal more than once) and without the
+        match-end bonuses (Gin's game, line and shutout bonuses).
+
+        >>> Rules.preset("gin_match").one_round().spec()
+        'gin_match(max_deals=1, game_bonus=0, line_bonus=0, shutout_double=false)'
+        """
+        one: dict[str, object] = {"game_bonus": 0, "line_bonus": 0, "shutout_double": False}
+        if self.deals != 1:  # a one-deal match needs no guard (it would change nothing)
+            one["max_deals"] = 1
+        return self.with_options(**one)
+
     def replaced(self, options: Mapping[str, Any]) -> Rules:
         """:meth:`with_options` without refusing options that change nothing: the rules
         as given, to ask :meth:`inert_options` about them."""

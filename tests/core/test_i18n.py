@@ -213,7 +213,9 @@ def test_hints_in_french_examples() -> None:
     )
 
 
-@pytest.mark.parametrize("preset", ["basic", "cg101", "rami51", "gin_match", "rum500", "kalooki"])
+@pytest.mark.parametrize(
+    "preset", ["basic", "cg101", "rami51", "gin_match", "rum500", "kalooki", "rummikub"]
+)
 def test_round_ends_and_notes_in_french(preset: str) -> None:
     g = new_game(preset, 3 if preset in ("rum500", "kalooki", "rami51") else 2, seed=11)
     play_random(g, random.Random(5))
@@ -235,6 +237,24 @@ def test_rules_summary_in_french_for_every_preset(name: str) -> None:
     assert set(PRESET_SOURCES) <= set(SOURCES_FR)
     if PRESETS[name].opening_minimum:
         assert any("points" in line and "ouverture" in line for line in fr)
+
+
+def test_every_page_text_has_french() -> None:
+    """Every key of the page's catalog (messages.js) is in both languages, and every
+    key the page's modules look up is in it: Rummikub's board (tiles.js) among them.
+    (The browser test checks the first half in a page; this one needs no browser.)"""
+    js = (STATIC / "messages.js").read_text(encoding="utf-8")
+    at = js.index("  fr: {")
+    key = r'"([a-z][\w.]*)":\s*"'
+    en, fr = set(re.findall(key, js[:at])), set(re.findall(key, js[at:]))
+    assert en == fr and len(en) > 300
+    used: set[str] = set()
+    for path in STATIC.glob("*.js"):
+        if path.name != "messages.js":
+            used |= set(re.findall(r'\btn?\("([^"]+)"', path.read_text(encoding="utf-8")))
+    tiles = set(re.findall(r'\btn?\("([^"]+)"', (STATIC / "tiles.js").read_text("utf-8")))
+    assert tiles and {k for k in tiles if k.startswith("rk.")}
+    assert sorted(k for k in used if k not in en and f"{k}.one" not in en) == []
 
 
 def test_card_names_match_the_web_pages_french() -> None:

@@ -19,9 +19,10 @@ from rummykit.env.observation import encode
 from rummykit.env.rewards import margins
 from rummykit.errors import IllegalMoveError
 from rummykit.rules import PRESETS, Rules
+from rummykit.state import GameState
 from rummykit.view import determinize, make_view
 
-SETUPS = [  # Rummikub has no environment yet: see has_action_space
+SETUPS = [
     (name, n)
     for name, r in PRESETS.items()
     if name in ENV_PRESETS
@@ -217,11 +218,22 @@ def test_every_observation_is_the_views_encoding(setup: tuple[str, int], seed: i
             assert np.array_equal(obs["observation"], encode(make_view(state, i)))
             expected = np.zeros(e._episode.action_size, dtype=np.int8)
             if state.current == i and not state.is_over():
-                expected[state.legal_actions()] = 1
+                expected[legal_numbers(e, state)] = 1
             assert np.array_equal(obs["action_mask"], expected)
         if all(e.terminations.values()) or all(e.truncations.values()):
             break
-        e.step(rng.choice(state.legal_actions()))
+        e.step(rng.choice(legal_numbers(e, state)))
+
+
+def legal_numbers(e: Any, state: GameState) -> list[int]:
+    """The legal action numbers: the engine's, or where the family numbers its listed
+    moves itself (Rummikub), those, which must name exactly the legal list."""
+    listed = e._episode.listed
+    if listed is None:
+        return state.legal_actions()
+    numbered = listed.legal(state)
+    assert set(numbered.values()) == set(state.legal_moves())
+    return sorted(numbered)
 
 
 def test_env_keeps_the_standard_order_checks() -> None:

@@ -19,7 +19,7 @@ from rummykit.rules import PRESETS, Rules
 from rummykit.state import GameState
 from rummykit.view import determinize, unseen_cards
 
-SETUPS = [  # Rummikub has no environment yet: see has_action_space
+SETUPS = [
     (name, n)
     for name, r in PRESETS.items()
     if name in ENV_PRESETS

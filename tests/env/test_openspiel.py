@@ -16,8 +16,8 @@ from rummykit.bots import make_bot  # noqa: E402
 from rummykit.openspiel import PREFIX, register, utilities  # noqa: E402
 from rummykit.rules import PRESETS  # noqa: E402
 
-ENV_PRESETS = [p for p, r in PRESETS.items() if not r.free_table]
-"""Every preset but Rummikub's, whose plays are too many to number (openspiel.register)."""
+ENV_PRESETS = list(PRESETS)
+"""Every preset (Rummikub's actions are its numbered listed moves: Game.agent_actions)."""
 
 pytestmark = pytest.mark.peers
 
@@ -45,8 +45,17 @@ def _play_out(state: Any, bot: str, rng: random.Random) -> Any:
         p = state.current_player()
         engine = state.engine
         move = bots[p].choose(engine.view(p), rng)
-        state.apply_action(engine.game.actions.encode(move))
+        state.apply_action(action_of(engine, move))
     return state
+
+
+def action_of(engine: Any, move: Any) -> int:
+    """The OpenSpiel action of a listed move: its engine number, or its number among
+    the family's numbered moves (Rummikub)."""
+    listed = engine.game.agent_actions
+    if listed is None:
+        return int(engine.game.actions.encode(move))
+    return min(a for a, m in listed.legal(engine).items() if m == move)
 
 
 def test_register_names_every_preset_once() -> None:
@@ -70,7 +79,7 @@ def test_openspiel_random_simulation(preset: str) -> None:
     pyspiel.random_sim_test(game, num_sims=4, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize(("preset", "players"), [("basic", 4), ("rami51", 3)])
+@pytest.mark.parametrize(("preset", "players"), [("basic", 4), ("rami51", 3), ("rummikub", 4)])
 def test_random_simulation_with_more_players(preset: str, players: int) -> None:
     game = _load(preset, players=players)
     assert game.num_players() == players
@@ -164,7 +173,7 @@ def _tensors(state: Any, player: int) -> tuple[list[float], list[float], str, st
     )
 
 
-@pytest.mark.parametrize("preset", ["gin", "rami51"])
+@pytest.mark.parametrize("preset", ["gin", "rami51", "rummikub"])
 def test_hidden_cards_do_not_change_a_players_tensors(preset: str) -> None:
     """At every state of OpenSpiel's random simulations, the state resampled from the
     acting player's information state (other hands and the stock dealt anew) gives that
@@ -260,3 +269,25 @@ def test_rl_environment_episodes_with_random_agents() -> None:
             out = agents[p].step(step)
             step = env.step([out.action])
         assert sum(step.rewards) == pytest.approx(0.0)
+
+
+def test_rummikub_actions_are_the_numbered_listed_moves() -> None:
+    """Rummikub's OpenSpiel actions are the environments' numbers: a fixed space of
+    11,498, the legal ones naming exactly the legal list, each printed by its meaning;
+    bots play whole rounds through them and the returns are the round margin."""
+    game = _load("rummikub")
+    assert game.num_distinct_actions() == 11_498
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    while not state.is_terminal():
+        engine = state.engine
+        listed = engine.game.agent_actions.legal(engine)
+        assert state.legal_actions() == sorted(listed)
+        assert set(listed.values()) == set(engine.legal_moves())
+        p = state.current_player()
+        text = state.action_to_string(p, state.legal_actions()[0])
+        assert text in (f"p{p} draw a tile", f"p{p} pass")
+        state.apply_action(rng.choice(state.legal_actions()))
+    state = _play_out(game.new_initial_state(), "easy", rng)
+    deltas = state.engine.results[0].deltas
+    assert state.returns() == [deltas[0] - deltas[1], deltas[1] - deltas[0]]

@@ -14,13 +14,14 @@ import pytest
 from textual.pilot import Pilot
 
 from helpers import build
+from rummykit.bots.hints import suggest
 from rummykit.cards import JOKER, bits, face_of, format_face
 from rummykit.moves import PASS, Move
 from rummykit.state import GameState, Phase
 from rummykit.tui import settings_from_options
 from rummykit.tui.app import CARD_KEYS, RummyApp
 from rummykit.tui.screens import HelpScreen
-from rummykit.tui.session import ENV_DATA_DIR, Match
+from rummykit.tui.session import ENV_DATA_DIR, Match, arrange_clause
 from rummykit.tui.tiles import TurnEdit, set_tokens
 from rummykit.tui.tiles_screen import SetsView, TilesScreen
 from rummykit.variants.rummikub import play_from_sets
@@ -166,15 +167,19 @@ async def test_an_invalid_submit_changes_nothing_and_says_why() -> None:
 
 
 @run
-async def test_the_hint_shows_the_solvers_arrangement_and_s_passes_on_an_empty_pool() -> None:
-    """h shows the solver's play as the sets it leaves; with the pool empty, s passes
-    (the turn of a player who does not play then)."""
+async def test_the_hint_shows_the_reviews_best_play_and_s_passes_on_an_empty_pool() -> None:
+    """h shows the play the round's review grades best (``hints.suggest``, here the
+    solver's) as the sets it leaves; with the pool empty, s passes (the turn of a
+    player who does not play then)."""
     app = app_for(split_position(rest="none"))
     async with app.run_test(size=(110, 36)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TilesScreen))
         screen = app.screen
         assert isinstance(screen, TilesScreen)
         await pilot.press("h")
+        s = app.match.state
+        best = suggest(s.view(app.match.human)).move
+        assert screen.message == "Hint: " + arrange_clause(s, best)
         assert screen.message.startswith("Hint: placed 2 tiles:"), screen.message
         assert "8♣ 8♦ 8♥" in screen.message and "5♥ 6♥ 7♥" in screen.message
         assert "pass (s)" in str(screen.query_one("#status").render())

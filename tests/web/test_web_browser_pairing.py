@@ -5,7 +5,6 @@ their own account."""
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,16 +12,14 @@ from typing import Any
 
 import pytest
 
+import test_web_browser
 from rummykit.web import Settings
-from test_web_browser import CHROMIUM, browser, new_page
+from test_web_browser import browser, new_page
 from web_helpers import ServerThread
 
 __all__ = ["browser"]
 
-pytestmark = [
-    pytest.mark.web_slow,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed"),
-]
+pytestmark = test_web_browser.pytestmark
 
 
 @pytest.fixture(scope="module")

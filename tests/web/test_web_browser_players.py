@@ -6,7 +6,6 @@ link, which opens the player's own seat with no link and works out the review.""
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,18 +13,16 @@ from typing import Any
 
 import pytest
 
+import test_web_browser
 from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
 from test_web_accounts import PASSWORD
-from test_web_browser import CHROMIUM, browser, new_page
+from test_web_browser import browser, new_page
 from test_web_players import rated_pair, server_settings
 from web_helpers import Client, ServerThread
 
 __all__ = ["browser"]
 
-pytestmark = [
-    pytest.mark.web_slow,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed"),
-]
+pytestmark = test_web_browser.pytestmark
 
 
 @pytest.fixture(scope="module")

@@ -32,16 +32,19 @@ from ..state import Phase
 from ..table import layoff_options
 from ..variants.gin import laying_off
 from ..view import PlayerView, unseen_cards
-from . import indian
+from . import indian, rummikub
 from .tactics import PARTNERS, hand_after_meld, layoff_face
 
 
 def why(view: PlayerView, move: Move, unicode: bool = True) -> str:
     """The reason in words for ``move`` in this view, for a hint or a review's better
     move: Indian Rummy's (:func:`rummykit.bots.indian.explain`, which knows its wild
-    cards and declaration) or, for the games of melds in play, :func:`explain`'s."""
+    cards and declaration), Rummikub's (:func:`rummykit.bots.rummikub.explain`: the
+    tiles a play places) or, for the games of melds in play, :func:`explain`'s."""
     if view.rules.family is Family.INDIAN:
         return indian.explain(view, move, unicode)
+    if view.rules.family is Family.RUMMIKUB:
+        return rummikub.explain(view, move, unicode)
     return explain(view, move, Solver(view.rules, view.game.melds), unicode)
 
 

@@ -68,6 +68,7 @@ from ..view import CardWeights, PlayerView, determinize
 from .inference import card_weights
 from .ismcts import CHECK_EVERY, MIN_ITERATIONS, REWARD_SCALE, ISMCTSBot, settled
 from .reasons import why
+from .rummikub import placed_points
 
 DEFAULT_BUDGET = 256
 """Paired samples per decision at most, for two players of a one-deck game of melds
@@ -731,6 +732,8 @@ def evaluate(view: PlayerView, budget: int, seed: int, played: Move | None = Non
     best of the evaluation without it (the best is never raced out, so keeping it
     changes nothing): a hint's move reviewed at the same seed and budget is best.
     """
+    if view.rules.family is Family.RUMMIKUB:
+        return placed_evaluation(view, played)
     rng = random.Random(seed)
     search = PointsSearch(budget)
     search.horizon = horizon(view.rules, len(view.hand_sizes))
@@ -754,6 +757,24 @@ def evaluate(view: PlayerView, budget: int, seed: int, played: Move | None = Non
             k = len(cols[c])
             points[m] = points[best] + (sum(cols[c]) - sum(top[:k])) / max(1, k)
     return Evaluation(tuple(cands), tuple(tuple(c) for c in cols), n, points, best)
+
+
+def placed_evaluation(view: PlayerView, played: Move | None = None) -> Evaluation:
+    """Rummikub's evaluation: each listed move (and ``played``) worth the points of the
+    tiles it places (:func:`rummykit.bots.rummikub.placed_points`), on one "sample"
+    with no error; the best is the first of the most points, the played move first.
+
+    No playouts: every turn of one would list the moves, a solver search of up to a
+    few hundred milliseconds, so a sample of a round's remaining turns would cost
+    seconds and a hint would exceed its second (the ``hard`` bot does not search
+    Rummikub either, :mod:`rummykit.bots.rummikub`).  The points a move takes off the
+    rack are what the round charges if it ended now, and going out takes them all."""
+    cands = list(view.legal)
+    if played is not None and played not in cands:
+        cands.append(played)
+    points = {m: float(placed_points(view, m)) for m in cands}
+    best = max(sorted(cands, key=lambda m: m != played), key=points.__getitem__)
+    return Evaluation(tuple(cands), tuple((points[m],) for m in cands), 1, points, best)
 
 
 def _grade(

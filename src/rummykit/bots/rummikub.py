@@ -12,6 +12,10 @@ table set and the solver's arrangement that places the most tiles
 * ``ismcts`` (hard) plays as ``expert``: a search's playouts would ask the solver at
   every turn of every sample, far beyond a move's budget, until the playouts have a
   cheap play generator of their own.
+
+The hint and the game review grade a Rummikub move for the same reason without
+playouts (:func:`rummykit.bots.review.evaluate`): a move is worth the points it takes
+off the rack (:func:`placed_points`), and :func:`explain` says so in words.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ..moves import ARRANGE, Move
+from ..cards import display_face, format_face
+from ..moves import ARRANGE, DRAW_STOCK, PASS, Move
 from ..variants.rummikub import arrangement_shapes, shape_faces, tile_value
 from ..view import PlayerView
 
@@ -36,6 +41,29 @@ def placed(view: PlayerView, move: Move) -> Counter[int]:
     for tm in view.table:
         new.subtract(shape_faces(t, tm.shape))
     return +new
+
+
+def placed_points(view: PlayerView, move: Move) -> int:
+    """The points of the tiles ``move`` places (a joker ``joker_points``): what it takes
+    off the rack, which the round charges a player who has not gone out."""
+    jp = view.rules.joker_points
+    return sum(tile_value(f, jp) * n for f, n in placed(view, move).items())
+
+
+def explain(view: PlayerView, move: Move, unicode: bool = True) -> str:
+    """One line saying what ``move`` does for the rack (a hint's or a review's reason)."""
+    fmt = display_face if unicode else format_face
+    if move.kind == DRAW_STOCK:
+        if any(m.kind == ARRANGE for m in view.legal):
+            return "draw a tile: one more tile on your rack"
+        return "draw a tile: no play places a tile from your rack"
+    if move.kind == PASS:
+        return "pass: the pool is empty and no play places a tile from your rack"
+    tiles = placed(view, move)
+    faces = " ".join(fmt(f) for f in sorted(tiles.elements()))
+    if view.hand.bit_count() == tiles.total():
+        return f"play {faces}: it goes out"
+    return f"play {faces}: {placed_points(view, move)} points off your rack"
 
 
 def rummikub_move(view: PlayerView, rng: random.Random) -> Move:

@@ -34,15 +34,17 @@ Observation = dict[str, npt.NDArray[np.float32] | Mask]
 
 
 def has_action_space(rules: Rules) -> bool:
-    """Whether the environments can play ``rules``: every action fits a fixed-size
-    mask.  Rummikub's plays are whole arrangements of the table, far too many to list
-    (:attr:`rummykit.moves.ActionSpace.listable`), so its environment needs an action
-    space of its own, not yet designed (docs/env.md, "Actions", "Presets")."""
-    return Game.shared(rules, rules.min_players).actions.listable
+    """Whether the environments can play ``rules``: every action fits a fixed-size mask,
+    the engine's numbers or, where they cannot all be listed, the family's own
+    (:attr:`Game.agent_actions <rummykit.game.Game.agent_actions>`: Rummikub's agents
+    choose among the listed moves by fixed numbers, docs/env.md, "Rummikub's
+    actions")."""
+    game = Game.shared(rules, rules.min_players)
+    return game.actions.listable or game.agent_actions is not None
 
 
 ENV_PRESETS = tuple(name for name, rules in PRESETS.items() if has_action_space(rules))
-"""The presets the environments play (every preset but Rummikub's)."""
+"""The presets the environments play (every preset)."""
 
 
 def parse_rules(rules: Rules | str) -> Rules:
@@ -62,11 +64,8 @@ class Episode:
     ) -> None:
         self.rules = parse_rules(rules)
         self.rules.check_players(players)
-        if not has_action_space(self.rules):
-            raise ValueError(
-                f"{self.rules.name}: a play is an arrangement of the whole table, too many "
-                "actions for a fixed mask; no environment plays these rules yet"
-            )
+        if not has_action_space(self.rules):  # pragma: no cover - every family has one
+            raise ValueError(f"{self.rules.name}: no fixed-size action space for agents")
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r} (known: {', '.join(REWARDS)})")
         if episode not in EPISODES:
@@ -77,14 +76,14 @@ class Episode:
         self.reward = reward
         self.episode = episode
         self.max_cycles = max_cycles
-        one_deal: dict[str, object] = {"game_bonus": 0, "line_bonus": 0, "shutout_double": False}
-        if self.rules.deals != 1:  # a one-deal match needs no guard (it would change nothing)
-            one_deal["max_deals"] = 1
-        self.play_rules = self.rules.with_options(**one_deal) if episode == "round" else self.rules
+        self.play_rules = self.rules.one_round() if episode == "round" else self.rules
         self.game = Game.shared(self.play_rules, players)
-        self.action_size = self.game.actions.size
+        self.listed = self.game.agent_actions
+        """The family's numbered moves (Rummikub), or None: the engine's numbers."""
+        self.action_size = self.game.actions.size if self.listed is None else self.listed.size
         self.observation_size = observation_size(self.play_rules, players)
         self.state = GameState.new(self.play_rules, players, 0)
+        self._listed_now: dict[int, Move] | None = None
         self.moves = [0] * players
         self.rounds = 0
         self.truncated = False
@@ -92,6 +91,7 @@ class Episode:
     def start(self, seed: int) -> None:
         """A new match dealt from ``seed`` (the cut for dealer included)."""
         self.state = GameState.new(self.play_rules, self.players, seed)
+        self._listed_now = None
         self.moves = [0] * self.players
         self.rounds = 0
         self.truncated = False
@@ -123,8 +123,20 @@ class Episode:
                     "unknown_action", f"not an action number: {action!r}"
                 ) from None
         seat = self.state.current
-        self.state.apply_action(number)
+        if self.listed is None:
+            self.state.apply_action(number)
+        else:
+            self.state.apply(self.listed.move(self.state, number, self._numbered()))
         return self._after(seat)
+
+    def _numbered(self) -> dict[int, Move]:
+        """The family's legal numbers now (:attr:`listed`), kept until the next move:
+        the mask and the action that follows it read the same dict."""
+        numbered = self._listed_now
+        if numbered is None:
+            assert self.listed is not None
+            numbered = self._listed_now = self.listed.legal(self.state)
+        return numbered
 
     def act_move(self, move: Move) -> list[float] | None:
         """Apply a :class:`Move` (a bot's choice); otherwise as :meth:`act`."""
@@ -134,6 +146,7 @@ class Episode:
 
     def _after(self, seat: int) -> list[float] | None:
         s = self.state
+        self._listed_now = None
         self.moves[seat] += 1
         rewards = None
         if len(s.results) > self.rounds:
@@ -154,7 +167,8 @@ class Episode:
         mask = np.zeros(self.action_size, dtype=np.int8)
         s = self.state
         if s.current == seat:
-            mask.put(s.legal_actions(), 1)  # ``put`` skips fancy indexing's checks
+            legal = s.legal_actions() if self.listed is None else list(self._numbered())
+            mask.put(legal, 1)  # ``put`` skips fancy indexing's checks
         return mask
 
     def vector(self, seat: int, out: Vector | None = None) -> Vector:
@@ -166,4 +180,6 @@ class Episode:
         return {"observation": self.vector(seat), "action_mask": self.mask(seat)}
 
 
-__all__ = ["EPISODES", "Episode", "Mask", "Observation", "parse_rules"]
+__all__ = [
+    "ENV_PRESETS", "EPISODES", "Episode", "Mask", "Observation", "has_action_space", "parse_rules",
+]  # fmt: skip

@@ -130,13 +130,15 @@ class Layout:
         )
         add("taken", f, "face taken from the discard pile this turn, one-hot (zeros if none)")
         add("pending", f, "face that must still be used this turn, one-hot (zeros if none)")
-        # BUY is reached only by games with buying, TILES only by Rummikub (which has no
-        # environment): the others keep the width they had before Contract Rummy, so
-        # trained models still load.
+        # BUY is reached only by games with buying, TILES only by Rummikub: the others
+        # keep the width they had before Contract Rummy, so trained models still load.
+        # A phase's entry is at its number, so Rummikub's TILES (the last phase) keeps
+        # BUY's entry before it, always zero.
         phases = [
             p
             for p in Phase
-            if (p is not Phase.BUY or rules.buys_per_round) and p is not Phase.TILES
+            if (p is not Phase.BUY or rules.buys_per_round or rules.free_table)
+            and (p is not Phase.TILES or rules.free_table)
         ]
         add("phase", len(phases), "phase one-hot: " + ", ".join(p.name for p in phases))
         add("current", n, "relative seat to act, one-hot (zeros when the match is over)")

@@ -25,6 +25,7 @@ IDS: dict[str, dict[str, Any]] = {
     "rummykit/Rami51-v0": {"rules": "rami51", "players": 4},
     "rummykit/Gin-v0": {"rules": "gin", "players": 2},
     "rummykit/GinMatch-v0": {"rules": "gin_match", "players": 2, "episode": "match"},
+    "rummykit/Rummikub-v0": {"rules": "rummikub", "players": 2},
 }
 """Each id and the options it fixes (the rest keep :class:`RummyEnv`'s defaults)."""
 

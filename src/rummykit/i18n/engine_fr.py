@@ -54,6 +54,7 @@ RULES: dict[str, str] = {
     ),
     "unknown_move": "ce coup n'existe pas",
     "unknown_action": "ce numéro d'action n'existe pas",
+    "not_listed": "ce numéro d'action ne nomme pas un coup permis maintenant",
     "pending_card_must_be_used": (
         "la carte que vous venez de prendre doit d'abord servir dans une combinaison"
     ),
@@ -230,6 +231,16 @@ PATTERNS: dict[str, Patterns] = {
     "unknown_move": ((r"not a move: (?P<what>.*)", "ce coup n'existe pas : {what}"),),
     "unknown_action": (
         (r"not an action number: (?P<what>.*)", "ce numéro d'action n'existe pas : {what}"),
+        (
+            r"action (?P<n>-?\d+) outside 0\.\.(?P<m>\d+)",
+            "ce numéro d'action n'existe pas : {n} (les actions vont de 0 à {m})",
+        ),
+    ),
+    "not_listed": (
+        (
+            r"action (?P<n>\d+) \(.*\) is not legal now",
+            "l'action {n} ne nomme pas un coup permis maintenant",
+        ),
     ),
     "card_not_in_hand": (
         (r"you do not hold that card", RULES["card_not_in_hand"]),
@@ -538,7 +549,9 @@ HINT_HEADS: Patterns = (
     ),
     (rf"take {_CARD}", "prenez le {card}"),
     (r"draw from the stock", "piochez"),
+    (r"draw a tile", "piochez une tuile"),
     (rf"meld {_CARDS}", "posez {cards}"),
+    (rf"play {_CARDS}", "posez {cards}"),
     (rf"lay off {_CARD} on meld {_N}", "ajoutez le {card} à la combinaison {n}"),
     (
         rf"swap {_CARD} for the joker in meld {_N}",
@@ -563,6 +576,17 @@ _CHANGE: Patterns = (
 
 HINT_TAILS: Patterns = (
     (r"the discard pile is empty", "la défausse est vide"),
+    # Rummikub (bots/rummikub.py)
+    (r"one more tile on your rack", "une tuile de plus sur votre chevalet"),
+    (
+        r"no play places a tile from your rack",
+        "aucune pose ne place de tuile de votre chevalet",
+    ),
+    (
+        r"the pool is empty and no play places a tile from your rack",
+        "la pioche est vide et aucune pose ne place de tuile de votre chevalet",
+    ),
+    (r"(?P<p>\d+) points off your rack", "{p} points de moins sur votre chevalet"),
     (
         rf"{_CARD} on the discard pile does not help your hand",
         "le {card} de la défausse n'aide pas votre main",

@@ -493,7 +493,9 @@ FR: dict[str, str] = {
         "jouer la disposition (la fin de votre tour)"
     ),
     "draw a tile instead of playing": "piocher une tuile au lieu de poser",
-    "hint: the play that places the most tiles": "conseil : la pose qui place le plus de tuiles",
+    "hint: the play that takes the most points off your rack": (
+        "conseil : la pose qui ôte le plus de points de votre chevalet"
+    ),
     "show the rack by colour or by number": "afficher le chevalet par couleur ou par nombre",
     "unknown bot difficulty {name} (known: {known})": (
         "niveau de robot inconnu {name} (connus : {known})"

@@ -15,11 +15,12 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
+from ..bots.hints import suggest
+from ..bots.review import decision_seed
 from ..cards import JOKER, face_of
 from ..errors import IllegalMoveError
 from ..i18n import illegal_text, localize_cards
 from ..moves import ARRANGE, DRAW_STOCK, PASS, Move
-from ..variants.rummikub import arrangement_code, play_error, solver_play, table_shapes
 from .hand import HAND_ORDERS
 from .lang import N_, _, _n, lang
 from .screens import HelpScreen
@@ -52,7 +53,7 @@ TILE_KEYS_HELP: tuple[tuple[str, str], ...] = (
     (N_("Enter"), N_("submit the arrangement (the end of your turn)")),
     ("s", N_("draw a tile instead of playing")),
     (N_("c / Esc"), N_("clear the selection")),
-    ("h", N_("hint: the play that places the most tiles")),
+    ("h", N_("hint: the play that takes the most points off your rack")),
     ("r", N_("show the rack by colour or by number")),
     ("i", N_("bots play instantly / at a readable pace")),
     ("? / F1", N_("this help")),
@@ -359,14 +360,16 @@ class TilesScreen(TableScreen):
         self.try_move(move)
 
     def action_hint(self) -> None:
-        """The solver's play: the most tiles placed (before the first meld, the most
-        points), shown as the sets it leaves, or the draw when no play is legal."""
+        """The hint the round's review grades best (:func:`~rummykit.bots.hints.suggest`,
+        at the review's seed: the listed play that places the most points, the solver's
+        as a rule), shown as the sets it leaves, or the draw when no play is legal.  It
+        reads the view's legal list and runs no search, so it needs no worker."""
         if not self._editable():
             return
         s = self.state
-        shapes = tuple(sorted(solver_play(s, table_shapes(s))))
-        if shapes != table_shapes(s) and play_error(s, shapes) is None:
-            text = arrange_clause(s, Move(ARRANGE, arrangement_code(shapes, s.game.melds)))
+        hint = suggest(s.view(self.match.human), seed=decision_seed(0, len(s.history)))
+        if hint.move.kind == ARRANGE:
+            text = arrange_clause(s, hint.move)
             self.set_message(_("Hint: {reason}", reason=text), "hint")
         else:
             self.set_message(_("Hint: no play fits; draw a tile (s)."), "hint")

@@ -77,7 +77,7 @@ checking, so the runtime imports run one way: state -> variants -> phase, game p
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..cards import JOKER, bits, copy_of
 from ..errors import IllegalMoveError
@@ -91,12 +91,33 @@ from . import upcard
 from .show import Action, Grouping, StatusLine
 
 if TYPE_CHECKING:
+    from ..game import Game
     from ..solver import Solver
     from ..state import GameState
     from ..view import PlayerView
 
 MoveGenerator = Callable[["GameState"], list[Move]]
 """The legal moves of one phase, given the state (each list is the state's to cache)."""
+
+
+class AgentActions(Protocol):
+    """An action space of fixed size for learning agents (:meth:`Variant.agent_actions`):
+    numbers ``0 <= a < size``, each with one meaning in every position."""
+
+    size: int
+
+    def legal(self, state: GameState) -> dict[int, Move]:
+        """The legal numbers of the player to act, each with the move it names."""
+        ...
+
+    def move(self, state: GameState, action: int, legal: dict[int, Move] | None = None) -> Move:
+        """The legal move numbered ``action`` (``legal``: :meth:`legal` of ``state``,
+        when the caller has it), or :class:`IllegalMoveError`."""
+        ...
+
+    def describe(self, action: int) -> str:
+        """What the number does, in words."""
+        ...
 
 
 class Variant:
@@ -192,6 +213,13 @@ class Variant:
         same (asked only when :attr:`open_moves`; the state's ``apply`` asks it only
         after the list refused the move, so listed moves pay nothing)."""
         return False  # pragma: no cover - asked only when open_moves
+
+    def agent_actions(self, game: Game) -> AgentActions | None:
+        """A fixed action space for learning agents when the engine's own action
+        numbers cannot all be listed (:attr:`ActionSpace.listable
+        <rummykit.moves.ActionSpace.listable>` false), or None: the engine's numbers
+        serve.  Asked by the environments and OpenSpiel, never by the state."""
+        return None
 
     def do_move(self, state: GameState, move: Move) -> None:
         """Carry out a legal move of a kind the shared primitives do not know."""

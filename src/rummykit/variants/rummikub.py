@@ -44,7 +44,9 @@ set that is not valid (``invalid_set``).
 set of plays: each new set of the player's own tiles alone, each single tile added to
 one table set (after the first meld), and the solver's arrangement that places the
 most tiles (:func:`solver_play`, :mod:`rummykit.variants.rummikub_solver`).  ``apply``
-and ``is_legal`` accept any legal arrangement (:attr:`Variant.open_moves`).
+and ``is_legal`` accept any legal arrangement (:attr:`Variant.open_moves`).  Each
+listed move has a number of fixed meaning (:func:`candidate_plays`), which learning
+agents choose by (:mod:`rummykit.variants.rummikub_actions`).
 
 **The empty pool.**  With the pool empty a player who does not play passes; when every
 player has passed in turn, the round ends blocked (``RoundEnd.NO_DRAW``) and the lowest
@@ -56,8 +58,9 @@ amounts are counted above the lowest rack.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from ..cards import COPIES, JOKER, bits, format_face, parse_face
 from ..errors import IllegalMoveError
@@ -68,10 +71,12 @@ from ..results import RoundEnd
 from ..rules import Family
 from ..scoring import PlayerScore, RoundResult
 from ..table import TableMeld, layoff_options
-from .base import MoveGenerator, Variant
+from .base import AgentActions, MoveGenerator, Variant
+from .rummikub_actions import NEW_SET_BASE, SOLVER_NUMBER, ListedActions, add_tile_base
 from .rummikub_solver import POINTS, solve
 
 if TYPE_CHECKING:
+    from ..game import Game
     from ..state import GameState
 
 SOLVER_BEAM = 2000
@@ -358,9 +363,8 @@ def tiles_moves(state: GameState) -> list[Move]:
     the plays the module docstring lists, each checked, without repeats."""
     out = [DRAW_MOVE if state.stock else PASS_MOVE]
     t = state.game.melds
-    old = table_shapes(state)
     seen: set[int] = set()
-    for shapes in candidate_plays(state, old):
+    for _number, shapes in candidate_plays(state):
         code = arrangement_code(shapes, t)
         if code in seen:
             continue
@@ -370,42 +374,80 @@ def tiles_moves(state: GameState) -> list[Move]:
     return out
 
 
-def candidate_plays(state: GameState, old: tuple[int, ...]) -> Iterable[list[int]]:
-    """Arrangements worth listing (:func:`tiles_moves` checks each): every new set of
-    the rack's tiles alone, every single tile added to a table set, and the solver's
-    play that places the most tiles."""
+def candidate_plays(state: GameState) -> Iterable[tuple[int, list[int]]]:
+    """Arrangements worth listing (:func:`tiles_moves` checks each), each with its
+    number (a fixed meaning whatever the position, as the module's numbers say): every
+    new set of the rack's tiles alone, every single tile added to a table set, and the
+    solver's play that places the most tiles."""
     t = state.game.melds
     p = state.current
     hand = state.hands[p]
+    table = state.table
+    order = sorted(range(len(table)), key=lambda k: table[k].shape)
+    old = tuple(table[k].shape for k in order)
     canon = canonical_shapes(t)
     for s in t.shapes_in_mask(hand):
         if canon[s]:
-            yield [*old, s]
+            yield NEW_SET_BASE + s, [*old, s]
     if state.opened[p]:
         faces = rack_faces(hand)
+        base = add_tile_base(t)
         for i, s in enumerate(old):
+            at = base + order[i] * 104
             for opt in layoff_options(t, s):
                 if opt.natural_shape >= 0 and faces[opt.face]:
-                    yield [*old[:i], opt.natural_shape, *old[i + 1 :]]
+                    yield at + opt.face * 2, [*old[:i], opt.natural_shape, *old[i + 1 :]]
                 if opt.joker_shape >= 0 and faces[JOKER]:
-                    yield [*old[:i], opt.joker_shape, *old[i + 1 :]]
-    yield solver_play(state, old)
+                    yield at + opt.face * 2 + 1, [*old[:i], opt.joker_shape, *old[i + 1 :]]
+    yield SOLVER_NUMBER, solver_play(state, old)
+
+
+def numbered_plays(state: GameState) -> Iterator[tuple[int, Move]]:
+    """:func:`candidate_plays` as moves, each with its number (unchecked, repeats kept)."""
+    t = state.game.melds
+    for number, shapes in candidate_plays(state):
+        yield number, Move(ARRANGE, arrangement_code(shapes, t))
 
 
 def solver_play(state: GameState, old: tuple[int, ...]) -> list[int]:
     """The solver's play: the most tiles placed, table rearranged; before the first
     meld, the most points of new sets of the rack alone (or, without
-    ``first_meld_untouched``, of the whole table rearranged)."""
+    ``first_meld_untouched``, of the whole table rearranged).
+
+    Kept for the last ``SOLVED_MEMO`` positions: the legal list and an agent's action
+    mask ask it of the same position in turn, and a search costs up to a few hundred
+    milliseconds."""
     t = state.game.melds
     p = state.current
     hand = state.hands[p]
-    jp = state.rules.joker_points
+    r = state.rules
+    jp = r.joker_points
+    opened = state.opened[p]
+    key = (old, hand, opened, r.first_meld_untouched, jp)
+    memo = _SOLVED.get(t)
+    if memo is None:
+        memo = _SOLVED[t] = {}
+    found = memo.get(key)
+    if found is not None:
+        return list(found)
     beam = SOLVER_BEAM if hand.bit_count() <= LARGE_RACK else LARGE_RACK_BEAM
-    if state.opened[p]:
-        return list(solve(t, old, hand, joker_points=jp, beam=beam).shapes)
-    if state.rules.first_meld_untouched:
-        return [*old, *solve(t, (), hand, POINTS, jp, beam).shapes]
-    return list(solve(t, old, hand, POINTS, jp, beam).shapes)
+    if opened:
+        shapes = solve(t, old, hand, joker_points=jp, beam=beam).shapes
+    elif r.first_meld_untouched:
+        shapes = (*old, *solve(t, (), hand, POINTS, jp, beam).shapes)
+    else:
+        shapes = solve(t, old, hand, POINTS, jp, beam).shapes
+    if len(memo) >= SOLVED_MEMO:
+        memo.pop(next(iter(memo)))
+    memo[key] = tuple(shapes)
+    return list(shapes)
+
+
+SOLVED_MEMO = 64
+_SOLVED: WeakKeyDictionary[MeldTable, dict[tuple[object, ...], tuple[int, ...]]] = (
+    WeakKeyDictionary()
+)
+"""Per catalogue (held weakly: a rule set's catalogue is large), the solver's last plays."""
 
 
 def place(state: GameState, p: int, shapes: Sequence[int]) -> None:
@@ -469,6 +511,10 @@ class Rummikub(Variant):
     turn_phase = Phase.TILES
     upcard = False
     open_moves = True
+
+    def agent_actions(self, game: Game) -> AgentActions:
+        """The listed moves, numbered (:mod:`rummykit.variants.rummikub_actions`)."""
+        return ListedActions(game, numbered_plays)
 
     def after_deal(self, state: GameState) -> None:
         """No first upcard: the first turn is the first player's TILES phase."""
