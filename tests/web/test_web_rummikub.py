@@ -254,6 +254,20 @@ def test_another_player_s_rearrangement_is_animated_and_marked(
     last = ann.evaluate("window.rummy.lastMove")
     assert (last["seat"], last["from"], last["to"]) == (1, "stock", "seat")
     assert ann.locator('#seats [data-seat="1"] .backs.last-move').count() == 1
+    # the reading of a change: two sets joined continue the first; a set split in two
+    # continues as its bigger part; a set left as it was is not marked
+    seen = ann.evaluate(
+        "import('/static/tiles.js').then(({tableChange}) => ["
+        " [[[1, 2, 3], [4, 5, 6]], [[1, 2, 3, 4, 5, 6]]],"
+        " [[[1, 2, 3, 4, 5], [7, 8, 9]], [[1, 2], [3, 4, 5, 6], [9, 8, 7]]],"
+        " [[[1, 2, 3]], [[3, 2, 1]]],"
+        "].map(([a, b]) => Object.values(tableChange(a, b)).map((s) => [...s])))"
+    )
+    assert seen == [
+        [[], [4, 5, 6], ["1,2,3,4,5,6"]],
+        [[6], [1, 2], ["1,2", "3,4,5,6"]],
+        [[], [], []],
+    ]
     ann.close()
     bob.close()
 
