@@ -35,24 +35,36 @@ def ann_to_play() -> GameState:
     )
 
 
-def seat_ann(server: ServerThread, browser: Any, position: GameState, locale: str = "en-US") -> Any:
-    """Ann's page at a two-person Rummikub table whose server state is ``position``
-    (set before the page opens; nobody else plays)."""
-    t = create(
-        server,
-        {"rules": "rummikub", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}]},
-    )
+def rummikub_table(server: ServerThread, position: GameState, second: str = "") -> dict[str, Any]:
+    """A two-person Rummikub table whose server state is ``position``, as the lobby's
+    answer describes it (its seats' links): Ann's, and the seat of ``second`` (open
+    when no name is given)."""
+    bob = {"kind": "human", "name": second} if second else {"kind": "human"}
+    t = create(server, {"rules": "rummikub", "seats": [{"kind": "human", "name": "Ann"}, bob]})
     live = server.server.config.app.state.manager.tables[t["id"]]  # type: ignore[attr-defined]
     position.names = list(live.state.names)
     live.state = position
     live.cache.clear()
+    return t
+
+
+def open_board(
+    server: ServerThread, browser: Any, t: dict[str, Any], seat: int = 0, locale: str = "en-US"
+) -> Any:
+    """The page of ``seat`` at the Rummikub table ``t``, once it has drawn the board."""
     page = new_page(browser, locale=locale)
-    page.goto(server.base + t["seats"][0]["link"])
+    page.goto(server.base + t["seats"][seat]["link"])
     page.wait_for_function("window.rummy.state !== null")
     # the board's module loads on demand: the page is Rummikub's once it has drawn it
     page.locator("#rk-board").wait_for(state="visible")
     page.locator("#hand").wait_for(state="hidden")
     return page
+
+
+def seat_ann(server: ServerThread, browser: Any, position: GameState, locale: str = "en-US") -> Any:
+    """Ann's page at a two-person Rummikub table whose server state is ``position``
+    (set before the page opens; nobody else plays)."""
+    return open_board(server, browser, rummikub_table(server, position), locale=locale)
 
 
 def sets_on_board(page: Any) -> list[tuple[str, str]]:
@@ -157,3 +169,124 @@ def test_a_rummikub_turn_rearranges_the_table(server: ServerThread, browser: Any
     assert "n'est pas une combinaison" in page.inner_text("#error")
     assert state(page)["version"] == v and page.inner_text("#btn-play") == "Jouer"
     page.close()
+
+
+def bob_to_play() -> GameState:
+    """Bob (seat 1, opened) holds 5H 9H TH 2D 3D KC, Ann 2S 3C KD QS JD 4D; the table
+    is 6H 7H 8H and 7C 7D 7S."""
+    return build(
+        "rummikub",
+        hands=["2S 3C KD QS JD 4D", "5H 9H TH 2D 3D KC"],
+        table=[(1, "6H 7H 8H"), (1, "7C 7D 7S")],
+        phase=Phase.TILES,
+        current=1,
+        opened=[True, True],
+        melded=[True, True],
+        laid=[True, True],
+    )
+
+
+BOBS_TURN = "table 5H 6H 7H / 8H 9H TH / 7C 7D 7S"
+"""Bob places 5H, 9H and TH and moves 8H from the first set to a set of its own."""
+
+
+def play_as(page: Any, move: dict[str, Any]) -> None:
+    """``move`` sent by the page's player over its connection, as its buttons send it,
+    and its new state awaited."""
+    v = state(page)["version"]
+    page.evaluate(
+        "(move) => window.rummy.ws.send(JSON.stringify("
+        "{type: 'move', version: window.rummy.version, move}))",
+        move,
+    )
+    wait_version(page, v)
+
+
+def marked(page: Any, cls: str) -> list[str]:
+    """The faces (in words) of the board's tiles marked with ``cls``."""
+    out: list[str] = page.locator(f"#rk-sets .tile.{cls}").evaluate_all(
+        "els => els.map(e => e.title)"
+    )
+    return sorted(out)
+
+
+def test_another_player_s_rearrangement_is_animated_and_marked(
+    server: ServerThread, browser: Any
+) -> None:
+    t = rummikub_table(server, bob_to_play(), "Bob")
+    ann = open_board(server, browser, t)
+    bob = open_board(server, browser, t, seat=1)
+    v = state(ann)["version"]
+    play_as(bob, {"kind": "text", "text": BOBS_TURN})
+    wait_version(ann, v)
+    ann.wait_for_function("window.rummy.animations === 1")
+    assert state(ann)["log"][-1]["text"] == BOBS_TURN
+    # the tiles from Bob's rack flew from his seat; 8H slid to its new set
+    assert marked(ann, "rk-placed") == ["five of hearts", "nine of hearts", "ten of hearts"]
+    assert marked(ann, "rk-moved") == ["eight of hearts"]
+    changed = ann.locator("#rk-sets .rk-set.rk-changed").evaluate_all(
+        "els => els.map(e => [...e.querySelectorAll('.tile')].map(x => x.title).join(' '))"
+    )
+    assert sorted(changed) == [
+        "eight of hearts nine of hearts ten of hearts",
+        "five of hearts six of hearts seven of hearts",
+    ]
+    said = ann.inner_text("#announce")  # for screen readers: the move and what it did
+    assert said.startswith("Bob: ")
+    assert said.endswith("(3 tiles placed from the rack, 1 tile moved to another set)")
+    assert "five of hearts" in said or "5♥" in said
+
+    # the marks stay while Ann arranges, until the next move: her draw clears them
+    ann.locator('#rk-rack .tile[title="two of spades"]').click()
+    assert len(marked(ann, "rk-placed")) == 3
+    ann.click("#btn-reset")
+    v = state(ann)["version"]
+    ann.click("#btn-draw")
+    wait_version(ann, v)
+    assert marked(ann, "rk-placed") == marked(ann, "rk-moved") == []
+    assert ann.locator("#rk-sets .rk-changed").count() == 0
+    assert ann.evaluate("window.rummy.animations") == 1  # her own move is not animated
+    # Bob draws: a tile back flies from the pool to his seat, marked there
+    v = state(ann)["version"]
+    play_as(bob, {"kind": "draw_stock"})
+    wait_version(ann, v)
+    ann.wait_for_function("window.rummy.animations === 2")
+    last = ann.evaluate("window.rummy.lastMove")
+    assert (last["seat"], last["from"], last["to"]) == (1, "stock", "seat")
+    assert ann.locator('#seats [data-seat="1"] .backs.last-move').count() == 1
+    # the reading of a change: two sets joined continue the first; a set split in two
+    # continues as its bigger part; a set left as it was is not marked
+    seen = ann.evaluate(
+        "import('/static/tiles.js').then(({tableChange}) => ["
+        " [[[1, 2, 3], [4, 5, 6]], [[1, 2, 3, 4, 5, 6]]],"
+        " [[[1, 2, 3, 4, 5], [7, 8, 9]], [[1, 2], [3, 4, 5, 6], [9, 8, 7]]],"
+        " [[[1, 2, 3]], [[3, 2, 1]]],"
+        "].map(([a, b]) => Object.values(tableChange(a, b)).map((s) => [...s])))"
+    )
+    assert seen == [
+        [[], [4, 5, 6], ["1,2,3,4,5,6"]],
+        [[6], [1, 2], ["1,2", "3,4,5,6"]],
+        [[], [], []],
+    ]
+    ann.close()
+    bob.close()
+
+    # with reduced motion, in French: the same marks, nothing moves
+    t = rummikub_table(server, bob_to_play(), "Bob")
+    ann = open_board(server, browser, t, locale="fr-FR")
+    ann.emulate_media(reduced_motion="reduce")
+    bob = open_board(server, browser, t, seat=1)
+    v = state(ann)["version"]
+    play_as(bob, {"kind": "text", "text": BOBS_TURN})
+    wait_version(ann, v)
+    ann.wait_for_function("document.querySelectorAll('#rk-sets .rk-placed').length === 3")
+    assert len(marked(ann, "rk-moved")) == 1
+    assert ann.locator("#rk-sets .rk-changed").count() == 2
+    assert ann.locator(".card.flying").count() == 0
+    assert ann.evaluate("document.getAnimations().length") == 0
+    assert ann.evaluate("window.rummy.animations") == 0
+    assert ann.inner_text("#announce").endswith(
+        "(3 tuiles posées depuis le chevalet, 1 tuile déplacée dans une autre combinaison)"
+    )
+    ann.close()
+    bob.close()

@@ -33,7 +33,8 @@ export function moveRoute(text, prevTop) {
   }
 }
 
-const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+/** Whether the reader asked for no motion: moves are then marked, never animated. */
+export const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** Fly a card (its face, or a back) from one element to another. */
 export function fly(fromEl, toEl, face) {

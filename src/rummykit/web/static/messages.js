@@ -187,6 +187,8 @@ export const MESSAGES = {
     "rk.grip": "Set {n}: pick up the whole set, to join it to another",
     "rk.table_stays": "A tile of the table stays on the table: put it in a set.",
     "rk.put_here": "Set {n}: put what is selected at its end", "rk.to_rack": "Back to the rack",
+    "rk.placed.one": "{n} tile placed from the rack", "rk.placed.other": "{n} tiles placed from the rack",
+    "rk.moved.one": "{n} tile moved to another set", "rk.moved.other": "{n} tiles moved to other sets",
     "mv.table": "table", "rk.status": "arrange the table's sets and play, or draw a tile.",
   },
   fr: {
@@ -374,6 +376,8 @@ export const MESSAGES = {
     "rk.grip": "Combinaison {n} : la prendre entière, pour la joindre à une autre",
     "rk.table_stays": "Une tuile de la table reste sur la table : mettez-la dans une combinaison.",
     "rk.put_here": "Combinaison {n} : y mettre la sélection, au bout", "rk.to_rack": "Retour au chevalet",
+    "rk.placed.one": "{n} tuile posée depuis le chevalet", "rk.placed.other": "{n} tuiles posées depuis le chevalet",
+    "rk.moved.one": "{n} tuile déplacée dans une autre combinaison", "rk.moved.other": "{n} tuiles déplacées dans d'autres combinaisons",
     "mv.table": "table", "rk.status": "réarrangez les combinaisons de la table et jouez, ou piochez une tuile.",
   },
 };

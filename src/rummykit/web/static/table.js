@@ -71,7 +71,7 @@ export async function tablePage(app, connEl, tableId) {
   // until then three hidden stand-ins hold its places, and its hooks do nothing.
   const tiles = {
     board: h("div", { hidden: true }), rack: h("div", { hidden: true }), bar: h("div", { hidden: true }),
-    render: () => {}, clear: () => {}, target: () => {}, loading: null,
+    render: () => {}, clear: () => {}, target: () => {}, showMove: () => ({ animated: false, said: "" }), loading: null,
   };
   const loadTiles = () => tiles.loading ||= import("./tiles.js").then(({ tileBoard }) => {
     const board = tileBoard({ send: (move) => send(move), showError: (text) => showError(text), clearError: () => { els.error.textContent = ""; } });
@@ -269,13 +269,18 @@ export async function tablePage(app, connEl, tableId) {
     const m = ui.msg;
     const last = m.log[m.log.length - 1];
     const first = ui.lastSeq === undefined;
+    if (first && !last) ui.lastSeq = null; // nothing logged yet: the first entry is a move seen
     if (!last || last.seq === ui.lastSeq) return;
     ui.lastSeq = last.seq;
     const route = moveRoute(last.text, ui.prevTop);
     ui.lastMove = route ? { ...route, seat: last.seat, seq: last.seq, melds: m.game.melds.length } : null;
     window.rummy.lastMove = ui.lastMove && { seq: last.seq, seat: last.seat, text: last.text, from: route.from, to: route.to };
     markLastMove();
-    if (!first) els.announce.textContent = `${last.seat >= 0 ? name(last.seat) + ": " : ""}${moveNodes(last.text).map((n) => n.title || n.textContent).join("")}`;
+    // Rummikub: the table's change marked, and animated when another player made it
+    const others = !first && !!prev && last.seat >= 0 && last.seat !== m.game.seat;
+    const seen = m.game.options.free_table && !first && prev ? tiles.showMove(prev.game.melds, others ? spot("seat", last.seat) : null) : null;
+    if (seen && seen.animated) window.rummy.animations += 1;
+    if (!first) els.announce.textContent = `${last.seat >= 0 ? name(last.seat) + ": " : ""}${moveNodes(last.text).map((n) => n.title || n.textContent).join("")}${seen && seen.said ? ` (${seen.said})` : ""}`;
     if (first || !route || !prev || last.seat === m.game.seat || last.seat < 0) return;
     if (fly(spot(route.from, last.seat), spot(route.to, last.seat), route.face)) window.rummy.animations += 1;
   }

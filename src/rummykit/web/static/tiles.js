@@ -4,9 +4,10 @@
 // arrangement's number is far past what a JSON number holds.  Each set's mark is the
 // page's own reading of the simple rules, for display; the server judges the play and
 // its refusal is shown as it comes, in the page's language.
+import { fly, reduced } from "./anim.js";
 import { cardEl, faceOf, faceText, JOKER } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 const RANK_LETTERS = "A23456789TJQK";
 const SUIT_LETTERS = "CDHS";
@@ -50,6 +51,45 @@ function placeIn(set, tile) {
   return at < 0 ? set.length : at;
 }
 
+// A set named by its tiles (card ids, in any order): the same set after a move that
+// left it as it was.
+const setKey = (cards) => [...cards].sort((a, b) => a - b).join(",");
+
+/** What a move did to the table (each set a list of card ids, before and after):
+ * ``placed`` the tiles that came from the player's rack, ``moved`` the table's tiles
+ * now in another set than the one they were in, ``sets`` the keys of the new or
+ * changed sets.  A set after the move continues the set before it that gave it the
+ * most tiles (each set before continued at most once, the biggest shares first): the
+ * run 6H 7H 8H become 5H 6H 7H and 8H 9H TH continues as the first, and 8H moved. */
+export function tableChange(before, after) {
+  const was = new Map();
+  before.forEach((set, i) => { for (const c of set) was.set(c, i); });
+  const shares = [];
+  after.forEach((set, j) => {
+    const n = new Map();
+    for (const c of set) if (was.has(c)) n.set(was.get(c), (n.get(was.get(c)) || 0) + 1);
+    for (const [i, k] of n) shares.push([k, i, j]);
+  });
+  shares.sort((x, y) => y[0] - x[0] || x[1] - y[1] || x[2] - y[2]);
+  const origin = new Map();
+  const continued = new Set();
+  for (const [, i, j] of shares) {
+    if (origin.has(j) || continued.has(i)) continue;
+    origin.set(j, i);
+    continued.add(i);
+  }
+  const kept = new Set(before.map(setKey));
+  const out = { placed: new Set(), moved: new Set(), sets: new Set() };
+  after.forEach((set, j) => {
+    for (const c of set) {
+      if (!was.has(c)) out.placed.add(c);
+      else if (was.get(c) !== origin.get(j)) out.moved.add(c);
+    }
+    if (!kept.has(setKey(set))) out.sets.add(setKey(set));
+  });
+  return out;
+}
+
 /** The board: ``board`` (the sets and the new-set target), ``rack`` and ``bar``
  * (the turn's buttons) to place in the page, and ``render`` for each state. */
 export function tileBoard({ send, showError, clearError }) {
@@ -57,6 +97,10 @@ export function tileBoard({ send, showError, clearError }) {
   // version ``version``; ``sel`` the selected tile {zone, at} (zone: "rack" or a set's
   // index) or whole set {set}
   const st = { version: -1, sets: [], rack: [], sel: null, g: null, myTurn: false, suppressClick: false };
+  // the newest move's marks (tableChange), kept until the next move; and where each
+  // table tile was drawn before the state that came last, for its slide to its new set
+  let marks = { placed: new Set(), moved: new Set(), sets: new Set() };
+  let before = new Map();
   const sets = h("div", { class: "rk-sets", id: "rk-sets", role: "group", "aria-label": t("rk.table") });
   const newSet = h("button", { class: "rk-new", id: "rk-new", "data-drop": "new", type: "button", text: t("rk.new_set"), onclick: () => target("new") });
   const board = h("div", { class: "rk-board", id: "rk-board", hidden: true }, sets, newSet);
@@ -79,6 +123,7 @@ export function tileBoard({ send, showError, clearError }) {
     st.g = g;
     st.myTurn = myTurn;
     if (version !== st.version) {
+      before = new Map([...sets.querySelectorAll(".tile")].map((el) => [Number(el.dataset.card), el.getBoundingClientRect()]));
       st.version = version;
       st.sets = g.melds.map((md) => md.cards.map((c) => tile(c, true)));
       st.rack = [...g.hand].sort((x, y) => faceOf(x) - faceOf(y) || x - y).map((c) => tile(c, false));
@@ -94,7 +139,8 @@ export function tileBoard({ send, showError, clearError }) {
       const read = readSet(set.map((x) => x.face));
       const whole = sel && sel.set === i;
       return h("div", {
-        class: "rk-set" + (read.valid ? " valid" : " invalid") + (whole ? " selected" : ""),
+        class: "rk-set" + (read.valid ? " valid" : " invalid") + (whole ? " selected" : "")
+          + (marks.sets.has(setKey(set.map((x) => x.card))) ? " rk-changed" : ""),
         "data-drop": "set", "data-set": i, "data-valid": String(read.valid), role: "group",
         "aria-label": t(read.valid ? "rk.set_valid" : "rk.set_invalid", { n: i + 1, tiles: set.map((x) => faceText(x.face)).join(" ") }),
         onclick: (e) => { if (!e.target.closest("button")) target(i); },
@@ -128,6 +174,8 @@ export function tileBoard({ send, showError, clearError }) {
     el.classList.add("tile");
     if (x.table) el.classList.add("from-table");
     if (selected) el.classList.add("selected");
+    if (marks.placed.has(x.card)) el.classList.add("rk-placed");
+    if (marks.moved.has(x.card)) el.classList.add("rk-moved");
     el.setAttribute("aria-pressed", String(!!selected));
     el.dataset.card = String(x.card);
     el.dataset.zone = String(zone);
@@ -263,10 +311,39 @@ export function tileBoard({ send, showError, clearError }) {
     el.addEventListener("pointercancel", up);
   }
 
+  // -- a move seen -----------------------------------------------------------------------
+  // The newest move against the table before it (``prevMelds``): its placed and moved
+  // tiles and its new sets marked; when ``seatEl`` (another player's seat) is given and
+  // motion is welcome, the placed tiles fly from it and the moved ones slide from their
+  // old places.  ``animated`` says whether anything moved, ``said`` the move in words.
+  function showMove(prevMelds, seatEl) {
+    marks = tableChange(prevMelds.map((md) => md.cards), st.g.melds.map((md) => md.cards));
+    draw();
+    const said = [marks.placed.size && tn("rk.placed", marks.placed.size), marks.moved.size && tn("rk.moved", marks.moved.size)];
+    let animated = false;
+    if (seatEl && !reduced() && document.body.animate) {
+      for (const el of sets.querySelectorAll(".tile")) {
+        const c = Number(el.dataset.card);
+        const was = before.get(c);
+        if (marks.placed.has(c) && fly(seatEl, el, faceOf(c))) {
+          // the tile shows where it lands once the flying one is there
+          el.animate([{ opacity: 0 }, { opacity: 0, offset: 0.95 }, { opacity: 1 }], { duration: 450 });
+          animated = true;
+        } else if (marks.moved.has(c) && was && was.width) {
+          const now = el.getBoundingClientRect();
+          el.animate([{ transform: `translate(${was.left - now.left}px, ${was.top - now.top}px)` }, { transform: "none" }],
+            { duration: 450, easing: "ease-out" });
+          animated = true;
+        }
+      }
+    }
+    return { animated, said: said.filter(Boolean).join(", ") };
+  }
+
   function clear() {
     st.sel = null;
     if (st.g) draw();
   }
 
-  return { board, rack, bar, render, clear, target };
+  return { board, rack, bar, render, clear, target, showMove };
 }
