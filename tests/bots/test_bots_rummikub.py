@@ -16,6 +16,7 @@ from helpers import build
 from rummykit.bots import make_bot, play_match
 from rummykit.bots.ismcts import ISMCTSBot
 from rummykit.bots.rummikub import candidate_moves, placed
+from rummykit.bots.rummikub_playout import TURNS, Playout, Table, quick_play, rack_of
 from rummykit.invariants import check_state
 from rummykit.melds import MeldTable
 from rummykit.moves import ARRANGE, DRAW_STOCK, Move
@@ -211,3 +212,43 @@ def test_hard_answers_within_its_budget_on_a_crowded_table() -> None:
     assert g.is_legal(move)
     assert bot.last_iterations > 1
     assert spent < 0.3 + 0.1
+
+
+def test_a_light_playout_scores_a_going_out_as_the_engine_does() -> None:
+    """The search's playouts (``bots/rummikub_playout.py``) score a round as the
+    engine does: here the play goes out at once."""
+    g = position("JK 9H", ("6H 7H 8H",))
+    move = choose("medium", g)
+    light = Playout.of_state(g)
+    g.apply(move)
+    assert light.play_move(move, TURNS) == list(g.results[-1].deltas)
+
+
+def test_light_playouts_lay_only_valid_sets() -> None:
+    """What the playouts' players lay from random racks is runs of three or more
+    numbers in a row of one colour and groups of three or four colours of a number
+    (RK, OR: docs/rules.md), each tile taken from the rack."""
+    rng = random.Random(7)
+    deck = [f for f in range(52) for _ in range(2)] + [52, 52]
+    for _ in range(300):
+        faces = rng.sample(deck, rng.randint(3, 30))
+        rack = rack_of(sum(1 << (f + 54 * (faces[:i].count(f))) for i, f in enumerate(faces)))
+        before = Counter(faces)
+        table = Table([], [])
+        opened = rng.random() < 0.5
+        quick_play(rack, table, opened, 30 if not opened else 0)
+        laid: Counter[int] = Counter()
+        for colour, lo, hi in table.runs:
+            assert lo >= 0 and hi <= 12 and hi - lo >= 2
+            laid.update(colour * 13 + k for k in range(lo, hi + 1))
+        for number, mask, jokers in table.groups:
+            assert 3 <= mask.bit_count() + jokers <= 4 and mask
+            laid.update(s * 13 + number for s in range(4) if mask >> s & 1)
+            laid[52] += jokers
+        left = Counter()
+        for f in range(52):
+            left[f] += (rack[0] >> f & 1) + (rack[1] >> f & 1)
+        left[52] = rack[2]
+        # a run's jokers are counted as the numbers they stand for: compare totals
+        assert sum(laid.values()) + sum(left.values()) == sum(before.values())
+        assert not +(left - before)

@@ -37,6 +37,11 @@ own CPU time, so a tournament on a busy machine measures the same bot it would o
 idle one (``make_bot("ismcts:1cpu")``).
 
 With ``workers > 1`` the iterations run in worker processes and their sums are added.
+
+Rummikub compares its own candidates (:func:`~rummykit.bots.rummikub.candidate_moves`)
+and plays its samples out on a light copy (:mod:`.rummikub_playout`): a state lists
+its legal moves at each turn, which for Rummikub asks the solver, too slow for
+playouts.
 """
 
 from __future__ import annotations

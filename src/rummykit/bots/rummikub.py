@@ -23,11 +23,14 @@ fails the check (none should) gives way to the listed play placing the most tile
   play it alone; and it plays everything it can once an opponent is close to going
   out (:data:`DANGER` tiles or fewer) or the pool is empty.
 * ``ismcts`` (hard) compares a few plays (:func:`candidate_moves`: the expert's, the
-  solver's most tiles, the plays that keep jokers, the easy play, the draw) by paired
-  playouts on determinizations of its view (:mod:`.ismcts`), whose players play the
-  easy level's cheap play (:func:`playout_move`) and whose cut-off scores the racks
-  as the round's end would (:func:`cutoff_deltas`).  It keeps the expert's play unless
-  another beats it with confidence, within its time budget.
+  solver's most tiles, the same without the rack's jokers, the easy play, the draw)
+  by paired playouts on determinizations of its view (:mod:`.ismcts`).  The playouts
+  run on a light copy of the sample whose players place what fits without
+  rearranging, and score the round as the engine does
+  (:mod:`.rummikub_playout`).  It keeps the expert's play unless another beats it
+  with 95% confidence, and answers within its budget, the candidates' cost included.
+
+How strong each level is, measured on duplicate deals: docs/bots.md, "Rummikub".
 
 Every level sees only its :class:`~rummykit.view.PlayerView`; the search's samples
 deal the unseen tiles at random.
