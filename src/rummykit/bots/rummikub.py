@@ -62,7 +62,7 @@ from ..variants.rummikub import (
     shape_faces,
     tile_value,
 )
-from ..variants.rummikub_solver import POINTS, TILES, solve
+from ..variants.rummikub_solver import POINTS, TILES, Solution, solve
 from ..view import PlayerView
 
 DANGER = 4
@@ -91,6 +91,20 @@ class Turn(NamedTuple):
     """The other players' rack sizes."""
     pool: int
     """Tiles left in the pool."""
+    solved: dict[tuple[bool, int, str], Solution]
+    """The solver's answers so far this turn, by (whole table or rack alone, rack,
+    objective): the levels ask the same questions (:meth:`solve`)."""
+
+    def solve(self, rack: int, objective: str = TILES, table: bool = True) -> Solution:
+        """The solver's best arrangement of the table (or none: ``table`` False) and
+        ``rack`` for ``objective``, at the legal list's beam."""
+        key = (table, rack, objective)
+        sol = self.solved.get(key)
+        if sol is None:
+            old = self.old if table else ()
+            sol = solve(self.t, old, rack, objective, self.rules.joker_points, self.beam)
+            self.solved[key] = sol
+        return sol
 
     @property
     def beam(self) -> int:
@@ -113,6 +127,7 @@ def view_turn(view: PlayerView) -> Turn:
         view.opened[p],
         tuple(n for q, n in enumerate(view.hand_sizes) if q != p),
         view.stock_size,
+        {},
     )
 
 
@@ -156,14 +171,13 @@ def opening_shapes(turn: Turn, rack: int) -> list[int] | None:
     is worth less than the opening minimum (rummikub.org: 30 points of the player's
     own tiles, the table's sets untouched unless ``first_meld_untouched`` is off)."""
     t, r = turn.t, turn.rules
-    jp = r.joker_points
     if r.first_meld_untouched:
-        sol = solve(t, (), rack, POINTS, jp, turn.beam)
+        sol = turn.solve(rack, POINTS, table=False)
         new = list(sol.shapes)
         value = sum(set_points(t, s) for s in new)
         shapes = [*turn.old, *new]
     else:
-        sol = solve(t, turn.old, rack, POINTS, jp, turn.beam)
+        sol = turn.solve(rack, POINTS)
         shapes = list(sol.shapes)
         value = sum(set_points(t, s) for s in shapes) - sum(set_points(t, s) for s in turn.old)
     return shapes if sol.placed and value >= r.opening_minimum else None
@@ -175,7 +189,7 @@ def easy_shapes(turn: Turn) -> list[int] | None:
     t = turn.t
     if not turn.opened:
         return opening_shapes(turn, turn.rack)
-    sol = solve(t, (), turn.rack, TILES, turn.rules.joker_points, turn.beam)
+    sol = turn.solve(turn.rack, table=False)
     shapes = [*turn.old, *sol.shapes]
     left = rack_faces(turn.rack)
     left.subtract(placed_faces(t, (), sol.shapes))
@@ -228,7 +242,6 @@ def expert_shapes(turn: Turn) -> list[int] | None:
     """The expert's play: the solver's arrangement with hold-backs (module docstring);
     None: draw (or pass)."""
     t, rack = turn.t, turn.rack
-    jp = turn.rules.joker_points
     jokers = jokers_of(rack)
     if not turn.opened:
         opening = opening_shapes(turn, rack)
@@ -241,7 +254,7 @@ def expert_shapes(turn: Turn) -> list[int] | None:
             if kept is not None:
                 return kept
         return opening
-    full = solve(t, turn.old, rack, TILES, jp, turn.beam)
+    full = turn.solve(rack)
     if not full.placed:
         return None
     if full.placed == rack.bit_count() or min(turn.others) <= DANGER or not turn.pool:
@@ -249,7 +262,7 @@ def expert_shapes(turn: Turn) -> list[int] | None:
     plays = placed_faces(t, turn.old, full.shapes)
     used = plays[JOKER]
     if used:
-        without = solve(t, turn.old, rack & ~jokers, TILES, jp, turn.beam)
+        without = turn.solve(rack & ~jokers)
         if without.placed > full.placed - used - JOKER_GAIN * used:
             return list(without.shapes) if without.placed else None
     if full.placed == 1 and min(turn.others) >= FAR:
@@ -289,17 +302,14 @@ def candidate_moves(view: PlayerView) -> list[Move]:
     """The plays the search compares, the expert's first: the solver's most tiles,
     the same without the rack's jokers, the easy play and the draw (or pass)."""
     turn = view_turn(view)
-    out = [expert_move(view)]
-    jp = turn.rules.joker_points
+    out = [play_move(turn, expert_shapes(turn)) or most_tiles_move(view)]
     plays: list[list[int] | None] = []
     if turn.opened:
-        full = solve(turn.t, turn.old, turn.rack, TILES, jp, turn.beam)
+        full = turn.solve(turn.rack)
         plays.append(list(full.shapes))
         jokers = jokers_of(turn.rack)
         if jokers:
-            plays.append(
-                list(solve(turn.t, turn.old, turn.rack & ~jokers, TILES, jp, turn.beam).shapes)
-            )
+            plays.append(list(turn.solve(turn.rack & ~jokers).shapes))
     else:
         plays.append(opening_shapes(turn, turn.rack))
     plays.append(easy_shapes(turn))
