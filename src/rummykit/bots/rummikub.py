@@ -30,7 +30,10 @@ fails the check (none should) gives way to the listed play placing the most tile
   (:mod:`.rummikub_playout`).  It keeps the expert's play unless another beats it
   with 95% confidence, and answers within its budget, the candidates' cost included.
 
-How strong each level is, measured on duplicate deals: docs/bots.md, "Rummikub".
+How strong each level is, measured on duplicate deals (docs/bots.md, "Rummikub"):
+``medium`` beats ``easy`` in 97.5% of games; ``hard`` is not yet stronger than
+``medium`` (40% of games at one CPU-second a move), its playouts' players never
+rearranging the table as ``medium`` does; ``easy`` loses to ``random``.
 
 Every level sees only its :class:`~rummykit.view.PlayerView`; the search's samples
 deal the unseen tiles at random.
