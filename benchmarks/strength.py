@@ -1,7 +1,7 @@
 """Bot strength: duplicate-deal tournaments for each pairing the goals name.
 
 ``python benchmarks/strength.py --deals 1000 --workers 2`` plays, for ``basic`` with
-2 players and ``rami51`` with 4 players:
+2 players and ``rami51`` with 4 players (and ``rummikub`` with 2 under ``--presets``):
 
 * greedy vs random, expert vs greedy (``--deals`` duplicate deals each);
 * ismcts vs expert (``--ismcts-deals`` deals, ``--ismcts`` budget per move, since a
@@ -47,14 +47,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--only", default="", help="comma list of pairings, e.g. expert-greedy")
-    ap.add_argument("--presets", default="basic,rami51", help="comma list of basic, rami51")
+    ap.add_argument(
+        "--presets", default="basic,rami51", help="comma list of basic, rami51, rummikub"
+    )
     ap.add_argument("--out", default="strength", help="results/<OUT>.json")
     ap.add_argument("--journal", action="store_true", help="keep and resume from journals")
     ap.add_argument("--report", action="store_true", help="tabulate the journals, play nothing")
     args = ap.parse_args(argv)
     console = Console()
     rows = []
-    for preset, players in (("basic", 2), ("rami51", 4)):
+    for preset, players in (("basic", 2), ("rami51", 4), ("rummikub", 2)):
         if preset not in args.presets.split(","):
             continue
         spec = preset if not args.deals_per_match else f"{preset}(deals={args.deals_per_match})"

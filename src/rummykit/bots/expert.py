@@ -39,7 +39,7 @@ from .base import Bot
 from .contract import contract_move
 from .contract import discard_keys as contract_discard_keys
 from .indian import indian_move
-from .rummikub import rummikub_move
+from .rummikub import expert_move
 from .tactics import (
     best_layoff,
     best_meld,
@@ -142,7 +142,7 @@ class ExpertBot(Bot):
     # -- decisions -----------------------------------------------------------------------
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         if view.rules.family is Family.RUMMIKUB:  # (bots/rummikub.py)
-            return rummikub_move(view, rng)
+            return expert_move(view)
         if view.rules.family is Family.INDIAN:  # Indian Rummy (bots/indian.py)
             return indian_move(view, rng, careful=True)
         legal = view.legal

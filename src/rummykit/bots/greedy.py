@@ -14,7 +14,7 @@ from ..rules import Family
 from ..view import PlayerView
 from .base import Bot
 from .indian import indian_move
-from .rummikub import rummikub_move
+from .rummikub import easy_move
 from .tactics import greedy_move
 
 
@@ -23,7 +23,7 @@ class GreedyBot(Bot):
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         if view.rules.family is Family.RUMMIKUB:  # (bots/rummikub.py)
-            return rummikub_move(view, rng)
+            return easy_move(view)
         if view.rules.family is Family.INDIAN:  # Indian Rummy (bots/indian.py)
             return indian_move(view, rng, careful=False)
         return greedy_move(view, view.game.solver, rng)

@@ -68,7 +68,7 @@ from ..melds import RUN, SET, MeldTable
 from ..moves import ARRANGE, DRAW_STOCK, PASS, TIMEOUT, Move
 from ..phase import Phase
 from ..results import RoundEnd
-from ..rules import Family
+from ..rules import Family, Rules
 from ..scoring import PlayerScore, RoundResult
 from ..table import TableMeld, layoff_options
 from .base import AgentActions, MoveGenerator, Variant
@@ -202,15 +202,29 @@ def table_shapes(state: GameState) -> tuple[int, ...]:
 def play_error(state: GameState, shapes: Sequence[int] | None) -> IllegalMoveError | None:
     """Why the current player may not end the turn with the table arranged as
     ``shapes`` (sorted, canonical; None: not an arrangement), or None if they may."""
+    p = state.current
+    return arrangement_error(
+        state.game.melds, state.rules, table_shapes(state), state.hands[p], state.opened[p], shapes
+    )
+
+
+def arrangement_error(
+    t: MeldTable,
+    r: Rules,
+    old: Sequence[int],
+    rack: int,
+    opened: bool,
+    shapes: Sequence[int] | None,
+) -> IllegalMoveError | None:
+    """:func:`play_error` from what it reads: the table's arrangement before the turn
+    (``old``), the player's ``rack`` and whether they have ``opened``.  All of it is in
+    the player's own view, so a bot checks its plays with it."""
     if shapes is None:
         return IllegalMoveError(
             "unknown_arrangement",
             "not the code of an arrangement of the table (sets in order, a group's "
             "jokers standing for its lowest missing colours)",
         )
-    t = state.game.melds
-    p = state.current
-    old = table_shapes(state)
     new_faces: Counter[int] = Counter()
     for s in shapes:
         new_faces.update(shape_faces(t, s))
@@ -232,7 +246,7 @@ def play_error(state: GameState, shapes: Sequence[int] | None) -> IllegalMoveErr
             "a play places at least one tile from the rack; otherwise draw a tile "
             "(rummikub.org, Game Play)",
         )
-    short = placed - rack_faces(state.hands[p])
+    short = placed - rack_faces(rack)
     if short:
         return IllegalMoveError(
             "tile_not_in_rack",
@@ -252,8 +266,7 @@ def play_error(state: GameState, shapes: Sequence[int] | None) -> IllegalMoveErr
                 f"a joker standing for {what} moves only when that tile takes its place "
                 "(rummikub.org, Game Play: using a joker)",
             )
-    if not state.opened[p]:
-        r = state.rules
+    if not opened:
         if r.first_meld_untouched and Counter(old) - Counter(shapes):
             return IllegalMoveError(
                 "first_meld_untouched",
@@ -595,16 +608,32 @@ class Rummikub(Variant):
         racks = [state.hand(q) for q in range(n)]
         values = [sum(tile_value(_face(c), jp) for c in rack) for rack in racks]
         went_out = winner is not None
-        low = 0
-        if winner is None:
-            low = min(values)
-            if values.count(low) == 1:
-                winner = values.index(low)
-        deltas = [0 if q == winner else -(values[q] - low) for q in range(n)]
-        if winner is not None:
-            deltas[winner] = -sum(deltas)
+        winner, deltas = round_deltas(values, winner)
         players = tuple(PlayerScore(tuple(racks[q]), values[q], deltas[q]) for q in range(n))
         return RoundResult(state.round_no, state.dealer, winner, went_out, reason, False, players)
+
+
+def round_deltas(values: Sequence[int], winner: int | None) -> tuple[int | None, list[int]]:
+    """The round's winner and score deltas from the racks' ``values``: each loser
+    minus their rack, the winner (``winner``, who went out) the total; with no winner
+    the round ended blocked, the lowest rack alone wins it and the amounts are counted
+    above it (nobody wins a tie) (rummikub.org; onlinerummikub.com for the blocked
+    game).
+
+    >>> round_deltas([0, 12, 30], 0)
+    (0, [42, -12, -30])
+    >>> round_deltas([5, 12, 30], None)
+    (0, [32, -7, -25])
+    """
+    low = 0
+    if winner is None:
+        low = min(values)
+        if values.count(low) == 1:
+            winner = values.index(low)
+    deltas = [0 if q == winner else -(v - low) for q, v in enumerate(values)]
+    if winner is not None:
+        deltas[winner] = -sum(deltas)
+    return winner, deltas
 
 
 def _face(card: int) -> int:
