@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import ratings
 from .limits import backoff_delay
+from .shared_rows import SeatAddressRow, SigninFailureRow
 from .store import (
     AccountKeyRow,
     AccountRow,
@@ -24,9 +25,7 @@ from .store import (
     ChatRow,
     RatedMatchRow,
     RatingRow,
-    SeatAddressRow,
     SessionRow,
-    SigninFailureRow,
     Store,
     TableRow,
 )

@@ -13,9 +13,8 @@ database (web/leases.py).  More for the accounts (web/accounts.py,
 docs/accounts.md): ``accounts``, the look-alike keys of their names
 (``account_keys``), their sign-ins (``sessions``), the seats they took
 (``account_seats``), their ratings (``ratings``) and the rated results applied
-(``rated_matches``), the wrong passwords typed for each name
-(``signin_failures``) and the addresses rated seats were taken from
-(``seat_addresses``); and the quick-pairing queue (``seeks``, web/pairing.py).
+(``rated_matches``), and what every process must see of them (web/shared_rows.py);
+and the quick-pairing queue (``seeks``, web/pairing.py).
 The models below describe the schema; the database gets it from the migrations
 (web/schema.py), which a test holds to the same shape.
 
@@ -254,38 +253,6 @@ class SeekRow(Base):
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     link: Mapped[str | None] = mapped_column(Text, nullable=True)
     """The player's seat link, given to the seek's token until the row expires."""
-
-
-class SigninFailureRow(Base):
-    """The wrong passwords typed for one account name (web/accounts.py,
-    ``SigninBackoff``): kept here, not in a process's memory, so that every server
-    process on the database makes the name wait alike."""
-
-    __tablename__ = "signin_failures"
-
-    key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    """SHA-256 of the name as typed, case-folded (it may be no account's, or a
-    password typed in the wrong box: never kept as typed)."""
-    failures: Mapped[int] = mapped_column(Integer)
-    until: Mapped[float] = mapped_column(Float)
-    """When the name may try again, in seconds since the epoch."""
-    at: Mapped[float] = mapped_column(Float, index=True)
-    """The last wrong password; ``signin_forget`` seconds later the count goes."""
-
-
-class SeatAddressRow(Base):
-    """A client address a seat of a rated table was taken from (web/ratings.py,
-    ``flags``): every process writes the sockets it serves, so that the match's end,
-    on whichever process, compares them all."""
-
-    __tablename__ = "seat_addresses"
-
-    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    address: Mapped[str] = mapped_column(String(64), primary_key=True)
-    """SHA-256 of the address as the limits count it (an IPv6 address by its /64)."""
-    at: Mapped[float] = mapped_column(Float, index=True)
-    """The last time the seat was taken from it; ``seat_address_keep`` later it goes."""
 
 
 def digest(secret: str) -> str:
