@@ -15,6 +15,7 @@ import pytest
 
 import test_web_browser
 from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
+from rummykit.web.ratings import bot_ratings
 from test_web_accounts import PASSWORD
 from test_web_browser import browser, new_page
 from test_web_players import rated_pair, server_settings
@@ -84,6 +85,12 @@ def test_a_player_s_page_in_french(server: ServerThread, browser: Any) -> None:
     page.wait_for_selector("#leaderboard")
     assert page.locator("#leaderboard tbody tr").count() == 1
     assert stays in page.inner_text("#leaderboard")
+    # below the players, what each bot level's fixed rating is at the game
+    for bot in bot_ratings("gin"):
+        row = page.locator(f'#board-bots tr[data-bot="{bot["difficulty"]}"]')
+        assert row.locator(".bot-rating").inner_text() == f"{bot['rating']:.1f}"
+    assert page.inner_text('#board-bots tr[data-bot="medium"]').startswith("Le robot moyen")
+    assert "parties entre robots" in page.inner_text("#board-bots")
     page.locator(f'#leaderboard a[href="/players/{stays}"]').click()
     page.wait_for_selector("#player-name")
     assert page.inner_text("#player-name") == stays

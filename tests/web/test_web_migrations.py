@@ -51,8 +51,8 @@ RELEASE = json.loads((FIXTURES / "db-release-rows.json").read_text(encoding="utf
 TABLE: str = RELEASE["table"]
 PLAYED = 13
 """The version the release left the fixture's table at."""
-HEAD = "0006"
-"""The newest revision (the leaderboards' index)."""
+HEAD = "0007"
+"""The newest revision (the sign-in failures and seat addresses)."""
 
 
 # -- databases ------------------------------------------------------------------------------
@@ -581,9 +581,8 @@ def test_a_database_at_0005_upgrades_to_the_leaderboards_index_and_keeps_its_gam
     try:
         assert revision_of(url) == [HEAD]
         after = snapshot(url)
-        assert {k: v for k, v in after.items() if k != "alembic_version"} == {
-            k: v for k, v in before.items() if k != "alembic_version"
-        }
+        kept = {k: v for k, v in after.items() if k in before and k != "alembic_version"}
+        assert kept == {k: v for k, v in before.items() if k != "alembic_version"}
         engine = _engine(url)
         with engine.connect() as conn:
             indexes = {i["name"] for i in inspect(conn).get_indexes("ratings")}
@@ -598,3 +597,44 @@ def test_a_database_at_0005_upgrades_to_the_leaderboards_index_and_keeps_its_gam
         store.close()
     assert schema_differences(url) == []
     assert_log_contiguous(url, play_round(url))
+
+
+def test_a_database_at_0006_upgrades_to_the_shared_sign_in_failures_and_seat_addresses(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The previous schema (revision 0006, with an account, its session and rating)
+    gets ``signin_failures`` and ``seat_addresses`` (0007), empty; what it had
+    stays, and the new tables count and keep."""
+    make_release_db(url)
+    migrate_only_to("0006", tmp_path, monkeypatch)
+    store = Store(url)
+    try:
+        rows = AccountStore(store)
+        ann, bob = Account("a" * 32, "Ann", 1.0), Account("b" * 32, "Bob", 2.0)
+        assert rows.create(ann, username_keys("Ann"), "ann", "hash")
+        assert rows.create(bob, username_keys("Bob"), "bob", "hash")
+        assert rows.rate("t" * 12, 3, "gin", [ann.id, bob.id], [2, 1]) is not None
+    finally:
+        store.close()
+    assert revision_of(url) == ["0006"]
+    before = snapshot(url)
+    monkeypatch.setattr(schema_module, "MIGRATIONS", MIGRATIONS)
+    store = Store(url)
+    try:
+        assert revision_of(url) == [HEAD]
+        after = snapshot(url)
+        kept = {k: v for k, v in after.items() if k in before and k != "alembic_version"}
+        assert kept == {k: v for k, v in before.items() if k != "alembic_version"}
+        assert after["signin_failures"][1] == [] and after["seat_addresses"][1] == []
+        rows = AccountStore(store)
+        delays = [rows.signin_failed("k" * 64, 100.0 + i, 1, 2.0, 8.0, 3600.0) for i in range(4)]
+        assert delays == [0.0, 2.0, 4.0, 8.0]
+        assert rows.signin_until("k" * 64) == 103.0 + 8.0
+        rows.seat_seen(TABLE, 0, "d" * 64, 100.0)
+        rows.seat_seen(TABLE, 0, "d" * 64, 101.0)
+        assert rows.seat_addresses(TABLE) == {0: {"d" * 64}}
+        t = store.load_table(TABLE)
+        assert t is not None and t.version == PLAYED
+    finally:
+        store.close()
+    assert schema_differences(url) == []

@@ -21,6 +21,7 @@ from sqlalchemy import create_engine, text
 from rummykit.i18n import game_title
 from rummykit.web import Settings
 from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
+from rummykit.web.ratings import bot_ratings
 from rummykit.web.store import normalize_url
 from test_web_accounts import CHEAP, PASSWORD, accounts_client, plant, rows, sign_up
 from test_web_api import hello, until
@@ -133,6 +134,11 @@ def test_leaderboards_rank_the_shown_ratings(db: Path) -> None:
         if scores[0] != scores[1]:  # the winner of the hand is first
             winner = "Ann" if scores[0] > scores[1] else "Bob"
             assert board["players"][0]["username"] == winner
+        # the bots' fixed ratings at the game, as measured (web/bot_ratings.json)
+        assert board["bots"] == bot_ratings("gin")
+        assert [b["difficulty"] for b in board["bots"]] == ["easy", "medium", "hard"]
+        assert all(b["low"] <= b["rating"] <= b["high"] for b in board["bots"])
+        assert c.get("/api/bot-ratings").json()["gin"] == board["bots"]
         assert c.get("/api/leaderboard/rami51").json()["players"] == []
         assert c.get("/api/leaderboard/nope").json()["code"] == "no_game"
         games = c.get("/api/leaderboard?lang=fr").json()
@@ -140,6 +146,34 @@ def test_leaderboards_rank_the_shown_ratings(db: Path) -> None:
         for path in ("/players/Ann", "/leaderboard", "/leaderboard/gin"):
             page = c.get(path)
             assert page.status_code == 200 and "app.js" in page.text
+
+
+def test_a_bot_opponent_shows_its_fixed_rating_at_the_game(db: Path) -> None:
+    """A finished Gin hand against the easy bot: the player's page counts it against
+    "the easy bot", with that level's fixed rating at Gin; the game is not rated."""
+    with accounts_client(db) as c:
+        csrf = sign_up(c, "Ann")["csrf"]
+        body = {"rules": "gin", "seats": [{}, {"kind": "bot", "difficulty": "easy"}]}
+        t = c.post("/api/tables", json=body, headers={CSRF_HEADER: csrf}).json()
+        with c.websocket_connect(f"/ws/{t['id']}") as ws:
+            m = hello(ws, t, 0)
+            for _ in range(500):
+                if m["game"]["phase"] == "over":
+                    break
+                if m["game"]["current"] == 0 and m["game"]["legal"]:
+                    move = {"kind": "text", "text": m["game"]["legal"][0]["text"]}
+                    ws.send_text(
+                        json.dumps({"type": "move", "version": m["version"], "move": move})
+                    )
+                m = until(ws, lambda x, v=m["version"]: x["type"] == "state" and x["version"] > v)
+            assert m["game"]["phase"] == "over"
+        page = c.get("/api/players/Ann").json()
+        (bot,) = page["opponents"]
+        easy = next(b for b in bot_ratings("gin") if b["difficulty"] == "easy")
+        assert bot["kind"] == "bot" and bot["difficulty"] == "easy" and bot["games"] == 1
+        title = game_title("gin", "en")
+        assert bot["ratings"] == [{"game": "gin", "title": title, "rating": easy["rating"]}]
+        assert page["ratings"] == [] and rows(db, "SELECT * FROM rated_matches") == []
 
 
 def test_a_deleted_account_s_games_show_an_anonymous_name(db: Path) -> None:

@@ -16,6 +16,8 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import ratings
+from .limits import backoff_delay
+from .shared_rows import SeatAddressRow, SigninFailureRow
 from .store import (
     AccountKeyRow,
     AccountRow,
@@ -124,6 +126,11 @@ class AccountStore:
             by_table: dict[str, list[int]] = {}
             for table_id, seat in held:
                 by_table.setdefault(table_id, []).append(seat)
+                s.execute(
+                    delete(SeatAddressRow).where(
+                        SeatAddressRow.table_id == table_id, SeatAddressRow.seat == seat
+                    )
+                )
             for table_id, seats in sorted(by_table.items()):
                 row = s.get(TableRow, table_id)
                 if row is None:
@@ -210,6 +217,114 @@ class AccountStore:
         """End every session of the account (a new password)."""
         with self.session.begin() as s:
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+
+    # -- wrong passwords --------------------------------------------------------------------
+    def signin_until(self, key: str) -> float:
+        """When the name of digest ``key`` may try again (0: it has no wrong password)."""
+        with self.session() as s:
+            until = s.scalar(select(SigninFailureRow.until).where(SigninFailureRow.key == key))
+            return 0.0 if until is None else until
+
+    def signin_failed(
+        self, key: str, now: float, free: int, base: float, cap: float, forget: float
+    ) -> float:
+        """Count one wrong password for the name of digest ``key``; the seconds it must
+        now wait (:func:`~.limits.backoff_delay`).  A count whose last failure is
+        ``forget`` seconds old starts again.  The count goes up in one UPDATE, which
+        holds the row until the commit, so failures on several processes at once are
+        all counted."""
+        for _attempt in range(3):
+            try:
+                with self.session.begin() as s:
+                    s.execute(
+                        delete(SigninFailureRow).where(
+                            SigninFailureRow.key == key, SigninFailureRow.at < now - forget
+                        )
+                    )
+                    bumped = s.execute(
+                        update(SigninFailureRow)
+                        .where(SigninFailureRow.key == key)
+                        .values(failures=SigninFailureRow.failures + 1, at=now)
+                    )
+                    if not bumped.rowcount:  # type: ignore[attr-defined]
+                        s.add(SigninFailureRow(key=key, failures=1, until=now, at=now))
+                        s.flush()
+                    failures = s.scalar(
+                        select(SigninFailureRow.failures).where(SigninFailureRow.key == key)
+                    )
+                    delay = backoff_delay(failures or 1, free, base, cap)
+                    s.execute(
+                        update(SigninFailureRow)
+                        .where(SigninFailureRow.key == key)
+                        .values(until=now + delay)
+                    )
+                return delay
+            except IntegrityError:  # another process made the row first: count on it
+                continue
+        raise RuntimeError("the wrong password could not be counted")
+
+    def signin_reset(self, key: str) -> None:
+        """A right password: the name's count goes."""
+        with self.session.begin() as s:
+            s.execute(delete(SigninFailureRow).where(SigninFailureRow.key == key))
+
+    # -- addresses of rated seats -----------------------------------------------------------
+    def seat_seen(self, table_id: str, seat: int, address: str, now: float) -> None:
+        """The seat was taken from ``address`` (its digest) at ``now``."""
+        for _attempt in range(3):
+            try:
+                with self.session.begin() as s:
+                    row = s.get(SeatAddressRow, (table_id, seat, address))
+                    if row is None:
+                        s.add(SeatAddressRow(table_id=table_id, seat=seat, address=address, at=now))
+                    else:
+                        row.at = now
+                return
+            except IntegrityError:  # the same seat and address, on another process
+                continue
+
+    def seat_addresses(self, table_id: str) -> dict[int, set[str]]:
+        """The address digests each seat of the table was taken from."""
+        with self.session() as s:
+            rows = s.execute(
+                select(SeatAddressRow.seat, SeatAddressRow.address).where(
+                    SeatAddressRow.table_id == table_id
+                )
+            )
+            out: dict[int, set[str]] = {}
+            for seat, address in rows:
+                out.setdefault(seat, set()).add(address)
+            return out
+
+    def forget_old(self, failures_before: float, addresses_before: float, limit: int) -> int:
+        """Delete up to ``limit`` of each: names' counts whose last wrong password is
+        older than ``failures_before`` and whose wait is over, and seats' addresses
+        last seen before ``addresses_before``; how many went."""
+        with self.session.begin() as s:
+            keys = s.scalars(
+                select(SigninFailureRow.key)
+                .where(
+                    SigninFailureRow.at < failures_before,
+                    SigninFailureRow.until < failures_before,
+                )
+                .limit(limit)
+            ).all()
+            if keys:
+                s.execute(delete(SigninFailureRow).where(SigninFailureRow.key.in_(keys)))
+            seen = s.execute(
+                select(SeatAddressRow.table_id, SeatAddressRow.seat, SeatAddressRow.address)
+                .where(SeatAddressRow.at < addresses_before)
+                .limit(limit)
+            ).all()
+            for table_id, seat, address in seen:
+                s.execute(
+                    delete(SeatAddressRow).where(
+                        SeatAddressRow.table_id == table_id,
+                        SeatAddressRow.seat == seat,
+                        SeatAddressRow.address == address,
+                    )
+                )
+            return len(keys) + len(seen)
 
     # -- ratings ----------------------------------------------------------------------------
     def rate(

@@ -12,10 +12,11 @@ checked against look-alikes (web/usernames.py), on the seats its player takes.
   its SHA-256 only.  Every sign-in and password change makes a new id and ends the
   one the client came with, so an id planted before signing in is worthless after
   (no fixation).
-* **Sign-in** is limited per client address (``signin_per_minute``) and backs off
-  per account name after ``signin_free_failures`` wrong passwords (``Backoff``);
-  an unknown name is checked against a dummy hash, so the answer's time does not
-  tell whether it exists.
+* **Sign-in** is limited per client address (``signin_per_minute``, counted by
+  each process) and backs off per account name after ``signin_free_failures`` wrong
+  passwords (:class:`SigninBackoff`, counted in the database, so every process
+  makes the name wait alike); an unknown name is checked against a dummy hash, so
+  the answer's time does not tell whether it exists.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from .account_store import Account, AccountStore, Anonymised, SignedIn
-from .limits import AddressLimiter, Backoff
+from .limits import AddressLimiter, Clock
 from .settings import Settings
 from .store import Store, digest
 from .usernames import MAX_USERNAME, UsernameError, clean_username, username_keys
@@ -71,6 +72,41 @@ def lookup_key(typed: str) -> str:
     return unicodedata.normalize("NFKC", typed).strip().casefold()[: MAX_USERNAME * 4]
 
 
+class SigninBackoff:
+    """The back-off of account names after wrong passwords (docs/accounts.md,
+    "Brute force"), counted in the database (``signin_failures``): a name typed
+    wrong on one server process waits on every other too.  Names are kept as
+    digests.  ``clock`` is the wall clock, the one the processes share."""
+
+    def __init__(self, settings: Settings, rows: AccountStore, db: Db) -> None:
+        self.settings = settings
+        self.rows = rows
+        self.db = db
+        self.clock: Clock = time.time
+
+    async def wait(self, name: str) -> float:
+        """Seconds the name must wait before it may try again (0: it may now)."""
+        until: float = await self.db(self.rows.signin_until, digest(name))
+        return max(0.0, until - self.clock())
+
+    async def fail(self, name: str) -> float:
+        """Count one wrong password; the seconds the name must now wait."""
+        s = self.settings
+        delay: float = await self.db(
+            self.rows.signin_failed,
+            digest(name),
+            self.clock(),
+            s.signin_free_failures,
+            s.signin_backoff,
+            s.signin_backoff_max,
+            s.signin_forget,
+        )
+        return delay
+
+    async def reset(self, name: str) -> None:
+        await self.db(self.rows.signin_reset, digest(name))
+
+
 class Accounts:
     """The accounts of one server process."""
 
@@ -90,12 +126,7 @@ class Accounts:
         self.hashing = asyncio.Semaphore(max(1, s.max_hashing))
         self.signins = AddressLimiter(s.signin_per_minute, max_addresses=s.limit_addresses)
         self.signups = AddressLimiter(s.signups_per_minute, max_addresses=s.limit_addresses)
-        self.backoff = Backoff(
-            s.signin_free_failures,
-            s.signin_backoff,
-            s.signin_backoff_max,
-            max_keys=s.limit_addresses,
-        )
+        self.backoff = SigninBackoff(s, self.rows, db)
 
     # -- passwords --------------------------------------------------------------------------
     def _password(self, password: str) -> str:
@@ -173,24 +204,24 @@ class Accounts:
             wait = max(1.0, self.signins.retry_after(address))
             raise AccountError(429, "rate_limited", "too many sign-ins from your address", wait)
         key = lookup_key(username)
-        self._not_backed_off(key)
+        await self._not_backed_off(key)
         found: tuple[Account, str] | None = await self.db(self.rows.find, key)
         if found is None and self.dummy is None:
             self.dummy = await self._hash(secrets.token_urlsafe(16))
         stored = self.dummy if found is None else found[1]
         ok = await self._verify(stored or "", password[:MAX_PASSWORD])
         if found is None or not ok:
-            self.backoff.fail(key)
+            await self.backoff.fail(key)
             raise AccountError(401, "bad_credentials", "wrong username or password")
-        self.backoff.reset(key)
+        await self.backoff.reset(key)
         account, current = found
         if self.hasher.check_needs_rehash(current):
             await self.db(self.rows.set_password, account.id, await self._hash(password))
         return await self._open(account, replaces)
 
-    def _not_backed_off(self, key: str) -> None:
+    async def _not_backed_off(self, key: str) -> None:
         """Refuse (429) while the account waits out its wrong passwords' back-off."""
-        wait = self.backoff.wait(key)
+        wait = await self.backoff.wait(key)
         if wait > 0:
             raise AccountError(
                 429,
@@ -202,12 +233,12 @@ class Accounts:
     async def _check_password(self, account: Account, password: str) -> None:
         """Refuse (403) a wrong current password; counted like a sign-in's."""
         key = lookup_key(account.username)
-        self._not_backed_off(key)
+        await self._not_backed_off(key)
         stored = await self.db(self.rows.password_hash, account.id)
         if stored is None or not await self._verify(stored, password[:MAX_PASSWORD]):
-            self.backoff.fail(key)
+            await self.backoff.fail(key)
             raise AccountError(403, "bad_password", "that is not the account's password")
-        self.backoff.reset(key)
+        await self.backoff.reset(key)
 
     async def change_password(
         self, signed: SignedIn, old: str, new: str, session_id: str

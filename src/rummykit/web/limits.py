@@ -141,45 +141,13 @@ class AddressLimiter:
         return 0.0 if bucket is None else bucket.wait(self.clock())
 
 
-class Backoff:
-    """Exponential back-off after failures, per key (an account's name).
+def backoff_delay(failures: int, free: int, base: float, cap: float) -> float:
+    """Seconds to wait after the ``failures``-th failure in a row: nothing for the
+    first ``free``, then ``base`` seconds, each one after that twice as long as the
+    one before, up to ``cap`` (an account name's wrong passwords, web/accounts.py).
 
-    The first ``free`` failures cost nothing; the next makes the key wait ``base``
-    seconds, each one after that twice as long as the one before, up to ``cap``.
-    :meth:`reset` (a success) forgets the key.  At most ``max_keys`` keys are
-    remembered, the least recently failed forgotten first."""
-
-    def __init__(
-        self,
-        free: int,
-        base: float,
-        cap: float,
-        *,
-        max_keys: int = 10_000,
-        clock: Clock = time.monotonic,
-    ) -> None:
-        self.free = free
-        self.base = base
-        self.cap = cap
-        self.max_keys = max_keys
-        self.clock = clock
-        self.failures: OrderedDict[str, tuple[int, float]] = OrderedDict()
-        """Per key: failures so far, and the clock's time until which it waits."""
-
-    def wait(self, key: str) -> float:
-        """Seconds ``key`` must wait before it may try again (0: it may now)."""
-        entry = self.failures.get(key)
-        return 0.0 if entry is None else max(0.0, entry[1] - self.clock())
-
-    def fail(self, key: str) -> float:
-        """Count one failure; the seconds the key must now wait."""
-        count = self.failures.pop(key, (0, 0.0))[0] + 1
-        over = count - self.free
-        delay = 0.0 if over <= 0 else min(self.cap, self.base * 2.0 ** min(over - 1, 60))
-        self.failures[key] = (count, self.clock() + delay)
-        while len(self.failures) > self.max_keys:
-            self.failures.popitem(last=False)
-        return delay
-
-    def reset(self, key: str) -> None:
-        self.failures.pop(key, None)
+    >>> [backoff_delay(n, 2, 2.0, 10.0) for n in range(1, 7)]
+    [0.0, 0.0, 2.0, 4.0, 8.0, 10.0]
+    """
+    over = failures - free
+    return 0.0 if over <= 0 else min(cap, base * 2.0 ** min(over - 1, 60))

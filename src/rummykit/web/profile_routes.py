@@ -22,7 +22,7 @@ from .accounts import AccountError, lookup_key
 from .limits import AddressLimiter
 from .live import peer
 from .profiles import FinishedGame, ProfileStore, opponents
-from .ratings import shown
+from .ratings import all_bot_ratings, bot_ratings, shown
 from .usernames import MAX_USERNAME
 
 if TYPE_CHECKING:
@@ -65,6 +65,18 @@ def game_json(g: FinishedGame, me: bool, lang: str) -> dict[str, Any]:
             for i, p in enumerate(g.players)
         ],
         "links": links,
+    }
+
+
+def titled(opponent: dict[str, Any], lang: str) -> dict[str, Any]:
+    """An opponents row for the page: a bot's fixed ratings as a list, each game by
+    its title in ``lang``."""
+    if opponent["kind"] != "bot":
+        return opponent
+    fixed = sorted(opponent["ratings"].items())
+    return {
+        **opponent,
+        "ratings": [{"game": g, "title": game_title(g, lang), "rating": r} for g, r in fixed],
     }
 
 
@@ -130,7 +142,7 @@ def profile_routes(mgr: Callable[[], Manager], page: Path, limit: AddressLimiter
                 for game, mu, sigma, n in current
             ],
             "games": [game_json(g, me, lg) for g in games],
-            "opponents": opponents(games),
+            "opponents": [titled(o, lg) for o in opponents(games)],
         }
 
     @router.get("/api/leaderboard")
@@ -155,6 +167,13 @@ def profile_routes(mgr: Callable[[], Manager], page: Path, limit: AddressLimiter
                 {"rank": i + 1, "username": name, "rating": rating, "games": n}
                 for i, (name, rating, n) in enumerate(board)
             ],
+            "bots": bot_ratings(game),
         }
+
+    @router.get("/api/bot-ratings")
+    async def bots() -> dict[str, list[dict[str, Any]]]:
+        """The bots' fixed ratings at each game measured (web/ratings.py): fixed
+        figures, read by the pairing panel; not counted against the address."""
+        return all_bot_ratings()
 
     return router

@@ -247,8 +247,9 @@ def _finished(
 
 def opponents(games: list[FinishedGame]) -> list[dict[str, Any]]:
     """The player's results against each opponent over ``games``: an account by its
-    username, a bot by its level; guests' and deleted accounts' seats are nobody to
-    keep a score against.  A win is a better place than theirs, a loss a worse one."""
+    username, a bot by its level (with its fixed rating at each game played against
+    it that was measured, web/ratings.py); guests' and deleted accounts' seats are
+    nobody to keep a score against.  A win is a better place than theirs, a loss a worse one."""
     table: dict[tuple[str, str], dict[str, Any]] = {}
     for g in games:
         mine = g.places[g.seat]
@@ -260,10 +261,15 @@ def opponents(games: list[FinishedGame]) -> list[dict[str, Any]]:
                 entry: dict[str, Any] = {"username": p.username, "kind": "human"}
             elif p.kind == "bot":
                 key = ("bot", p.difficulty or "easy")
-                entry = {"username": None, "kind": "bot", "difficulty": p.difficulty or "easy"}
+                entry = {"username": None, "kind": "bot", "difficulty": p.difficulty or "easy",
+                         "ratings": {}}  # fmt: skip
             else:
                 continue
             row = table.setdefault(key, {**entry, "games": 0, "wins": 0, "losses": 0, "draws": 0})
+            if p.kind == "bot" and p.username is None:
+                fixed = {b["difficulty"]: b["rating"] for b in ratings.bot_ratings(g.game)}
+                if row["difficulty"] in fixed:
+                    row["ratings"][g.game] = fixed[row["difficulty"]]
             row["games"] += 1
             theirs = g.places[i]
             row["wins" if mine < theirs else "losses" if mine > theirs else "draws"] += 1

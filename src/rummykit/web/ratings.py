@@ -12,11 +12,20 @@ The game is the preset a rated table plays, as it is (``gin``, ``rami51``,
 ``indian_pool101``): a rated table plays a preset without house rules, so that one
 rating means one game.  Pure computation here; the rows are web/account_store.py's
 and the match's end is web/service.py's.
+
+The bots' ratings are fixed (:func:`bot_ratings`): measured by
+``benchmarks/bot_ratings.py``, which rates bot-against-bot results exactly as
+:func:`updated` rates people's, and shipped in ``bot_ratings.json`` beside this
+module.  Games with a bot are never rated: the figures only say what a level means.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -73,3 +82,27 @@ def fresh() -> tuple[float, float]:
     """A newcomer's ``(mu, sigma)``."""
     r = MODEL.rating()
     return r.mu, r.sigma
+
+
+@cache
+def _measured() -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("bot_ratings.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def bot_ratings(game: str) -> list[dict[str, Any]]:
+    """The bots' fixed ratings at ``game``, easiest first: ``{difficulty, rating, low,
+    high}``, the shown rating and its 95% interval as measured; [] for a game not
+    measured."""
+    levels: dict[str, dict[str, Any]] = _measured()["games"].get(game, {})
+    order = ("easy", "medium", "hard")
+    return [
+        {"difficulty": lv, "rating": r["rating"], "low": r["low"], "high": r["high"]}
+        for lv, r in sorted(levels.items(), key=lambda kv: order.index(kv[0]))
+    ]
+
+
+def all_bot_ratings() -> dict[str, list[dict[str, Any]]]:
+    """:func:`bot_ratings` of every game measured."""
+    return {game: bot_ratings(game) for game in sorted(_measured()["games"])}

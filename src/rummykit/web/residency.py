@@ -205,7 +205,12 @@ class Residency:
                 self.expired += 1
         # sign-ins that ran out (web/accounts.py): an expired session opens nothing,
         # and its row goes here rather than waiting for its account's next sign-in
-        await self.m.db(AccountStore(self.m.store).close_expired, wall, SWEEP_BATCH)
+        rows = AccountStore(self.m.store)
+        await self.m.db(rows.close_expired, wall, SWEEP_BATCH)
+        # names' wrong passwords and rated seats' addresses past their keeping
+        await self.m.db(
+            rows.forget_old, wall - s.signin_forget, wall - s.seat_address_keep, SWEEP_BATCH
+        )
 
     async def run(self) -> None:
         """Sweep every ``Settings.sweep_every`` seconds until cancelled."""

@@ -338,6 +338,19 @@ class TableService:
         await self.fanout.presence(live)
         return {"seat": i, "secret": secret, "link": link(live.id, i, secret)}
 
+    async def seen(self, live: LiveTable, seat: int, address: str) -> None:
+        """Keep that ``seat`` of a rated table was taken from ``address`` (as the
+        limits count it), for the ``same_address`` flag at the match's end
+        (:meth:`_rate`), whichever process ends it; as a digest, for
+        ``seat_address_keep`` seconds.  A failed write is logged, not raised: the
+        seat is taken all the same."""
+        if not live.options.get("rated"):
+            return
+        try:
+            await self.db(self.rows.seat_seen, live.id, seat, digest(address), time.time())
+        except Exception:
+            log.exception("table %s: seat %d's address could not be kept", live.id, seat)
+
     async def claim(
         self, live: LiveTable, seat: int, name: str, account: str | None = None
     ) -> bool:
@@ -529,10 +542,14 @@ class TableService:
             places = ratings.abandoned_places(state.rules, state.scores, live.abandoned)
         else:
             places = ratings.places(state.rules, state.scores)
-        addresses: dict[int, set[str]] = {}
-        for c in live.conns:
+        try:  # every process's sockets wrote theirs (:meth:`seen`)
+            addresses = await self.db(self.rows.seat_addresses, live.id)
+        except Exception:
+            log.exception("table %s: its seats' addresses could not be read", live.id)
+            addresses = {}
+        for c in live.conns:  # this process's, should a write have failed
             if c.seat >= 0:
-                addresses.setdefault(c.seat, set()).add(c.address)
+                addresses.setdefault(c.seat, set()).add(digest(c.address))
         flags = ratings.flags(addresses)
         if flags:
             log.warning("table %s v%d: rated, flagged %s", live.id, live.version, flags)

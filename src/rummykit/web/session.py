@@ -221,6 +221,7 @@ class Sessions:
                 name, account = conn.account.username, conn.account.id
             if await self.service.claim(live, seat, name, account):
                 announce = True
+            await self.service.seen(live, seat, conn.address)
             live.away_since.pop(seat, None)
             live.changed.set()
         elif live.spectators() >= self.settings.max_spectators:

@@ -27,6 +27,9 @@ class Settings:
     (:func:`rummykit.web.server.young_collections`); 0 leaves them to CPython."""
     disconnect_grace: float = 60.0
     """A seated player away this long has their turns played for them (casual tables)."""
+    seat_address_keep: float = 604_800.0
+    """Seconds the address a rated table's seat was taken from is kept (as a digest)
+    for the ``same_address`` flag, after the seat was last taken from it."""
     abandon_grace: float = 60.0
     """At a rated table, a player who is gone when their turn's time is up (at once
     without a turn timer) has this many seconds to come back; then the match ends as
@@ -180,6 +183,9 @@ class Settings:
     further one ..."""
     signin_backoff_max: float = 900.0
     """... up to this many.  A right password resets the count."""
+    signin_forget: float = 86_400.0
+    """Seconds after a name's last wrong password (its wait over) when its count is
+    forgotten; the counts are in the database, shared by every server process."""
     signups_per_minute: float = 2.0
     """Accounts one client address may create a minute (bursts as large); 0: no
     limit."""

@@ -9,11 +9,12 @@ transaction (:meth:`Store.commit_moves`, the server's group commit): each still
 lands with its state, and none is acknowledged before the transaction commits.
 ``chat`` keeps the table chat: the last :data:`CHAT_KEEP` lines of each table.
 ``leases`` says which server process owns a table when several share a PostgreSQL
-database (web/leases.py).  Four more for the accounts (web/accounts.py,
+database (web/leases.py).  More for the accounts (web/accounts.py,
 docs/accounts.md): ``accounts``, the look-alike keys of their names
 (``account_keys``), their sign-ins (``sessions``), the seats they took
 (``account_seats``), their ratings (``ratings``) and the rated results applied
-(``rated_matches``); and the quick-pairing queue (``seeks``, web/pairing.py).
+(``rated_matches``), and what every process must see of them (web/shared_rows.py);
+and the quick-pairing queue (``seeks``, web/pairing.py).
 The models below describe the schema; the database gets it from the migrations
 (web/schema.py), which a test holds to the same shape.
 

@@ -116,6 +116,13 @@ export function pairingPanel(games, guestName) {
     if (cancelBtn) cancelBtn.focus();
   }
 
+  // What "medium" means: the medium bot's fixed rating at the games it was measured
+  // at (docs/accounts.md, "The bots' ratings"), shown beside the bot box.
+  const botRating = h("span", { class: "muted", id: "seek-bot-rating" });
+  api("/api/bot-ratings").then((all) => {
+    const known = games.map((g) => [g, (all[g.name] || []).find((b) => b.difficulty === "medium")]).filter(([, b]) => b);
+    if (known.length) botRating.textContent = " " + t("pair.bot_rating", { ratings: known.map(([g, b]) => `${g.title} ${b.rating.toFixed(1)}`).join(", ") });
+  }).catch(() => {});
   const guestNote = h("p", { class: "note", id: "pair-guest", text: t("pair.guest") });
   const accountChanged = () => { guestNote.hidden = Boolean(account); };
   players.addEventListener("change", fits);
@@ -125,7 +132,7 @@ export function pairingPanel(games, guestName) {
     h("h2", { text: t("pair.title") }),
     h("p", { class: "muted", text: t("pair.what") }), guestNote,
     h("div", { class: "quick" }, h("label", {}, t("pair.players") + " ", players), h("label", {}, t("lobby.timer") + " ", timer),
-      h("label", {}, bot, " " + t("pair.bot"))),
+      h("label", {}, bot, " " + t("pair.bot")), botRating),
     h("div", { class: "quick seek-games" }, buttons),
     status, err);
   return { panel, seek, accountChanged };

@@ -54,7 +54,8 @@ function opponentsSection(page) {
   return h("table", { class: "opponents-table", id: "player-opponents" },
     h("thead", {}, h("tr", {}, ["opponent", "games", "wins", "draws", "losses"].map((c) => h("th", { text: t(`player.col.${c}`) })))),
     h("tbody", {}, page.opponents.map((o) => h("tr", { "data-opponent": o.username || `bot:${o.difficulty}` },
-      h("td", {}, o.username ? who(o) : t("player.bot", { level: t(`bot.${o.difficulty}`) })),
+      h("td", {}, o.username ? who(o) : t("player.bot", { level: t(`bot.${o.difficulty}`) }),
+        o.ratings && o.ratings.length ? h("span", { class: "bot-rating muted", text: " · " + t("player.bot_rating", { ratings: o.ratings.map((r) => `${r.title} ${r.rating.toFixed(1)}`).join(", ") }) }) : null),
       h("td", { text: o.games }), h("td", { class: "wins", text: o.wins }), h("td", { text: o.draws }), h("td", { class: "losses", text: o.losses })))));
 }
 
@@ -76,6 +77,20 @@ export async function playerPage(app, username) {
   window.rummy = { player: page };
 }
 
+/** The bots' fixed ratings at the game (measured from their games with each other,
+ * docs/accounts.md "The bots' ratings"): what "easy", "medium" and "hard" mean here. */
+function botsSection(board) {
+  return h("section", { id: "board-bots" },
+    h("h2", { text: t("board.bots") }),
+    h("p", { class: "muted", text: t("board.bots_note") }),
+    h("table", { class: "leaderboard bots" },
+      h("thead", {}, h("tr", {}, ["level", "rating", "interval"].map((c) => h("th", { text: t(`board.col.${c}`) })))),
+      h("tbody", {}, board.bots.map((b) => h("tr", { "data-bot": b.difficulty },
+        h("td", { text: t("player.bot", { level: t(`bot.${b.difficulty}`) }) }),
+        h("td", { class: "bot-rating", text: b.rating.toFixed(1) }),
+        h("td", { text: t("board.interval", { low: b.low.toFixed(1), high: b.high.toFixed(1) }) }))))));
+}
+
 export async function leaderboardPage(app, game) {
   const games = await api(`/api/leaderboard?lang=${lang}`);
   const chosen = game || "gin";
@@ -91,7 +106,8 @@ export async function leaderboardPage(app, game) {
         h("thead", {}, h("tr", {}, ["rank", "player", "rating", "games"].map((c) => h("th", { text: t(`board.col.${c}`) })))),
         h("tbody", {}, board.players.map((p) => h("tr", { "data-player": p.username },
           h("td", { text: p.rank }), h("td", {}, who({ username: p.username })), h("td", { text: p.rating.toFixed(1) }), h("td", { text: p.games })))))
-      : h("p", { class: "muted", id: "board-empty", text: t("board.empty") }));
+      : h("p", { class: "muted", id: "board-empty", text: t("board.empty") }),
+      board.bots.length ? botsSection(board) : null);
   } catch (e) {
     body.replaceChildren(h("p", { class: "error", role: "alert", text: e.code === "no_game" ? t("board.no_game") : errorText(e) }));
   }

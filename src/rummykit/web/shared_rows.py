@@ -1,0 +1,46 @@
+"""The accounts' rows that several server processes on one database must agree on
+(docs/accounts.md, "Brute force" and "Two accounts of one player"), described on
+the store's :class:`~rummykit.web.store.Base` like the others (migration 0007).
+
+``signin_failures``: the wrong passwords typed for each account name, so that a name
+backs off on every process alike.  ``seat_addresses``: the client addresses each seat
+of a rated table was taken from, on whichever process, for the ``same_address``
+flag.  Names and addresses are kept only as SHA-256 digests.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Float, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .store import Base
+
+
+class SigninFailureRow(Base):
+    """The wrong passwords typed for one name (web/accounts.py, ``SigninBackoff``)."""
+
+    __tablename__ = "signin_failures"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the name as typed, case-folded (it may be no account's, or a
+    password typed in the wrong box: never kept as typed)."""
+    failures: Mapped[int] = mapped_column(Integer)
+    until: Mapped[float] = mapped_column(Float)
+    """When the name may try again, in seconds since the epoch."""
+    at: Mapped[float] = mapped_column(Float, index=True)
+    """The last wrong password; ``signin_forget`` seconds later the count goes."""
+
+
+class SeatAddressRow(Base):
+    """A client address a seat of a rated table was taken from (web/ratings.py,
+    ``flags``): every process writes the sockets it serves, so that the match's end,
+    on whichever process, compares them all."""
+
+    __tablename__ = "seat_addresses"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the address as the limits count it (an IPv6 address by its /64)."""
+    at: Mapped[float] = mapped_column(Float, index=True)
+    """The last time the seat was taken from it; ``seat_address_keep`` later it goes."""

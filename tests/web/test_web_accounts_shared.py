@@ -1,0 +1,113 @@
+"""What two server processes on one PostgreSQL database must agree on about accounts
+(docs/accounts.md): an account name's back-off after wrong passwords, and the
+``same_address`` flag of a rated match whose two seats are served by different
+processes.  Real processes (``python -m rummykit.web``), as deployed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
+from test_web_accounts import CHEAP, PASSWORD
+from test_web_players import sql_rows
+from web_helpers import Client, postgres_cluster, server_processes
+
+pytestmark = pytest.mark.web_slow
+
+ARGS = [
+    *(f"--{k.replace('_', '-')}={v}" for k, v in CHEAP.items()),
+    "--tables-per-minute=0", "--sockets-per-minute=0", "--bot-workers=0",
+]  # fmt: skip
+
+
+def sign_in(base: str, password: str) -> httpx.Response:
+    with httpx.Client(base_url=base) as web:
+        return web.post("/api/account/signin", json={"username": "ann", "password": password})
+
+
+def test_wrong_passwords_on_two_processes_back_off_on_both() -> None:
+    """The free wrong passwords are spent on one process, the next one on the other:
+    the name waits on both, and the right password is refused on either while it
+    does."""
+    args = [*ARGS, "--signin-free-failures=2", "--signin-backoff=60"]
+    with postgres_cluster() as url, server_processes(url, ["web1", "web2"], args) as (a, b):
+        with httpx.Client(base_url=a.base) as web:
+            r = web.post("/api/account/signup", json={"username": "Ann", "password": PASSWORD})
+            assert r.status_code == 201, r.text
+        assert sign_in(a.base, "guess one").status_code == 401  # free
+        assert sign_in(b.base, "guess two").status_code == 401  # free, on the other
+        assert sign_in(a.base, "guess three").status_code == 401  # now waits 60 s
+        for server in (a, b):
+            r = sign_in(server.base, PASSWORD)
+            assert r.status_code == 429 and r.json()["code"] == "signin_backoff", server.base
+            assert 50 <= int(r.headers["retry-after"]) <= 60
+        (row,) = sql_rows(url, "SELECT key, failures FROM signin_failures")
+        assert row[1] == 3 and "ann" not in row[0]  # the name is kept as a digest
+
+
+def seated(
+    base: str, web: httpx.Client, table: str, seat: int, secret: str | None
+) -> tuple[Client, dict[str, Any]]:
+    """The seat taken by the signed-in ``web`` on ``base``: its socket and first state."""
+    sock = Client(base, table, {SESSION_COOKIE: web.cookies[SESSION_COOKIE]})
+    sock.send({"type": "hello", "seat": seat, **({"secret": secret} if secret else {})})
+    return sock, sock.until(lambda m: m["type"] == "state")
+
+
+def play_out(socks: list[Client], states: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each seat plays its first legal move in turn until the match is over."""
+    for _ in range(2000):
+        version = max(int(m["version"]) for m in states)
+        for i, m in enumerate(states):
+            if m["version"] < version:
+                states[i] = socks[i].until(
+                    lambda m, v=version: m["type"] == "state" and m["version"] >= v
+                )
+        game = states[0]["game"]
+        if game["phase"] == "over":
+            return states[0]
+        seat = game["current"]
+        move = {"kind": "text", "text": states[seat]["game"]["legal"][0]["text"]}
+        socks[seat].send({"type": "move", "version": version, "move": move})
+        states[seat] = socks[seat].until(
+            lambda m, v=version: m["type"] == "state" and m["version"] > v
+        )
+    raise AssertionError("the match did not end")
+
+
+def test_two_seats_from_one_address_on_two_processes_are_flagged() -> None:
+    """Ann's socket on one process, Bob's on the other, both from this machine's
+    address: whichever process ends the match sees both seats' addresses, and flags
+    it."""
+    with postgres_cluster() as url, server_processes(url, ["web1", "web2"], ARGS) as (a, b):
+        webs, csrfs = [], []
+        for name in ("Ann", "Bob"):
+            web = httpx.Client(base_url=a.base)
+            r = web.post("/api/account/signup", json={"username": name, "password": PASSWORD})
+            assert r.status_code == 201, r.text
+            webs.append(web)
+            csrfs.append(r.json()["csrf"])
+        body = {"rules": "gin", "seats": [{}, {}], "rated": True}
+        r = webs[0].post("/api/tables", json=body, headers={CSRF_HEADER: csrfs[0]})
+        assert r.status_code == 200, r.text
+        t = r.json()
+        ann = seated(a.base, webs[0], t["id"], 0, None)
+        bob = seated(b.base, webs[1], t["id"], 1, t["seats"][1]["secret"])
+        socks = [ann[0], bob[0]]
+        try:
+            end = play_out(socks, [ann[1], bob[1]])
+        finally:
+            for s in socks:
+                s.close()
+            for web in webs:
+                web.close()
+        assert end["game"]["phase"] == "over"
+        (result,) = sql_rows(url, "SELECT result FROM rated_matches")
+        assert json.loads(result[0])["flags"] == ["same_address"]
+        seen = sql_rows(url, "SELECT seat, address FROM seat_addresses ORDER BY seat")
+        assert [seat for seat, _ in seen] == [0, 1]
+        assert seen[0][1] == seen[1][1] and "127.0.0.1" not in seen[0][1]
