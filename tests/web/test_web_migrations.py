@@ -557,14 +557,15 @@ def test_a_database_at_0004_upgrades_to_the_seek_queue_and_keeps_its_ratings(
     assert schema_differences(url) == []
 
 
-def test_a_database_at_0005_upgrades_to_the_leaderboards_index_and_keeps_its_games(
-    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The previous schema (revision 0005: the release's played table, two accounts and
-    their ratings) gets the index of ratings by game (0006); what it had stays, and
-    the leaderboard and the players' pages read it."""
+def rated_pair_at(
+    revision: str, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Account:
+    """The release's database migrated to ``revision`` only, with two accounts (Ann,
+    the one returned, and Bob) and a rated Gin match between them; then every
+    migration shipped is offered, and the first :class:`Store` upgrades to the newest:
+    the check that every table of ``revision`` keeps its rows is made here."""
     make_release_db(url)
-    migrate_only_to("0005", tmp_path, monkeypatch)
+    migrate_only_to(revision, tmp_path, monkeypatch)
     store = Store(url)
     try:
         rows = AccountStore(store)
@@ -574,15 +575,26 @@ def test_a_database_at_0005_upgrades_to_the_leaderboards_index_and_keeps_its_gam
         assert rows.rate("t" * 12, 3, "gin", [ann.id, bob.id], [2, 1]) is not None
     finally:
         store.close()
-    assert revision_of(url) == ["0005"]
+    assert revision_of(url) == [revision]
     before = snapshot(url)
     monkeypatch.setattr(schema_module, "MIGRATIONS", MIGRATIONS)
+    Store(url).close()
+    assert revision_of(url) == [HEAD]
+    after = snapshot(url)
+    kept = {k: v for k, v in after.items() if k in before and k != "alembic_version"}
+    assert kept == {k: v for k, v in before.items() if k != "alembic_version"}
+    return ann
+
+
+def test_a_database_at_0005_upgrades_to_the_leaderboards_index_and_keeps_its_games(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The previous schema (revision 0005: the release's played table, two accounts and
+    their ratings) gets the index of ratings by game (0006); what it had stays, and
+    the leaderboard and the players' pages read it."""
+    ann = rated_pair_at("0005", url, tmp_path, monkeypatch)
     store = Store(url)
     try:
-        assert revision_of(url) == [HEAD]
-        after = snapshot(url)
-        kept = {k: v for k, v in after.items() if k in before and k != "alembic_version"}
-        assert kept == {k: v for k, v in before.items() if k != "alembic_version"}
         engine = _engine(url)
         with engine.connect() as conn:
             indexes = {i["name"] for i in inspect(conn).get_indexes("ratings")}
@@ -605,26 +617,10 @@ def test_a_database_at_0006_upgrades_to_the_shared_sign_in_failures_and_seat_add
     """The previous schema (revision 0006, with an account, its session and rating)
     gets ``signin_failures`` and ``seat_addresses`` (0007), empty; what it had
     stays, and the new tables count and keep."""
-    make_release_db(url)
-    migrate_only_to("0006", tmp_path, monkeypatch)
+    rated_pair_at("0006", url, tmp_path, monkeypatch)
     store = Store(url)
     try:
-        rows = AccountStore(store)
-        ann, bob = Account("a" * 32, "Ann", 1.0), Account("b" * 32, "Bob", 2.0)
-        assert rows.create(ann, username_keys("Ann"), "ann", "hash")
-        assert rows.create(bob, username_keys("Bob"), "bob", "hash")
-        assert rows.rate("t" * 12, 3, "gin", [ann.id, bob.id], [2, 1]) is not None
-    finally:
-        store.close()
-    assert revision_of(url) == ["0006"]
-    before = snapshot(url)
-    monkeypatch.setattr(schema_module, "MIGRATIONS", MIGRATIONS)
-    store = Store(url)
-    try:
-        assert revision_of(url) == [HEAD]
         after = snapshot(url)
-        kept = {k: v for k, v in after.items() if k in before and k != "alembic_version"}
-        assert kept == {k: v for k, v in before.items() if k != "alembic_version"}
         assert after["signin_failures"][1] == [] and after["seat_addresses"][1] == []
         rows = AccountStore(store)
         delays = [rows.signin_failed("k" * 64, 100.0 + i, 1, 2.0, 8.0, 3600.0) for i in range(4)]
