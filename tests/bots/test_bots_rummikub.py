@@ -48,22 +48,27 @@ def test_every_bot_plays_legal_deals(bot: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("bot", BOT_NAMES)
+@pytest.mark.parametrize("bot", ["random", "easy", "medium", "ismcts:16i"])
 def test_every_bot_plays_many_legal_deals(bot: str) -> None:
-    assert soak(bot, 40) > 0
+    # each level once under one of its names; easy's deals cost some 2 s each (its
+    # rounds are long, and every turn's legal list asks the solver).  The thousand
+    # deals a bot are benchmarks/legality.py's.
+    assert soak(bot, 12 if bot == "easy" else 40) > 0
 
 
 @pytest.mark.slow
-def test_the_solver_bots_place_more_than_random() -> None:
-    """The greedy bot places the most tiles it is offered: it goes out in fewer turns."""
+def test_the_solver_bot_places_more_than_random() -> None:
+    """``medium`` plays the solver's arrangement of table and rack: its rounds end in
+    fewer turns than random play's (``easy``, which never rearranges the table, is
+    not the solver's bot)."""
     turns = {}
-    for bot in ("random", "greedy"):
+    for bot in ("random", "expert"):
         total = 0
         for seed in range(3):
             state, _ = play_match("rummikub", 2, [make_bot(bot), make_bot(bot)], seed)
             total += state.turn
         turns[bot] = total
-    assert turns["greedy"] < turns["random"]
+    assert turns["expert"] < turns["random"]
 
 
 def test_random_play_keeps_every_invariant() -> None:
