@@ -43,8 +43,8 @@ def soak(bot: str, deals: int) -> int:
 @pytest.mark.parametrize("bot", BOT_NAMES)
 def test_every_bot_plays_legal_deals(bot: str) -> None:
     # random and easy play long deals (they seldom place tiles, and every turn's
-    # legal list asks the solver); greedy is easy's own name and plays three.
-    assert soak(bot, 1 if bot in ("random", "easy") else 3) > 0
+    # legal list asks the solver), and greedy is easy's own name: one deal each.
+    assert soak(bot, 1 if bot in ("random", "easy", "greedy") else 3) > 0
 
 
 @pytest.mark.slow
@@ -53,7 +53,7 @@ def test_every_bot_plays_many_legal_deals(bot: str) -> None:
     # each level once under one of its names; easy's deals cost some 2 s each (its
     # rounds are long, and every turn's legal list asks the solver).  The thousand
     # deals a bot are benchmarks/legality.py's.
-    assert soak(bot, 12 if bot == "easy" else 40) > 0
+    assert soak(bot, {"easy": 4, "random": 12}.get(bot, 20)) > 0
 
 
 @pytest.mark.slow
