@@ -63,6 +63,10 @@ def meld_value(kind: int, pos_or_rank: int) -> int:
     return 10 if pos_or_rank >= 9 else pos_or_rank + 1
 
 
+_BEST_VALUE = tuple(meld_value(SET, face % 13) for face in range(52))
+"""Each face's highest value in a meld: an ace 11 (in a set, or after a king)."""
+
+
 class Shape(NamedTuple):
     """One meld by faces.  ``cells`` are the represented faces in order (runs low to
     high, sets by suit); ``joker_cells`` is a bitmask of the cells filled by jokers.
@@ -194,6 +198,8 @@ class MeldTable:
         self.layoff_cache: dict[int, tuple[Any, ...]] = {}
         """Per shape, the ways it can grow (filled by :func:`rummykit.table.layoff_options`)."""
         self._set_memo: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+        self._natural_masks: list[int] | None = None
+        """Per shape, its natural faces as a mask (:meth:`opening_bound`; built on first use)."""
 
     def _add(self, kind: int, key: int, positions: tuple[int, ...], jm: int) -> None:
         if kind == RUN:
@@ -240,6 +246,36 @@ class MeldTable:
         res = tuple(out)
         self._set_memo[counts] = res
         return res
+
+    def opening_bound(self, hand: HandCounts) -> int:
+        """At most the points (:func:`meld_value`) that melds of ``hand`` can total: every
+        held card that some shape in the hand uses, at its highest meld value (an ace
+        11, a joker 11).  The opening search (``GameState.finishable``) stops a branch
+        whose opening cannot reach the minimum by this bound.
+
+        >>> from rummykit.rules import Rules
+        >>> from rummykit.cards import parse_cards, mask_of
+        >>> t = MeldTable(Rules.preset("rami51"))
+        >>> t.opening_bound(HandCounts.of(mask_of(parse_cards("KS KH KD 2C 9H"))))
+        30
+        """
+        masks = self._natural_masks
+        if masks is None:
+            masks = self._natural_masks = [sum(1 << f for f in set(s.naturals)) for s in self.shapes]
+        shapes = self.shapes
+        faces = 0
+        jokers = False
+        for i in self.shapes_in(hand):
+            faces |= masks[i]
+            jokers = jokers or shapes[i].njokers > 0
+        total = 11 * hand.jokers if jokers else 0
+        for have in (hand.have1, hand.have2, hand.have3):
+            m = have & faces
+            while m:
+                low = m & -m
+                total += _BEST_VALUE[low.bit_length() - 1]
+                m ^= low
+        return total
 
     def shapes_in(self, hand: HandCounts) -> list[int]:
         """Indices of every shape the hand can lay down, in index order."""

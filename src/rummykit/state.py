@@ -285,7 +285,8 @@ class GameState:
         self.turn_start_laid = self.laid[player]
         self.turn += 1
         rules = self.rules
-        # Every branch sets the legal list (finish_round clears it).
+        # Every branch sets the legal list, or leaves it to be listed when asked for
+        # (finish_round clears it).
         if self.turn > rules.max_turns:
             self.finish_round(None, RoundEnd.TURN_LIMIT)
         elif self.stock and self.discard and game.both_draws:
@@ -296,6 +297,12 @@ class GameState:
             and self.restocks >= rules.max_restocks
         ):
             self.finish_round(None, RoundEnd.RESTOCK_LIMIT)
+        elif (
+            self.phase is _DRAW_PHASE and game.movegen[_DRAW_PHASE] is None and self.may_draw_stock()
+        ):
+            # The stock is a legal draw: the list (whose upcard check searches the turn
+            # ahead under ``must_use``) waits until it is asked for.
+            self._legal = None
         else:
             legal = self._legal = self._generate()
             if not legal:
@@ -446,8 +453,11 @@ class GameState:
         if phase is _PLAY_PHASE:
             out: list[Move] = []
             memo: dict[Any, bool] = {}
+            no_opening = self._opening_out_of_reach()
             for m in self._candidates():
-                if m.kind == DISCARD or self._keeps_turn_finishable(m, memo):
+                if m.kind == DISCARD or (
+                    not (no_opening and m.kind == MELD) and self._keeps_turn_finishable(m, memo)
+                ):
                     out.append(m)
             return out
         return []  # the match is over
@@ -477,11 +487,16 @@ class GameState:
         if self.stock and self.discard and self.game.free_pickup:
             return _BOTH_DRAWS  # the usual case, shared: cached legal lists are never mutated
         out: list[Move] = []
-        if self.stock or self._restock_size() > 0:
+        if self.may_draw_stock():
             out.append(DRAW_STOCK_MOVE)
         if self.may_take_upcard():
             out.append(DRAW_DISCARD_MOVE)
         return out
+
+    def may_draw_stock(self) -> bool:
+        """Whether the stock may be drawn now: it holds a card, or the discard pile
+        would restock it."""
+        return bool(self.stock) or self._restock_size() > 0
 
     def may_take_upcard(self) -> bool:
         """Whether taking the top discard is legal now: under ``must_use`` only if the
@@ -628,6 +643,18 @@ class GameState:
         t._do(m)
         return t.finishable(memo)
 
+    def _opening_out_of_reach(self) -> bool:
+        """Whether the player to act owes the opening minimum and the melds of their
+        hand cannot reach it (by :meth:`MeldTable.opening_bound`): then every meld,
+        which opens or continues the opening, leaves a turn that cannot end."""
+        p = self.current
+        return (
+            not self.game.contract
+            and self.needs_opening(p)
+            and self.open_points + self.game.melds.opening_bound(HandCounts.of(self.hands[p]))
+            < self.rules.opening_minimum
+        )
+
     def finishable(self, memo: dict[Any, bool]) -> bool:
         """Whether the player to act can still end this turn legally from here,
         searching their own options on turn copies; ``memo`` caches positions within
@@ -639,9 +666,17 @@ class GameState:
             return self.game.variant.finishable(self, memo)
         if self.hands[p] == 0:
             return False
+        may_lay_off = not self.rules.layoff_after_own_meld or self.opened[p]
+        if (
+            self.melds_this_turn
+            or (self.pending != NO_CARD and (self.pending_kind != PENDING_USE or not may_lay_off))
+        ) and self._opening_out_of_reach():
+            # Only melds can end this turn (an opening begun, or a taken card to meld
+            # before any lay-off), and they cannot reach the opening minimum.
+            return False
         key = (
             self.hands[p], self.pending, self.pending_kind, self.melds_this_turn,
-            self.open_points, self.open_pure, self.opened[p], tuple(self.table),
+            self.open_points, self.open_pure, self.opened[p], tuple(sorted(self.table)),
         )  # fmt: skip
         hit = memo.get(key)
         if hit is not None:

@@ -55,7 +55,7 @@ from typing import Any
 
 from ..cards import bits
 from ..knock import deadwood_shown
-from ..moves import DISCARD, KNOCK, PASS, Move
+from ..moves import DISCARD, DRAW_STOCK_MOVE, KNOCK, PASS, Move
 from ..rules import Family, Scoring
 from ..scoring import hand_value, margins
 from ..solver import LARGE_HAND, Solver
@@ -71,7 +71,7 @@ from .indian import playout_move as indian_playout_move
 from .inference import card_weights
 from .rummikub import candidate_moves
 from .rummikub_playout import TURNS, Playout
-from .tactics import best_layoff, best_meld, discard_choice, greedy_move
+from .tactics import best_layoff, best_meld, discard_choice, draw_gain, greedy_move
 
 Sums = dict[Move, float]
 """Per candidate move, the total reward over the iterations run."""
@@ -144,13 +144,22 @@ def playout_policy(s: GameState, solver: Solver, rng: random.Random) -> Move:
         return discard_choice(_StateView(s), solver)  # type: ignore[arg-type]
     if s.phase is Phase.PLAY and s.rules.meld_in_play and s.rules.family is not Family.CONTRACT:
         pseudo = s.pseudo_legal_moves()
-        if any(m.kind == DISCARD for m in pseudo):
-            v: Any = _StateView(s, pseudo)
-            m = best_meld(v, solver) or best_layoff(v, solver)
-            if m is None:
+        v: Any = _StateView(s, pseudo)
+        m = best_meld(v, solver) or best_layoff(v, solver)
+        if m is None:
+            if any(x.kind == DISCARD for x in pseudo):
                 return discard_choice(v, solver, link_weight=PLAYOUT_LINK_WEIGHT)
-            if s.is_legal_pseudo(m):
-                return m
+        elif s.is_legal_pseudo(m):
+            return m
+    elif (
+        s.phase is Phase.DRAW
+        and s.game.movegen[Phase.DRAW] is None
+        and not s.rules.deep_discard
+        and s.rules.family is not Family.CONTRACT
+        and s.may_draw_stock()
+        and draw_gain(_StateView(s, ()), solver) <= 0  # type: ignore[arg-type]
+    ):
+        return DRAW_STOCK_MOVE  # greedy's draw, without vetting the upcard it leaves
     full: Any = _StateView(s)
     return greedy_move(full, solver, rng, PLAYOUT_LINK_WEIGHT)
 
