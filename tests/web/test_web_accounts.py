@@ -10,6 +10,7 @@ the point."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -22,7 +23,9 @@ from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
 
 from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
-from rummykit.web.store import digest
+from rummykit.web.account_store import AccountStore
+from rummykit.web.limits import TokenBucket
+from rummykit.web.store import Store, digest
 from rummykit.web.usernames import UsernameError, clean_username, username_keys
 from test_web_api import create, hello, make_client, until
 
@@ -429,6 +432,51 @@ def test_sign_ins_and_sign_ups_are_limited_per_address(db: Path) -> None:
             sign_in(c, name)
         r = sign_in(c)
         assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        assert 1 <= int(r.headers["retry-after"]) <= 20
+    # counted in the database, the address kept as a digest: a restart does not refill
+    kept = rows(db, "SELECT kind, address FROM address_limits ORDER BY kind")
+    assert kept == [("signin", digest("testclient")), ("signup", digest("testclient"))]
+    with accounts_client(db, signin_per_minute=3, signups_per_minute=1) as c:
+        assert sign_in(c).status_code == 429
+
+
+def test_an_address_allowance_in_the_database_is_a_token_bucket(tmp_path: Path) -> None:
+    """The shared count (``address_limits``) decides as :class:`TokenBucket` does, and
+    waits as long, whichever of two stores on one database (two processes) takes:
+    15 a minute, at times and on stores drawn at random (the figures are exact in
+    binary, so the two agree to the last bit).  Kinds and addresses have their own
+    buckets, a refusal spends nothing, and the sweep forgets only full buckets."""
+    url = f"sqlite:///{tmp_path / 'limits.db'}"
+    stores = [Store(url), Store(url)]
+    try:
+        one, other = (AccountStore(s) for s in stores)
+        bucket = TokenBucket(15.0, 15.0 / 60.0, last=1000.0)
+        draw = random.Random(32)
+        now, refused = 1000.0, 0
+        for _ in range(300):
+            now += draw.choice([0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 9.0])
+            expected = 0.0 if bucket.take(now) else bucket.wait(now)
+            refused += expected > 0
+            got = draw.choice([one, other]).address_take("signin", "a" * 64, now, 15.0)
+            assert got == expected, now
+        assert 30 <= refused <= 270  # both answers were tried, many times
+        # a minute on, the bucket is full again, row or not; another kind, another
+        # address have their own: 15 at once each, then a wait of one interval
+        now += 60.0
+        for kind, address in (("signin", "a" * 64), ("signup", "a" * 64), ("signin", "b" * 64)):
+            takes = [one.address_take(kind, address, now, 15.0) for _ in range(16)]
+            assert takes == [*[0.0] * 15, 4.0], (kind, address)
+        # under one a minute: one at a time
+        assert one.address_take("signup", "c" * 64, now, 0.5) == 0.0
+        assert one.address_take("signup", "c" * 64, now + 60, 0.5) == 60.0
+        assert one.forget_address_limits(now + 59) == 0
+        assert one.forget_address_limits(now + 60.5) == 3  # the 15-a-minute ones
+        assert one.address_take("signin", "b" * 64, now + 61, 15.0) == 0.0
+        assert other.forget_address_limits(now + 200) == 2
+        assert rows(tmp_path / "limits.db", "SELECT * FROM address_limits") == []
+    finally:
+        for s in stores:
+            s.close()
 
 
 # -- abuse: confusable usernames -------------------------------------------------------------

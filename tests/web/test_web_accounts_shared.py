@@ -1,17 +1,22 @@
 """What two server processes on one PostgreSQL database must agree on about accounts
-(docs/accounts.md): an account name's back-off after wrong passwords, and the
-``same_address`` flag of a rated match whose two seats are served by different
-processes.  Real processes (``python -m rummykit.web``), as deployed."""
+(docs/accounts.md): an account name's back-off after wrong passwords, an address's
+allowance of sign-ins and sign-ups, and the ``same_address`` flag of a rated match
+whose two seats are served by different processes.  Real processes (``python -m
+rummykit.web``), as deployed."""
 
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
 
 from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
+from rummykit.web.account_store import AccountStore
+from rummykit.web.store import Store
 from test_web_accounts import CHEAP, PASSWORD
 from test_web_players import sql_rows
 from web_helpers import Client, postgres_cluster, server_processes
@@ -47,6 +52,60 @@ def test_wrong_passwords_on_two_processes_back_off_on_both() -> None:
             assert 50 <= int(r.headers["retry-after"]) <= 60
         (row,) = sql_rows(url, "SELECT key, failures FROM signin_failures")
         assert row[1] == 3 and "ann" not in row[0]  # the name is kept as a digest
+
+
+def test_an_address_has_one_allowance_of_sign_ins_and_sign_ups_over_two_processes() -> None:
+    """An address's sign-ins (right or wrong) and sign-ups, alternating between the
+    two processes, are refused (429 ``rate_limited``) on both once the allowance is
+    spent over them together; the address is kept as a digest."""
+    per_minute, signups = 4, 2
+    args = [*ARGS, f"--signin-per-minute={per_minute}", f"--signups-per-minute={signups}"]
+    with postgres_cluster() as url, server_processes(url, ["web1", "web2"], args) as (a, b):
+        servers = [a, b]
+        made = []
+        for i in range(signups):
+            with httpx.Client(base_url=servers[i % 2].base) as web:
+                body = {"username": f"Ann{i}", "password": PASSWORD}
+                made.append(web.post("/api/account/signup", json=body).status_code)
+        assert made == [201] * signups
+        for server in servers:
+            with httpx.Client(base_url=server.base) as web:
+                body = {"username": "Cid", "password": PASSWORD}
+                r = web.post("/api/account/signup", json=body)
+                assert r.status_code == 429 and r.json()["code"] == "rate_limited", server.base
+                assert 1 <= int(r.headers["retry-after"]) <= 60 // signups
+        answers = [sign_in(servers[i % 2].base, "guess").status_code for i in range(per_minute)]
+        assert answers == [401] * per_minute
+        for server in servers:
+            r = sign_in(server.base, PASSWORD)
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited", server.base
+            assert 1 <= int(r.headers["retry-after"]) <= 60 // per_minute
+        kept = sql_rows(url, "SELECT kind, address FROM address_limits ORDER BY kind")
+        assert [kind for kind, _ in kept] == ["signin", "signup"]
+        assert kept[0][1] == kept[1][1] and "127.0.0.1" not in kept[0][1]
+
+
+def test_takes_at_once_from_many_connections_are_each_counted() -> None:
+    """Sixteen threads on two stores (two processes' connection pools) take at the
+    same moment from one address's allowance of ten: exactly ten are allowed, the
+    others told when the next comes."""
+    with postgres_cluster() as url:
+        stores = [Store(url), Store(url)]
+        try:
+            rows = [AccountStore(s) for s in stores]
+            start = threading.Barrier(16)
+
+            def take(i: int) -> list[float]:
+                start.wait()
+                return [rows[i % 2].address_take("signin", "e" * 64, 500.0, 10.0) for _ in range(3)]
+
+            with ThreadPoolExecutor(16) as pool:
+                waits = [w for got in pool.map(take, range(16)) for w in got]
+        finally:
+            for s in stores:
+                s.close()
+    assert sorted(waits)[:11] == [0.0] * 10 + [6.0]
+    assert set(waits) == {0.0, 6.0}
 
 
 def seated(

@@ -51,8 +51,8 @@ RELEASE = json.loads((FIXTURES / "db-release-rows.json").read_text(encoding="utf
 TABLE: str = RELEASE["table"]
 PLAYED = 13
 """The version the release left the fixture's table at."""
-HEAD = "0007"
-"""The newest revision (the sign-in failures and seat addresses)."""
+HEAD = "0008"
+"""The newest revision (the addresses' sign-ins and sign-ups)."""
 
 
 # -- databases ------------------------------------------------------------------------------
@@ -629,6 +629,30 @@ def test_a_database_at_0006_upgrades_to_the_shared_sign_in_failures_and_seat_add
         rows.seat_seen(TABLE, 0, "d" * 64, 100.0)
         rows.seat_seen(TABLE, 0, "d" * 64, 101.0)
         assert rows.seat_addresses(TABLE) == {0: {"d" * 64}}
+        t = store.load_table(TABLE)
+        assert t is not None and t.version == PLAYED
+    finally:
+        store.close()
+    assert schema_differences(url) == []
+
+
+def test_a_database_at_0007_upgrades_to_the_shared_address_limits(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The previous schema (revision 0007, with two accounts and their rated match)
+    gets ``address_limits`` (0008), empty; what it had stays, and the new table
+    counts an address's sign-ins."""
+    rated_pair_at("0007", url, tmp_path, monkeypatch)
+    store = Store(url)
+    try:
+        assert snapshot(url)["address_limits"][1] == []
+        rows = AccountStore(store)
+        assert [rows.address_take("signin", "d" * 64, 100.0, 2.0) for _ in range(3)] == [
+            0.0,
+            0.0,
+            30.0,
+        ]
+        assert rows.forget_address_limits(161.0) == 1
         t = store.load_table(TABLE)
         assert t is not None and t.version == PLAYED
     finally:

@@ -12,12 +12,13 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import case, delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from . import ratings
 from .limits import backoff_delay
-from .shared_rows import SeatAddressRow, SigninFailureRow
+from .shared_rows import AddressLimitRow, SeatAddressRow, SigninFailureRow
 from .store import (
     AccountKeyRow,
     AccountRow,
@@ -67,6 +68,11 @@ class Anonymised:
 class AccountStore:
     def __init__(self, store: Store) -> None:
         self.session = store.session
+        self.upsert = (
+            postgresql.insert if store.engine.dialect.name == "postgresql" else sqlite.insert
+        )
+        """``INSERT ... ON CONFLICT`` in the database's own words (the server runs on
+        PostgreSQL or SQLite, which both have it)."""
 
     # -- accounts ---------------------------------------------------------------------------
     def create(
@@ -267,6 +273,51 @@ class AccountStore:
         """A right password: the name's count goes."""
         with self.session.begin() as s:
             s.execute(delete(SigninFailureRow).where(SigninFailureRow.key == key))
+
+    # -- sign-ins and sign-ups per address -------------------------------------------------
+    def address_take(self, kind: str, address: str, now: float, per_minute: float) -> float:
+        """Spend one of the ``per_minute`` events of ``kind`` a minute that the address
+        of digest ``address`` may have (``per_minute > 0``): 0 if it had one, else the
+        seconds until it has.
+
+        The allowance is :class:`~.limits.TokenBucket`'s, ``per_minute`` tokens (at
+        least one) refilled over a minute, kept as a single time, ``full_at``, when
+        the bucket is full again: at ``now`` it holds ``capacity - (full_at - now) /
+        interval`` tokens, where ``interval`` is the time one token takes to come
+        back.  So there is a token while ``full_at <= now + (capacity - 1) *
+        interval``, and taking it moves ``full_at`` one interval on from the later of
+        itself and ``now``; no row is a full bucket.  Check and count are one
+        ``INSERT ... ON CONFLICT DO UPDATE ... WHERE``: the row is locked while it
+        runs, so takes on several processes at once are each counted against what
+        the others left.  A refused take changes nothing and reads ``full_at`` back
+        in the same transaction, for the wait."""
+        interval = 60.0 / per_minute
+        slack = (max(1.0, per_minute) - 1.0) * interval
+        row = AddressLimitRow
+        take = (
+            self.upsert(row)
+            .values(kind=kind, address=address, full_at=now + interval)
+            .on_conflict_do_update(
+                index_elements=[row.kind, row.address],
+                set_={"full_at": case((row.full_at > now, row.full_at), else_=now) + interval},
+                where=row.full_at <= now + slack,
+            )
+            .returning(row.full_at)
+        )
+        with self.session.begin() as s:
+            if s.execute(take).first() is not None:
+                return 0.0
+            full_at = s.scalar(select(row.full_at).where(row.kind == kind, row.address == address))
+        return 0.0 if full_at is None else max(0.0, full_at - slack - now)
+
+    def forget_address_limits(self, now: float) -> int:
+        """Delete the addresses' rows whose buckets are full by ``now`` (they allow what
+        no row allows); how many went.  All at once: a bucket is full a minute after
+        its last take (``per_minute`` of at least one), so the table holds only the
+        addresses that signed in or up within a minute and a sweep."""
+        with self.session.begin() as s:
+            gone = s.execute(delete(AddressLimitRow).where(AddressLimitRow.full_at < now))
+            return int(gone.rowcount)  # type: ignore[attr-defined]
 
     # -- addresses of rated seats -----------------------------------------------------------
     def seat_seen(self, table_id: str, seat: int, address: str, now: float) -> None:

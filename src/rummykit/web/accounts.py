@@ -12,11 +12,12 @@ checked against look-alikes (web/usernames.py), on the seats its player takes.
   its SHA-256 only.  Every sign-in and password change makes a new id and ends the
   one the client came with, so an id planted before signing in is worthless after
   (no fixation).
-* **Sign-in** is limited per client address (``signin_per_minute``, counted by
-  each process) and backs off per account name after ``signin_free_failures`` wrong
-  passwords (:class:`SigninBackoff`, counted in the database, so every process
-  makes the name wait alike); an unknown name is checked against a dummy hash, so
-  the answer's time does not tell whether it exists.
+* **Sign-in** is limited per client address (``signin_per_minute``) and backs off
+  per account name after ``signin_free_failures`` wrong passwords
+  (:class:`SigninBackoff`); both are counted in the database, so an address and a
+  name have one allowance over every server process.  An unknown name is checked
+  against a dummy hash, so the answer's time does not tell whether it exists.
+  Sign-ups are limited per address alike (``signups_per_minute``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from .account_store import Account, AccountStore, Anonymised, SignedIn
-from .limits import AddressLimiter, Clock
+from .limits import Clock
 from .settings import Settings
 from .store import Store, digest
 from .usernames import MAX_USERNAME, UsernameError, clean_username, username_keys
@@ -107,6 +108,38 @@ class SigninBackoff:
         await self.db(self.rows.signin_reset, digest(name))
 
 
+class AddressAllowance:
+    """The sign-ins (or sign-ups: ``kind``) one client address may make a minute,
+    ``per_minute`` (bursts as large; 0: no limit), counted in the database
+    (``address_limits``, :meth:`~.account_store.AccountStore.address_take`) so that
+    the address has one allowance over every server process on it.  Addresses are
+    kept as digests, of the key the limits count them by (an IPv6 address by its
+    /64), like the rated seats' (docs/accounts.md, "Two accounts of one player").
+
+    On SQLite as on PostgreSQL: one process serves a SQLite file, where a bucket in
+    memory (:class:`~.limits.AddressLimiter`) would be as right, but one way for
+    both databases is less to get wrong, and costs one small write beside the
+    session's that a sign-in makes anyway.  ``clock`` is the wall clock, the one
+    the processes share."""
+
+    def __init__(self, kind: str, per_minute: float, rows: AccountStore, db: Db) -> None:
+        self.kind = kind
+        self.per_minute = per_minute
+        self.rows = rows
+        self.db = db
+        self.clock: Clock = time.time
+
+    async def take(self, address: str) -> float:
+        """Count one for ``address`` (an :func:`~.limits.address_key`): 0 if it was
+        allowed, else the seconds until the address may try again (nothing counted)."""
+        if self.per_minute <= 0:
+            return 0.0
+        wait: float = await self.db(
+            self.rows.address_take, self.kind, digest(address), self.clock(), self.per_minute
+        )
+        return wait
+
+
 class Accounts:
     """The accounts of one server process."""
 
@@ -124,8 +157,8 @@ class Accounts:
         """Verified against for unknown names, so they take as long as known ones
         (made at the first such sign-in)."""
         self.hashing = asyncio.Semaphore(max(1, s.max_hashing))
-        self.signins = AddressLimiter(s.signin_per_minute, max_addresses=s.limit_addresses)
-        self.signups = AddressLimiter(s.signups_per_minute, max_addresses=s.limit_addresses)
+        self.signins = AddressAllowance("signin", s.signin_per_minute, self.rows, db)
+        self.signups = AddressAllowance("signup", s.signups_per_minute, self.rows, db)
         self.backoff = SigninBackoff(s, self.rows, db)
 
     # -- passwords --------------------------------------------------------------------------
@@ -177,10 +210,10 @@ class Accounts:
     async def sign_up(
         self, username: str, password: str, address: str, replaces: str | None
     ) -> NewSession:
-        if not self.signups.take(address):
-            wait = max(1.0, self.signups.retry_after(address))
+        wait = await self.signups.take(address)
+        if wait > 0:
             raise AccountError(
-                429, "rate_limited", "too many accounts made from your address", wait
+                429, "rate_limited", "too many accounts made from your address", max(1.0, wait)
             )
         try:
             name = clean_username(username)
@@ -200,9 +233,11 @@ class Accounts:
     async def sign_in(
         self, username: str, password: str, address: str, replaces: str | None
     ) -> NewSession:
-        if not self.signins.take(address):
-            wait = max(1.0, self.signins.retry_after(address))
-            raise AccountError(429, "rate_limited", "too many sign-ins from your address", wait)
+        wait = await self.signins.take(address)
+        if wait > 0:
+            raise AccountError(
+                429, "rate_limited", "too many sign-ins from your address", max(1.0, wait)
+            )
         key = lookup_key(username)
         await self._not_backed_off(key)
         found: tuple[Account, str] | None = await self.db(self.rows.find, key)

@@ -211,6 +211,8 @@ class Residency:
         await self.m.db(
             rows.forget_old, wall - s.signin_forget, wall - s.seat_address_keep, SWEEP_BATCH
         )
+        # addresses' sign-ins and sign-ups whose allowance is whole again
+        await self.m.db(rows.forget_address_limits, wall)
 
     async def run(self) -> None:
         """Sweep every ``Settings.sweep_every`` seconds until cancelled."""

@@ -175,7 +175,8 @@ class Settings:
     TLS ends at a proxy the server does not trust to name the scheme."""
     signin_per_minute: float = 10.0
     """Sign-in attempts one client address may make a minute (bursts as large),
-    right or wrong; 0: no limit."""
+    right or wrong, counted in the database over every server process; 0: no
+    limit."""
     signin_free_failures: int = 5
     """Wrong passwords an account (a typed username) takes before it backs off ..."""
     signin_backoff: float = 2.0
@@ -187,8 +188,8 @@ class Settings:
     """Seconds after a name's last wrong password (its wait over) when its count is
     forgotten; the counts are in the database, shared by every server process."""
     signups_per_minute: float = 2.0
-    """Accounts one client address may create a minute (bursts as large); 0: no
-    limit."""
+    """Accounts one client address may create a minute (bursts as large), counted in
+    the database over every server process; 0: no limit."""
     password_min: int = 8
     """Characters a new password has at least (at most 256)."""
     password_time_cost: int = 3

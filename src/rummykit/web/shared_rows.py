@@ -1,9 +1,12 @@
 """The accounts' rows that several server processes on one database must agree on
 (docs/accounts.md, "Brute force" and "Two accounts of one player"), described on
-the store's :class:`~rummykit.web.store.Base` like the others (migration 0007).
+the store's :class:`~rummykit.web.store.Base` like the others (migrations 0007 and
+0008).
 
 ``signin_failures``: the wrong passwords typed for each account name, so that a name
-backs off on every process alike.  ``seat_addresses``: the client addresses each seat
+backs off on every process alike.  ``address_limits``: the sign-ins and sign-ups of
+each client address, so that an address has one allowance over every process.
+``seat_addresses``: the client addresses each seat
 of a rated table was taken from, on whichever process, for the ``same_address``
 flag.  Names and addresses are kept only as SHA-256 digests.
 """
@@ -29,6 +32,21 @@ class SigninFailureRow(Base):
     """When the name may try again, in seconds since the epoch."""
     at: Mapped[float] = mapped_column(Float, index=True)
     """The last wrong password; ``signin_forget`` seconds later the count goes."""
+
+
+class AddressLimitRow(Base):
+    """One client address's allowance of one kind (``signin`` or ``signup``;
+    web/accounts.py, ``AddressAllowance``): its token bucket, kept as the time it is
+    full again (web/account_store.py, ``address_take``)."""
+
+    __tablename__ = "address_limits"
+
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the address as the limits count it (an IPv6 address by its /64)."""
+    full_at: Mapped[float] = mapped_column(Float, index=True)
+    """When the bucket is full again, in seconds since the epoch: from then on the row
+    says no more than no row does, and the sweep deletes it."""
 
 
 class SeatAddressRow(Base):
