@@ -63,10 +63,6 @@ def meld_value(kind: int, pos_or_rank: int) -> int:
     return 10 if pos_or_rank >= 9 else pos_or_rank + 1
 
 
-_BEST_VALUE = tuple(meld_value(SET, face % 13) for face in range(52))
-"""Each face's highest value in a meld: an ace 11 (in a set, or after a king)."""
-
-
 class Shape(NamedTuple):
     """One meld by faces.  ``cells`` are the represented faces in order (runs low to
     high, sets by suit); ``joker_cells`` is a bitmask of the cells filled by jokers.
@@ -199,7 +195,8 @@ class MeldTable:
         """Per shape, the ways it can grow (filled by :func:`rummykit.table.layoff_options`)."""
         self._set_memo: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
         self._natural_masks: list[int] | None = None
-        """Per shape, its natural faces as a mask (:meth:`opening_bound`; built on first use)."""
+        """Per shape, its natural faces as a mask (:meth:`opening_points`; built on first use)."""
+        self._opening_memo: dict[tuple[int, ...], int] = {}
 
     def _add(self, kind: int, key: int, positions: tuple[int, ...], jm: int) -> None:
         if kind == RUN:
@@ -247,35 +244,50 @@ class MeldTable:
         self._set_memo[counts] = res
         return res
 
-    def opening_bound(self, hand: HandCounts) -> int:
-        """At most the points (:func:`meld_value`) that melds of ``hand`` can total: every
-        held card that some shape in the hand uses, at its highest meld value (an ace
-        11, a joker 11).  The opening search (``GameState.finishable``) stops a branch
-        whose opening cannot reach the minimum by this bound.
+    def opening_points(self, hand: HandCounts) -> int:
+        """The most points (:func:`meld_value`) that melds of ``hand`` can total, laid
+        together (no card in two melds).  The opening search
+        (``GameState.finishable``) stops a branch whose opening cannot reach the minimum
+        by this, without laying a meld.
+
+        A packing search over the hand's counts: its lowest meldable card is either
+        left out or laid in one of the shapes that hold it; sub-hands are remembered
+        across calls (the same hands recur in a turn's search and in a search's
+        samples), up to :data:`OPENING_MEMO` of them.
 
         >>> from rummykit.rules import Rules
         >>> from rummykit.cards import parse_cards, mask_of
         >>> t = MeldTable(Rules.preset("rami51"))
-        >>> t.opening_bound(HandCounts.of(mask_of(parse_cards("KS KH KD 2C 9H"))))
+        >>> t.opening_points(HandCounts.of(mask_of(parse_cards("KS KH KD QS JS 2C 9H"))))
         30
         """
+        memo = self._opening_memo
+        got = memo.get(hand)
+        if got is not None:
+            return got
         masks = self._natural_masks
         if masks is None:
-            masks = self._natural_masks = [sum(1 << f for f in set(s.naturals)) for s in self.shapes]
-        shapes = self.shapes
-        faces = 0
-        jokers = False
-        for i in self.shapes_in(hand):
-            faces |= masks[i]
-            jokers = jokers or shapes[i].njokers > 0
-        total = 11 * hand.jokers if jokers else 0
-        for have in (hand.have1, hand.have2, hand.have3):
-            m = have & faces
-            while m:
-                low = m & -m
-                total += _BEST_VALUE[low.bit_length() - 1]
-                m ^= low
-        return total
+            masks = self._natural_masks = [
+                sum(1 << f for f in set(s.naturals)) for s in self.shapes
+            ]
+        found = self.shapes_in(hand)
+        union = 0
+        for i in found:
+            union |= masks[i]
+        best = 0
+        if found:
+            low = union & -union
+            shapes = self.shapes
+            if low:
+                best = self.opening_points(_without_face(hand, low))
+            for i in found:
+                if masks[i] & low or not masks[i]:
+                    sh = shapes[i]
+                    best = max(best, sh.points + self.opening_points(_without(hand, sh)))
+        if len(memo) >= OPENING_MEMO:
+            memo.clear()
+        memo[tuple(hand)] = best  # a plain tuple of ints: out of the collector's sight
+        return best
 
     def shapes_in(self, hand: HandCounts) -> list[int]:
         """Indices of every shape the hand can lay down, in index order."""
@@ -397,3 +409,25 @@ def meld_table(rules: Rules) -> MeldTable:
         while len(_tables) > _tables_cap[0]:
             _tables.popitem(last=False)
     return table
+
+
+OPENING_MEMO = 1 << 14
+"""Sub-hands :meth:`MeldTable.opening_points` remembers per catalogue before it starts
+again (about 3 MB)."""
+
+
+def _without_face(hand: HandCounts, bit: int) -> HandCounts:
+    """``hand`` less one copy of the face whose bit is ``bit``."""
+    have1, have2, have3, jokers = hand
+    if have3 & bit:
+        return HandCounts(have1, have2, have3 ^ bit, jokers)
+    if have2 & bit:
+        return HandCounts(have1, have2 ^ bit, have3, jokers)
+    return HandCounts(have1 ^ bit, have2, have3, jokers)
+
+
+def _without(hand: HandCounts, shape: Shape) -> HandCounts:
+    """``hand`` less the cards of ``shape`` (held: the shape is one of the hand's)."""
+    for face in shape.naturals:
+        hand = _without_face(hand, 1 << face)
+    return HandCounts(hand.have1, hand.have2, hand.have3, hand.jokers - shape.njokers)

@@ -298,7 +298,9 @@ class GameState:
         ):
             self.finish_round(None, RoundEnd.RESTOCK_LIMIT)
         elif (
-            self.phase is _DRAW_PHASE and game.movegen[_DRAW_PHASE] is None and self.may_draw_stock()
+            self.phase is _DRAW_PHASE
+            and game.movegen[_DRAW_PHASE] is None
+            and self.may_draw_stock()
         ):
             # The stock is a legal draw: the list (whose upcard check searches the turn
             # ahead under ``must_use``) waits until it is asked for.
@@ -645,13 +647,13 @@ class GameState:
 
     def _opening_out_of_reach(self) -> bool:
         """Whether the player to act owes the opening minimum and the melds of their
-        hand cannot reach it (by :meth:`MeldTable.opening_bound`): then every meld,
+        hand cannot reach it (:meth:`MeldTable.opening_points`): then every meld,
         which opens or continues the opening, leaves a turn that cannot end."""
         p = self.current
         return (
             not self.game.contract
             and self.needs_opening(p)
-            and self.open_points + self.game.melds.opening_bound(HandCounts.of(self.hands[p]))
+            and self.open_points + self.game.melds.opening_points(HandCounts.of(self.hands[p]))
             < self.rules.opening_minimum
         )
 

@@ -1,0 +1,103 @@
+"""Whether ``hard`` answers within its budget: CPU seconds of each of its moves, in
+every preset, as the server plays it (``ismcts:<budget>cpu``).
+
+For each preset, at its fewest and most players (capped by ``--max-players``), one
+single round is played with ``hard`` in seat 0 and ``medium`` in the other seats
+(``--matches`` rounds from consecutive seeds).  Every decision of seat 0 with more
+than one legal move is timed with the process's CPU clock, around ``choose`` as the
+server calls it: the search's own deadline plus what it does before and after (its
+candidates, the last playout, the choice).  Reported: the moves, their median, 95th
+percentile and largest CPU time, and how many went over the budget by more than
+``--slack`` (the last playout that straddles the deadline is allowed for).
+
+    python benchmarks/hard_budget.py --presets gin,rami51 --budget 1.0
+
+prints a table and writes ``benchmarks/results/hard_budget.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from results_file import write_results
+from rich.console import Console
+from rich.table import Table
+
+from rummykit import new_game
+from rummykit.bots import make_bot
+from rummykit.rules import PRESETS
+
+
+def move_times(preset: str, players: int, matches: int, budget: float, seed: int) -> list[float]:
+    """CPU seconds of each of seat 0's decisions by ``hard`` in ``matches`` rounds."""
+    out: list[float] = []
+    for k in range(matches):
+        g = new_game(f"{preset}(deals=1)", players, seed + k)
+        hard = make_bot(f"ismcts:{budget:g}cpu")
+        medium = make_bot("medium")
+        rng = random.Random(seed + k)
+        actions = 0
+        while not g.is_over() and actions < 3000:
+            view = g.view(g.current)
+            if g.current == 0 and len(view.legal) > 1:
+                start = time.process_time()
+                move = hard.choose(view, rng)
+                out.append(time.process_time() - start)
+            else:
+                move = (hard if g.current == 0 else medium).choose(view, rng)
+            g.apply(move)
+            actions += 1
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--presets", default="", help="comma list (default: every preset)")
+    ap.add_argument("--matches", type=int, default=1)
+    ap.add_argument("--budget", type=float, default=1.0, help="hard's CPU seconds a move")
+    ap.add_argument("--slack", type=float, default=0.1, help="allowed over the budget (s)")
+    ap.add_argument("--max-players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default="hard_budget")
+    args = ap.parse_args(argv)
+    presets = args.presets.split(",") if args.presets else sorted(PRESETS)
+    limit = args.budget + args.slack
+    table = Table(title=f"hard's CPU seconds a move at a budget of {args.budget:g} s")
+    for col in ("preset", "players", "moves", "median", "p95", "max", f"> {limit:g} s"):
+        table.add_column(col, justify="right")
+    rows = []
+    for preset in presets:
+        rules = PRESETS[preset]
+        counts = sorted(
+            {rules.min_players, max(rules.min_players, min(rules.max_players, args.max_players))}
+        )
+        for players in counts:
+            times = sorted(move_times(preset, players, args.matches, args.budget, args.seed))
+            if not times:
+                continue
+            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+            over = sum(1 for t in times if t > limit)
+            row = {
+                "preset": preset, "players": players, "moves": len(times),
+                "median": statistics.median(times), "p95": p95, "max": times[-1], "over": over,
+            }  # fmt: skip
+            rows.append(row)
+            table.add_row(
+                preset, str(players), str(len(times)), f"{row['median']:.3f}", f"{p95:.3f}",
+                f"{times[-1]:.3f}", str(over),
+            )  # fmt: skip
+            print(f"{preset} {players}p: max {times[-1]:.2f} s, {over} over", file=sys.stderr)
+    Console(width=120).print(table)
+    given = sys.argv[1:] if argv is None else argv
+    write_results(
+        args.out, {"command": "python benchmarks/hard_budget.py " + " ".join(given), "rows": rows}
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
