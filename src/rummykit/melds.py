@@ -261,7 +261,9 @@ class MeldTable:
         """
         masks = self._natural_masks
         if masks is None:
-            masks = self._natural_masks = [sum(1 << f for f in set(s.naturals)) for s in self.shapes]
+            masks = self._natural_masks = [
+                sum(1 << f for f in set(s.naturals)) for s in self.shapes
+            ]
         shapes = self.shapes
         faces = 0
         jokers = False

@@ -298,7 +298,9 @@ class GameState:
         ):
             self.finish_round(None, RoundEnd.RESTOCK_LIMIT)
         elif (
-            self.phase is _DRAW_PHASE and game.movegen[_DRAW_PHASE] is None and self.may_draw_stock()
+            self.phase is _DRAW_PHASE
+            and game.movegen[_DRAW_PHASE] is None
+            and self.may_draw_stock()
         ):
             # The stock is a legal draw: the list (whose upcard check searches the turn
             # ahead under ``must_use``) waits until it is asked for.
