@@ -1,7 +1,8 @@
 """What two server processes on one PostgreSQL database must agree on about accounts
 (docs/accounts.md): an account name's back-off after wrong passwords, an address's
-allowance of sign-ins and sign-ups, and the ``same_address`` flag of a rated match
-whose two seats are served by different processes.  Real processes (``python -m
+allowance of sign-ins and sign-ups, an address's and an account's allowance of
+quick-pairing seeks, and the ``same_address`` flag of a rated match whose two seats
+are served by different processes.  Real processes (``python -m
 rummykit.web``), as deployed."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import pytest
 
 from rummykit.web.account_routes import CSRF_HEADER, SESSION_COOKIE
 from rummykit.web.account_store import AccountStore
-from rummykit.web.store import Store
+from rummykit.web.seek_routes import SEEK_HEADER
+from rummykit.web.store import Store, digest
 from test_web_accounts import CHEAP, PASSWORD
 from test_web_players import sql_rows
 from web_helpers import Client, postgres_cluster, server_processes
@@ -83,6 +85,60 @@ def test_an_address_has_one_allowance_of_sign_ins_and_sign_ups_over_two_processe
         kept = sql_rows(url, "SELECT kind, address FROM address_limits ORDER BY kind")
         assert [kind for kind, _ in kept] == ["signin", "signup"]
         assert kept[0][1] == kept[1][1] and "127.0.0.1" not in kept[0][1]
+
+
+def seek_and_cancel(web: httpx.Client, csrf: str | None = None) -> httpx.Response:
+    """A seek at Gin (a guest's as ``G``), withdrawn at once if it was made: one seek
+    a player may wait at a time, and a cancelled one counts all the same."""
+    headers = {CSRF_HEADER: csrf} if csrf else {}
+    r = web.post("/api/seek", json={"game": "gin", "name": "G"}, headers=headers)
+    if r.status_code == 201:
+        gone = web.delete("/api/seek", headers={**headers, SEEK_HEADER: r.json()["token"]})
+        assert gone.status_code == 200, gone.text
+    return r
+
+
+def test_an_address_and_an_account_have_one_allowance_of_seeks_over_two_processes() -> None:
+    """An account's seeks, then guests' seeks from the same address, alternating
+    between the two processes: the account is refused on both (429 ``seek_flood``)
+    once ``seeks_per_account_minute`` are spent over the two together, and the
+    address (429) once ``seeks_per_minute`` are, the account's seeks, refused ones
+    too, counted in it.  Both are kept as digests."""
+    per_address, per_account = 10, 3
+    args = [
+        *ARGS,
+        f"--seeks-per-minute={per_address}",
+        f"--seeks-per-account-minute={per_account}",
+    ]
+    with postgres_cluster() as url, server_processes(url, ["web1", "web2"], args) as (a, b):
+        with httpx.Client(base_url=a.base) as web:
+            r = web.post("/api/account/signup", json={"username": "Ann", "password": PASSWORD})
+            assert r.status_code == 201, r.text
+            session, csrf = web.cookies[SESSION_COOKIE], r.json()["csrf"]
+        ann = [httpx.Client(base_url=s.base, cookies={SESSION_COOKIE: session}) for s in (a, b)]
+        guests = [httpx.Client(base_url=s.base) for s in (a, b)]
+        try:
+            made = [seek_and_cancel(ann[i % 2], csrf).status_code for i in range(per_account)]
+            assert made == [201] * per_account
+            for web in ann:
+                r = seek_and_cancel(web, csrf)
+                assert r.status_code == 429 and r.json()["code"] == "seek_flood", web.base_url
+                assert 1 <= int(r.headers["retry-after"]) <= 60 // per_account
+            # the address spent one a seek above, refused or not
+            left = per_address - per_account - 2
+            made = [seek_and_cancel(guests[i % 2]).status_code for i in range(left)]
+            assert made == [201] * left
+            for web in guests:
+                r = seek_and_cancel(web)
+                assert r.status_code == 429 and "seeks" in r.json()["detail"], web.base_url
+                assert 1 <= int(r.headers["retry-after"]) <= 60 // per_address
+        finally:
+            for web in ann + guests:
+                web.close()
+        (account,) = sql_rows(url, "SELECT id FROM accounts")
+        kept = dict(sql_rows(url, "SELECT kind, address FROM address_limits"))
+        assert set(kept) == {"seek", "seekacct"}
+        assert kept["seekacct"] == digest(account[0]) and "127.0.0.1" not in kept["seek"]
 
 
 def test_takes_at_once_from_many_connections_are_each_counted() -> None:

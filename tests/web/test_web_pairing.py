@@ -21,7 +21,7 @@ from rummykit.web.pairing import Group, Waiting, match, window
 from rummykit.web.protocol import PROTOCOL
 from rummykit.web.seek_routes import SEEK_HEADER
 from rummykit.web.seek_store import NewSeek, SeekStore
-from rummykit.web.store import Store
+from rummykit.web.store import Store, digest
 from test_web_accounts import accounts_client, plant, rows, sign_up
 from web_helpers import postgres_cluster
 
@@ -224,6 +224,10 @@ def test_seek_flooding_is_limited_per_address_cancelled_or_not(db: Path) -> None
         r = seek(c, name="G")
         assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
         assert "seeks" in r.json()["detail"]
+    # counted in the database, the address kept as a digest: a restart does not refill
+    assert rows(db, "SELECT kind, address FROM address_limits") == [("seek", digest("testclient"))]
+    with accounts_client(db, **{**FAST, "seeks_per_minute": 3}) as c:
+        assert seek(c, name="G").status_code == 429
 
 
 def test_seek_flooding_is_limited_per_account(db: Path) -> None:

@@ -274,11 +274,12 @@ class AccountStore:
         with self.session.begin() as s:
             s.execute(delete(SigninFailureRow).where(SigninFailureRow.key == key))
 
-    # -- sign-ins and sign-ups per address -------------------------------------------------
+    # -- sign-ins, sign-ups and seeks per address (or account) ---------------------------
     def address_take(self, kind: str, address: str, now: float, per_minute: float) -> float:
         """Spend one of the ``per_minute`` events of ``kind`` a minute that the address
-        of digest ``address`` may have (``per_minute > 0``): 0 if it had one, else the
-        seconds until it has.
+        (or, for an account's kind, the account) of digest ``address`` may have
+        (``per_minute > 0``; web/accounts.py, ``AddressAllowance``): 0 if it had one,
+        else the seconds until it has.
 
         The allowance is :class:`~.limits.TokenBucket`'s, ``per_minute`` tokens (at
         least one) refilled over a minute, kept as a single time, ``full_at``, when
@@ -314,7 +315,8 @@ class AccountStore:
         """Delete the addresses' rows whose buckets are full by ``now`` (they allow what
         no row allows); how many went.  All at once: a bucket is full a minute after
         its last take (``per_minute`` of at least one), so the table holds only the
-        addresses that signed in or up within a minute and a sweep."""
+        addresses (and accounts) that signed in or up or sought within a minute and a
+        sweep."""
         with self.session.begin() as s:
             gone = s.execute(delete(AddressLimitRow).where(AddressLimitRow.full_at < now))
             return int(gone.rowcount)  # type: ignore[attr-defined]

@@ -109,12 +109,15 @@ class SigninBackoff:
 
 
 class AddressAllowance:
-    """The sign-ins (or sign-ups: ``kind``) one client address may make a minute,
-    ``per_minute`` (bursts as large; 0: no limit), counted in the database
-    (``address_limits``, :meth:`~.account_store.AccountStore.address_take`) so that
-    the address has one allowance over every server process on it.  Addresses are
-    kept as digests, of the key the limits count them by (an IPv6 address by its
-    /64), like the rated seats' (docs/accounts.md, "Two accounts of one player").
+    """The events of one ``kind`` one client address may make a minute, sign-ins
+    (``signin``), sign-ups (``signup``) or seeks (``seek``), or one account the
+    seeks of ``seekacct`` (web/seeks.py): ``per_minute`` (bursts as large; 0: no
+    limit), counted in the database (``address_limits``,
+    :meth:`~.account_store.AccountStore.address_take`) so that the address or
+    account has one allowance over every server process on it.  Addresses are kept
+    as digests, of the key the limits count them by (an IPv6 address by its /64),
+    like the rated seats' (docs/accounts.md, "Two accounts of one player"), and
+    accounts as digests of their ids; the kinds keep the two apart.
 
     On SQLite as on PostgreSQL: one process serves a SQLite file, where a bucket in
     memory (:class:`~.limits.AddressLimiter`) would be as right, but one way for
@@ -129,13 +132,14 @@ class AddressAllowance:
         self.db = db
         self.clock: Clock = time.time
 
-    async def take(self, address: str) -> float:
-        """Count one for ``address`` (an :func:`~.limits.address_key`): 0 if it was
-        allowed, else the seconds until the address may try again (nothing counted)."""
+    async def take(self, key: str) -> float:
+        """Count one for ``key`` (an :func:`~.limits.address_key`, or an account's
+        id): 0 if it was allowed, else the seconds until it may try again (nothing
+        counted).  The statement runs on ``db``'s threads, off the event loop."""
         if self.per_minute <= 0:
             return 0.0
         wait: float = await self.db(
-            self.rows.address_take, self.kind, digest(address), self.clock(), self.per_minute
+            self.rows.address_take, self.kind, digest(key), self.clock(), self.per_minute
         )
         return wait
 

@@ -6,8 +6,11 @@ An ASGI middleware, outside FastAPI's routing, because FastAPI reads and parses 
 whole body before a route's code runs (a 200 MB body to ``POST /api/tables`` costs
 it some 675 MB of peak memory before validation refuses it), and a route counts only
 the requests that reach it.  Here a body is refused once its declared or
-received length passes ``max_body``, and a counted request (``POST /api/tables``)
-spends its address's token before its body is read, valid or not.
+received length passes ``max_body``, and a counted request (``POST /api/tables``,
+``POST /api/seek``) spends its address's token before its body is read, valid or
+not.  An allowance is awaited: one counted by this process is a bucket in memory
+(:func:`counted_here`), one shared by every process a row of the database read and
+written off the event loop (web/seeks.py's, through the manager's database threads).
 
 A request that changes anything (any method but GET, HEAD and OPTIONS) from a
 browser page of another origin is refused (403 ``cross_origin``) before its body is
@@ -21,15 +24,29 @@ site sent it.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .limits import AddressLimiter
+from .limits import AddressLimiter, address_key
 from .origin import HostCheck, origin_allowed
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+Allowance = Callable[[str], Awaitable[float]]
+"""Spends one of a client address's allowance (the address as
+:func:`~.limits.address_key` gives it): 0 if it had one, else the seconds until it
+has (nothing spent)."""
+
+
+def counted_here(limiter: AddressLimiter) -> Allowance:
+    """``limiter``'s allowance, counted by this process alone."""
+
+    async def take(key: str) -> float:
+        return 0.0 if limiter.take(key) else limiter.wait(key)
+
+    return take
 
 
 class BodyTooLarge(Exception):
@@ -51,10 +68,10 @@ def _peer(scope: Scope) -> str | None:
 class Gate:
     """ASGI middleware: a ``Host`` that ``hosts`` does not serve gets 400 (a WebSocket
     is refused before its handshake); a request listed in ``counted`` (``"POST
-    /api/tables"``: its limiter and what it is, for the message) takes a token from
-    its address first, 429 when there is none; a body over ``max_body`` bytes gets
-    413 ``body_too_large``.  A body within the limit is read here and handed on
-    whole, so the application sees it as usual."""
+    /api/tables"``: its :data:`Allowance` and what it is, for the message) takes a
+    token from its address first, 429 when there is none; a body over ``max_body``
+    bytes gets 413 ``body_too_large``.  A body within the limit is read here and
+    handed on whole, so the application sees it as usual."""
 
     def __init__(
         self,
@@ -62,7 +79,7 @@ class Gate:
         *,
         hosts: HostCheck,
         max_body: int,
-        counted: Mapping[str, tuple[AddressLimiter, str]],
+        counted: Mapping[str, tuple[Allowance, str]],
         origins: tuple[str, ...] = (),
     ) -> None:
         self.app = app
@@ -96,10 +113,10 @@ class Gate:
             return
         limit = self.counted.get(f"{scope['method']} {scope['path']}")
         if limit is not None:
-            limiter, what = limit
-            peer = _peer(scope)
-            if not limiter.allow(peer):
-                wait = max(1, math.ceil(limiter.retry_after(peer)))
+            take, what = limit
+            left = await take(address_key(_peer(scope)))
+            if left > 0:
+                wait = max(1, math.ceil(left))
                 detail = f"too many {what} from your address; try again in {wait} s"
                 response = JSONResponse({"detail": detail}, 429, headers={"Retry-After": str(wait)})
                 await response(scope, receive, send)

@@ -134,9 +134,13 @@ class AddressLimiter:
 
     def retry_after(self, host: str | None) -> float:
         """Seconds until ``host`` may try again (0 if it may now)."""
+        return self.wait(address_key(host))
+
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` (as :meth:`take` counts it) may try again (0 if it
+        may now)."""
         if not self.enabled:
             return 0.0
-        key = address_key(host)
         bucket = self.buckets.get(key)
         return 0.0 if bucket is None else bucket.wait(self.clock())
 

@@ -25,8 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..rules import PRESETS
 from . import ratings
 from .account_store import Account, AccountStore, SignedIn
-from .accounts import AccountError
-from .limits import AddressLimiter
+from .accounts import AccountError, AddressAllowance
 from .lobby import CreateTable, SeatSpec
 from .protocol import MAX_NAME, clean_text
 from .seek_store import NewSeek, SeekStore, SeekView, Taken
@@ -78,9 +77,13 @@ class Seeker:
         self.service = service
         self.rows = SeekStore(store)
         self.accounts = AccountStore(store)
-        self.per_account = AddressLimiter(
-            settings.seeks_per_account_minute, max_addresses=settings.limit_addresses
+        self.per_address = AddressAllowance("seek", settings.seeks_per_minute, self.accounts, db)
+        """``seeks_per_minute``, spent by web/gate.py before the body is read."""
+        self.per_account = AddressAllowance(
+            "seekacct", settings.seeks_per_account_minute, self.accounts, db
         )
+        """``seeks_per_account_minute``, keyed by the account's id.  Both are counted
+        in the database, one allowance over every process."""
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
@@ -92,9 +95,12 @@ class Seeker:
         read (web/gate.py); an account's (``seeks_per_account_minute``) is spent
         here, by any seek, valid or not.  One seek a player (409 ``seek_held``)."""
         account = None if signed is None else signed.account
-        if account is not None and not self.per_account.take(account.id):
-            wait = max(1.0, self.per_account.retry_after(account.id))
-            raise AccountError(429, "seek_flood", "too many seeks from your account", wait)
+        if account is not None:
+            wait = await self.per_account.take(account.id)
+            if wait > 0:
+                raise AccountError(
+                    429, "seek_flood", "too many seeks from your account", max(1.0, wait)
+                )
         game = req.game.strip().lower()
         preset = PRESETS.get(game)
         if preset is None:

@@ -26,7 +26,7 @@ from .account_routes import SESSION_COOKIE, account_routes
 from .accounts import AccountError
 from .collector import tune_gc, young_collections
 from .config import given_flags, parse_list, server_settings
-from .gate import Gate
+from .gate import Gate, counted_here
 from .limits import AddressLimiter
 from .live import peer
 from .lobby import lobby_routes
@@ -84,15 +84,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     tables_limit = AddressLimiter(
         settings.tables_per_minute, max_addresses=settings.limit_addresses
     )
-    seeks_limit = AddressLimiter(settings.seeks_per_minute, max_addresses=settings.limit_addresses)
     hosts = HostCheck(settings.allowed_hosts)
+
+    def mgr() -> Manager:
+        return holder["m"]
+
     app.add_middleware(
         Gate,
         hosts=hosts,
         max_body=settings.max_body,
         counted={
-            "POST /api/tables": (tables_limit, "tables created"),
-            f"POST {SEEK_PATH}": (seeks_limit, "seeks made"),
+            "POST /api/tables": (counted_here(tables_limit), "tables created"),
+            # in the database, over every process (web/seeks.py)
+            f"POST {SEEK_PATH}": (lambda key: mgr().seeker.per_address.take(key), "seeks made"),
         },
         origins=settings.allowed_origins,
     )
@@ -102,9 +106,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     records_limit = AddressLimiter(
         settings.record_per_minute, max_addresses=settings.limit_addresses
     )
-
-    def mgr() -> Manager:
-        return holder["m"]
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

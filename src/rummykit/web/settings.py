@@ -231,9 +231,10 @@ class Settings:
     """Seconds a paired seek's seat link can still be fetched with its token."""
     seeks_per_minute: float = 6.0
     """Seeks one client address may make a minute (bursts as large), whether they
-    are then cancelled or not; 0: no limit ..."""
+    are then cancelled or not, counted in the database over every server process;
+    0: no limit ..."""
     seeks_per_account_minute: float = 4.0
-    """... and one account (bursts as large); 0: no limit."""
+    """... and one account (bursts as large), counted alike; 0: no limit."""
     # -- players' pages and leaderboards (web/profiles.py; docs/accounts.md) -----------
     profile_games: int = 50
     """Finished games a player's page lists (the latest), and counts results over."""
