@@ -195,7 +195,7 @@ class MeldTable:
         """Per shape, the ways it can grow (filled by :func:`rummykit.table.layoff_options`)."""
         self._set_memo: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
         self._natural_masks: list[int] | None = None
-        """Per shape, its natural faces as a mask (:meth:`opening_points`; built on first use)."""
+        """Per shape, its natural faces as a mask (:meth:`opening_reaches`; built on first use)."""
         self._opening_memo: dict[tuple[int, ...], int] = {}
 
     def _add(self, kind: int, key: int, positions: tuple[int, ...], jm: int) -> None:
@@ -244,23 +244,29 @@ class MeldTable:
         self._set_memo[counts] = res
         return res
 
-    def opening_points(self, hand: HandCounts) -> int:
-        """The most points (:func:`meld_value`) that melds of ``hand`` can total, laid
-        together (no card in two melds).  The opening search
-        (``GameState.finishable``) stops a branch whose opening cannot reach the minimum
-        by this, without laying a meld.
-
-        A packing search over the hand's counts: its lowest meldable card is either
-        left out or laid in one of the shapes that hold it; sub-hands are remembered
-        across calls (the same hands recur in a turn's search and in a search's
-        samples), up to :data:`OPENING_MEMO` of them.
+    def opening_reaches(self, hand: HandCounts, target: int) -> bool:
+        """Whether melds of ``hand``, laid together (no card in two melds), can total
+        ``target`` points (:func:`meld_value`).  The opening search
+        (``GameState.finishable``) stops a branch whose opening cannot reach the
+        minimum by this, without laying a meld.
 
         >>> from rummykit.rules import Rules
         >>> from rummykit.cards import parse_cards, mask_of
         >>> t = MeldTable(Rules.preset("rami51"))
-        >>> t.opening_points(HandCounts.of(mask_of(parse_cards("KS KH KD QS JS 2C 9H"))))
-        30
+        >>> hand = HandCounts.of(mask_of(parse_cards("KS KH KD QS JS 2C 9H")))
+        >>> t.opening_reaches(hand, 30), t.opening_reaches(hand, 31)
+        (True, False)
         """
+        return target <= 0 or self._opening_best(hand, target) >= target
+
+    def _opening_best(self, hand: HandCounts, target: int) -> int:
+        """The most points melds of ``hand`` can total if that is under ``target``;
+        otherwise some total of at least ``target`` (the search stops there).
+
+        A packing search over the hand's counts: its lowest meldable card is laid in
+        one of the shapes that hold it, or left out.  Exact results are remembered
+        across calls (the same sub-hands recur within a turn's search and across a
+        search's samples), up to :data:`OPENING_MEMO` of them."""
         memo = self._opening_memo
         got = memo.get(hand)
         if got is not None:
@@ -278,12 +284,20 @@ class MeldTable:
         if found:
             low = union & -union
             shapes = self.shapes
-            if low:
-                best = self.opening_points(_without_face(hand, low))
             for i in found:
                 if masks[i] & low or not masks[i]:
                     sh = shapes[i]
-                    best = max(best, sh.points + self.opening_points(_without(hand, sh)))
+                    got = sh.points + self._opening_best(_without(hand, sh), target - sh.points)
+                    if got > best:
+                        best = got
+                        if best >= target:
+                            return best  # a lower bound only: not remembered
+            if low:
+                got = self._opening_best(_without_face(hand, low), target)
+                if got > best:
+                    best = got
+                    if best >= target:
+                        return best
         if len(memo) >= OPENING_MEMO:
             memo.clear()
         memo[tuple(hand)] = best  # a plain tuple of ints: out of the collector's sight
@@ -412,7 +426,7 @@ def meld_table(rules: Rules) -> MeldTable:
 
 
 OPENING_MEMO = 1 << 14
-"""Sub-hands :meth:`MeldTable.opening_points` remembers per catalogue before it starts
+"""Sub-hands :meth:`MeldTable.opening_reaches` remembers per catalogue before it starts
 again (about 3 MB)."""
 
 

@@ -455,11 +455,14 @@ class GameState:
         if phase is _PLAY_PHASE:
             out: list[Move] = []
             memo: dict[Any, bool] = {}
-            no_opening = self._opening_out_of_reach()
+            no_opening: bool | None = None  # asked at the first meld
             for m in self._candidates():
-                if m.kind == DISCARD or (
-                    not (no_opening and m.kind == MELD) and self._keeps_turn_finishable(m, memo)
-                ):
+                if m.kind == MELD:
+                    if no_opening is None:
+                        no_opening = self._opening_out_of_reach()
+                    if no_opening:
+                        continue
+                if m.kind == DISCARD or self._keeps_turn_finishable(m, memo):
                     out.append(m)
             return out
         return []  # the match is over
@@ -647,14 +650,15 @@ class GameState:
 
     def _opening_out_of_reach(self) -> bool:
         """Whether the player to act owes the opening minimum and the melds of their
-        hand cannot reach it (:meth:`MeldTable.opening_points`): then every meld,
+        hand cannot reach it (:meth:`MeldTable.opening_reaches`): then every meld,
         which opens or continues the opening, leaves a turn that cannot end."""
         p = self.current
         return (
             not self.game.contract
             and self.needs_opening(p)
-            and self.open_points + self.game.melds.opening_points(HandCounts.of(self.hands[p]))
-            < self.rules.opening_minimum
+            and not self.game.melds.opening_reaches(
+                HandCounts.of(self.hands[p]), self.rules.opening_minimum - self.open_points
+            )
         )
 
     def finishable(self, memo: dict[Any, bool]) -> bool:

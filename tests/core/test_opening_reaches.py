@@ -1,10 +1,10 @@
-"""The opening search's bound: ``MeldTable.opening_points`` is the most a hand's melds
-can total, and pruning the search by it changes no legal list.
+"""The opening search's cut: ``MeldTable.opening_reaches`` tells whether a hand's melds
+can total a number of points, and pruning the search by it changes no legal list.
 
 The opening minimum (seed 003: "la première pose doit totaliser au moins 51 points";
 Kalooki 40 the same at 40) makes a meld legal only if the turn can still reach the
 minimum, which ``GameState.finishable`` decides by searching the turn ahead; a branch
-whose hand cannot reach it by :meth:`MeldTable.opening_points` is cut there.
+whose hand cannot reach it by :meth:`MeldTable.opening_reaches` is cut there.
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ def packings_best(t: MeldTable, hand: int) -> int:
 
 
 @pytest.mark.parametrize("preset", ["rami51", "kalooki"])
-def test_opening_points_is_the_best_packing(preset: str) -> None:
-    """Seed 003's opening counts the melds laid: the bound equals the best total of
-    disjoint melds, by brute force over small hands of the preset's pack."""
+def test_opening_reaches_the_best_packing_and_no_more(preset: str) -> None:
+    """Seed 003's opening counts the melds laid: a hand reaches the best total of
+    disjoint melds (by brute force over small hands of the preset's pack) and not one
+    point more, asked in either order (answers are remembered between questions)."""
     rules = Rules.preset(preset)
     t = MeldTable(rules)
     g = new_game(preset, players=2, seed=0)
@@ -51,7 +52,14 @@ def test_opening_points_is_the_best_packing(preset: str) -> None:
         for c in rng.sample(pack, rng.randint(4, 9)):
             hand |= 1 << c
         want = packings_best(t, hand)
-        assert t.opening_points(HandCounts.of(hand)) == want, bin(hand)
+        counts = HandCounts.of(hand)
+        if rng.random() < 0.5:
+            assert t.opening_reaches(counts, want), bin(hand)
+            assert not t.opening_reaches(counts, want + 1), bin(hand)
+        else:
+            assert not t.opening_reaches(counts, want + 1), bin(hand)
+            assert t.opening_reaches(counts, want), bin(hand)
+        assert t.opening_reaches(counts, max(0, want - 7))
         checked += want > 0
     assert checked > 20  # hands with melds were tried, not only empty ones
 
@@ -82,4 +90,5 @@ def test_combinations_of_a_set_and_a_run_share_no_card() -> None:
     """A card counts once: K♠ in a set of kings and in J-Q-K♠ gives 30, not 60."""
     t = MeldTable(Rules.preset("rami51"))
     hand = mask_of(parse_cards("KS KH KD QS JS"))
-    assert t.opening_points(HandCounts.of(hand)) == 30
+    assert t.opening_reaches(HandCounts.of(hand), 30)
+    assert not t.opening_reaches(HandCounts.of(hand), 31)
