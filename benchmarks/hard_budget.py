@@ -6,8 +6,8 @@ single round is played with ``hard`` in seat 0 and ``medium`` in the other seats
 (``--matches`` rounds from consecutive seeds).  Every decision of seat 0 with more
 than one legal move is timed with the process's CPU clock, around ``choose`` as the
 server calls it: the search's own deadline plus what it does before and after (its
-candidates, the last playout, the choice).  Reported: the moves, their median, 95th
-percentile and largest CPU time, and how many went over the budget by more than
+candidates, the last playout, the choice).  Reported: the moves, their mean, median,
+95th percentile and largest CPU time, and how many went over the budget by more than
 ``--slack`` (the last playout that straddles the deadline is allowed for).
 
     python benchmarks/hard_budget.py --presets gin,rami51 --budget 1.0
@@ -19,17 +19,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import sys
 import time
 
-from results_file import write_results
-from rich.console import Console
-from rich.table import Table
+import per_preset
 
 from rummykit import new_game
 from rummykit.bots import make_bot
-from rummykit.rules import PRESETS
 
 
 def move_times(preset: str, players: int, matches: int, budget: float, seed: int) -> list[float]:
@@ -64,38 +59,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="hard_budget")
     args = ap.parse_args(argv)
-    presets = args.presets.split(",") if args.presets else sorted(PRESETS)
-    limit = args.budget + args.slack
-    table = Table(title=f"hard's CPU seconds a move at a budget of {args.budget:g} s")
-    for col in ("preset", "players", "moves", "median", "p95", "max", f"> {limit:g} s"):
-        table.add_column(col, justify="right")
-    rows = []
-    for preset in presets:
-        rules = PRESETS[preset]
-        counts = sorted(
-            {rules.min_players, max(rules.min_players, min(rules.max_players, args.max_players))}
-        )
-        for players in counts:
-            times = sorted(move_times(preset, players, args.matches, args.budget, args.seed))
-            if not times:
-                continue
-            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-            over = sum(1 for t in times if t > limit)
-            row = {
-                "preset": preset, "players": players, "moves": len(times),
-                "median": statistics.median(times), "p95": p95, "max": times[-1], "over": over,
-            }  # fmt: skip
-            rows.append(row)
-            table.add_row(
-                preset, str(players), str(len(times)), f"{row['median']:.3f}", f"{p95:.3f}",
-                f"{times[-1]:.3f}", str(over),
-            )  # fmt: skip
-            print(f"{preset} {players}p: max {times[-1]:.2f} s, {over} over", file=sys.stderr)
-    Console(width=120).print(table)
-    given = sys.argv[1:] if argv is None else argv
-    write_results(
-        args.out, {"command": "python benchmarks/hard_budget.py " + " ".join(given), "rows": rows}
-    )
+    per_preset.run(
+        title=f"hard's CPU seconds a move at a budget of {args.budget:g} s", what="moves",
+        presets=args.presets, max_players=args.max_players, limit=args.budget + args.slack,
+        name=args.out, argv=argv,
+        measure=lambda preset, players: move_times(
+            preset, players, args.matches, args.budget, args.seed
+        ),
+    )  # fmt: skip
     return 0
 
 

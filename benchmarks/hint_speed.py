@@ -4,8 +4,8 @@ budget (the review's, ``review.default_budget``), as the front ends ask it.
 For each preset, at its fewest and most players (capped by ``--max-players``), the
 positions are the turns of ``--matches`` one-round matches of ``medium`` bots: every
 ``--every``-th decision with more than one legal move is hinted.  Reported: the
-number of hints, their mean, 95th percentile and largest CPU time; the goal is a
-hint within one second in every preset.
+number of hints, their mean, median, 95th percentile and largest CPU time, and how
+many took over a second: the goal is a hint within one second in every preset.
 
     python benchmarks/hint_speed.py --matches 2 --every 4
 """
@@ -14,18 +14,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import sys
 import time
 
-from results_file import write_results
-from rich.console import Console
-from rich.table import Table
+import per_preset
 
 from rummykit import new_game
 from rummykit.bots import make_bot
 from rummykit.bots.hints import suggest
-from rummykit.rules import PRESETS
 
 
 def hint_times(preset: str, players: int, matches: int, every: int, seed: int) -> list[float]:
@@ -59,36 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="hint_speed")
     args = ap.parse_args(argv)
-    presets = args.presets.split(",") if args.presets else sorted(PRESETS)
-    table = Table(title="hint CPU seconds at the default budget")
-    for col in ("preset", "players", "hints", "mean", "p95", "max", "≤ 1 s"):
-        table.add_column(col, justify="right")
-    rows = []
-    for preset in presets:
-        rules = PRESETS[preset]
-        counts = sorted(
-            {rules.min_players, max(rules.min_players, min(rules.max_players, args.max_players))}
-        )
-        for players in counts:
-            times = sorted(hint_times(preset, players, args.matches, args.every, args.seed))
-            if not times:
-                continue
-            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-            row = {
-                "preset": preset, "players": players, "hints": len(times),
-                "mean": statistics.fmean(times), "p95": p95, "max": times[-1],
-            }  # fmt: skip
-            rows.append(row)
-            table.add_row(
-                preset, str(players), str(len(times)), f"{row['mean']:.3f}", f"{p95:.3f}",
-                f"{times[-1]:.3f}", "yes" if times[-1] <= 1.0 else "NO",
-            )  # fmt: skip
-            print(f"{preset} {players}p: max {times[-1]:.2f} s", file=sys.stderr, flush=True)
-    Console(width=120).print(table)
-    given = sys.argv[1:] if argv is None else argv
-    write_results(
-        args.out, {"command": "python benchmarks/hint_speed.py " + " ".join(given), "rows": rows}
-    )
+    per_preset.run(
+        title="hint CPU seconds at the default budget", what="hints", presets=args.presets,
+        max_players=args.max_players, limit=1.0, name=args.out, argv=argv,
+        measure=lambda preset, players: hint_times(
+            preset, players, args.matches, args.every, args.seed
+        ),
+    )  # fmt: skip
     return 0
 
 
