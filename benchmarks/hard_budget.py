@@ -18,34 +18,26 @@ prints a table and writes ``benchmarks/results/hard_budget.json``.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 import per_preset
 
-from rummykit import new_game
 from rummykit.bots import make_bot
 
 
 def move_times(preset: str, players: int, matches: int, budget: float, seed: int) -> list[float]:
     """CPU seconds of each of seat 0's decisions by ``hard`` in ``matches`` rounds."""
     out: list[float] = []
-    for k in range(matches):
-        g = new_game(f"{preset}(deals=1)", players, seed + k)
-        hard = make_bot(f"ismcts:{budget:g}cpu")
-        medium = make_bot("medium")
-        rng = random.Random(seed + k)
-        actions = 0
-        while not g.is_over() and actions < 3000:
-            view = g.view(g.current)
-            if g.current == 0 and len(view.legal) > 1:
-                start = time.process_time()
-                move = hard.choose(view, rng)
-                out.append(time.process_time() - start)
-            else:
-                move = (hard if g.current == 0 else medium).choose(view, rng)
-            g.apply(move)
-            actions += 1
+    hard = make_bot(f"ismcts:{budget:g}cpu")
+    medium = make_bot("medium")
+    for g, view, rng in per_preset.decisions(preset, players, matches, seed):
+        if g.current == 0 and len(view.legal) > 1:
+            start = time.process_time()
+            move = hard.choose(view, rng)
+            out.append(time.process_time() - start)
+        else:
+            move = (hard if g.current == 0 else medium).choose(view, rng)
+        g.apply(move)
     return out
 
 

@@ -13,12 +13,10 @@ many took over a second: the goal is a hint within one second in every preset.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 import per_preset
 
-from rummykit import new_game
 from rummykit.bots import make_bot
 from rummykit.bots.hints import suggest
 
@@ -27,21 +25,15 @@ def hint_times(preset: str, players: int, matches: int, every: int, seed: int) -
     """CPU seconds of each hint asked in ``matches`` one-round matches of ``preset``."""
     out: list[float] = []
     bot = make_bot("medium")
-    for k in range(matches):
-        g = new_game(f"{preset}(deals=1)", players, seed + k)
-        rng = random.Random(seed + k)
-        decisions = 0
-        actions = 0
-        while not g.is_over() and actions < 2000:
-            view = g.view(g.current)
-            if len(view.legal) > 1:
-                decisions += 1
-                if decisions % every == 0:
-                    start = time.process_time()
-                    suggest(view)
-                    out.append(time.process_time() - start)
-            g.apply(bot.choose(view, rng))
-            actions += 1
+    asked = 0
+    for g, view, rng in per_preset.decisions(preset, players, matches, seed):
+        if len(view.legal) > 1:
+            asked += 1
+            if asked % every == 0:
+                start = time.process_time()
+                suggest(view)
+                out.append(time.process_time() - start)
+        g.apply(bot.choose(view, rng))
     return out
 
 

@@ -3,19 +3,38 @@
 
 from __future__ import annotations
 
+import random
 import statistics
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from results_file import write_results
 from rich.console import Console
 from rich.table import Table
 
+from rummykit import new_game
 from rummykit.rules import PRESETS
+from rummykit.state import GameState
+from rummykit.view import PlayerView
 
 Measure = Callable[[str, int], list[float]]
 """The CPU seconds of each timed call in ``preset`` with ``players``."""
+
+
+def decisions(
+    preset: str, players: int, matches: int, seed: int
+) -> Iterator[tuple[GameState, PlayerView, random.Random]]:
+    """Each decision of ``matches`` single rounds of ``preset`` (seeds ``seed``,
+    ``seed + 1``...): the state, the view of the player to act and the round's RNG.
+    The caller applies a move before asking for the next."""
+    for k in range(matches):
+        g = new_game(f"{preset}(deals=1)", players, seed + k)
+        rng = random.Random(seed + k)
+        actions = 0
+        while not g.is_over() and actions < 3000:
+            yield g, g.view(g.current), rng
+            actions += 1
 
 
 def run(
