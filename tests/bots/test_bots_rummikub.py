@@ -269,3 +269,38 @@ def test_light_playouts_lay_only_valid_sets() -> None:
         # a run's jokers are counted as the numbers they stand for: compare totals
         assert sum(laid.values()) + sum(left.values()) == sum(before.values())
         assert not +(left - before)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_an_expert_playout_plays_the_round_as_medium_plays_it(seed: int) -> None:
+    """A playout whose every turn is the expert's
+    (:meth:`~rummykit.bots.rummikub_playout.Playout.play_expert`) plays the sample as
+    ``medium`` plays the real round from there, draws in the stock's order included:
+    it ends with the engine's scores."""
+    g = new_game("rummikub(deals=1)", 2, seed)
+    for _ in range(seed % 7):
+        g.apply(choose("medium", g))
+    light = Playout.of_state(g)
+    move = choose("medium", g)
+    got = light.play_move(move, TURNS, expert_turns=TURNS)
+    while not g.is_over():
+        g.apply(choose("medium", g))
+    assert got == list(g.results[-1].deltas)
+
+
+def test_an_expert_playout_hands_over_to_the_light_players() -> None:
+    """After its ``k`` expert turns a playout goes on as a light playout would from
+    the real round after those turns: the same scores, the racks, table and pool
+    carried over."""
+    for seed in range(6):
+        g = new_game("rummikub(deals=1)", 2, 100 + seed)
+        for _ in range(4):
+            g.apply(choose("medium", g))
+        light = Playout.of_state(g)
+        k = 1 + seed % 3
+        got = light.play_move(choose("medium", g), TURNS, expert_turns=k)
+        for _ in range(k):  # the candidate and k - 1 expert turns, on the real round
+            g.apply(choose("medium", g))
+        assert not g.is_over()
+        want = Playout.of_state(g).play_move(choose("medium", g), TURNS - 1)
+        assert got == want

@@ -171,6 +171,7 @@ class ISMCTSBot(Bot):
         inference: bool = True,
         deviate_z: float | None = None,
         tiles_search: bool = False,
+        expert_turns: int = 0,
     ) -> None:
         if seconds is None and iterations is None:
             raise ValueError("give a time (seconds) or an iteration budget")
@@ -204,6 +205,10 @@ class ISMCTSBot(Bot):
         CPU-second a move the search won 40.4% (31.5-50.0%) of 52 duplicate deals
         against the expert (docs/bots.md, "Rummikub"), its playouts' players never
         rearranging the table, so ``hard`` would have played worse than ``medium``."""
+        self.expert_turns = expert_turns
+        """Turns after each candidate that a Rummikub playout plays by the expert's
+        rule before its light players take over
+        (:meth:`~rummykit.bots.rummikub_playout.Playout.play_expert`)."""
         self.expert = ExpertBot()
         self._pool: ProcessPoolExecutor | None = None
         self._deadline: float | None = None
@@ -267,6 +272,8 @@ class ISMCTSBot(Bot):
             self.indifference,
             self.inference,
             self.deviate_z,
+            self.tiles_search,
+            self.expert_turns,
         )
         futures = [self._pool.submit(worker.search, view, cands, s) for s in seeds]
         total = dict.fromkeys(cands, 0.0)
@@ -320,7 +327,7 @@ class ISMCTSBot(Bot):
             if tiles:  # light playouts (bots/rummikub_playout.py)
                 light = Playout.of_state(sample)
                 for m in cands:
-                    r = rewards(sample, light.play_move(m, TURNS))
+                    r = rewards(sample, light.play_move(m, TURNS, self.expert_turns))
                     sums[m] += r[view.player]
                     row.append(r[view.player])
             for m in cands if not tiles else ():
