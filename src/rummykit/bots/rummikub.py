@@ -269,9 +269,17 @@ def needed_by_near_set(t: MeldTable, face: int, rest: Counter[int]) -> bool:
     return False
 
 
-def expert_shapes(turn: Turn) -> list[int] | None:
+def expert_shapes(
+    turn: Turn,
+    danger: int = DANGER,
+    far: int = FAR,
+    joker_gain: int = JOKER_GAIN,
+    objective: str = TILES,
+) -> list[int] | None:
     """The expert's play: the solver's arrangement with hold-backs (module docstring);
-    None: draw (or pass)."""
+    None: draw (or pass).  The keywords are the hold-backs' thresholds and the
+    solver's objective once opened, so that other settings can be measured against
+    ``medium``'s (``benchmarks/rummikub_variants.py``)."""
     t, rack = turn.t, turn.rack
     jokers = jokers_of(rack)
     if not turn.opened:
@@ -285,18 +293,18 @@ def expert_shapes(turn: Turn) -> list[int] | None:
             if kept is not None:
                 return kept
         return opening
-    full = turn.solve(rack)
+    full = turn.solve(rack, objective)
     if not full.placed:
         return None
-    if full.placed == rack.bit_count() or min(turn.others) <= DANGER or not turn.pool:
+    if full.placed == rack.bit_count() or min(turn.others) <= danger or not turn.pool:
         return list(full.shapes)  # going out, or the end is near: hold nothing back
     plays = placed_faces(t, turn.old, full.shapes)
     used = plays[JOKER]
     if used:
-        without = turn.solve(rack & ~jokers)
-        if without.placed > full.placed - used - JOKER_GAIN * used:
+        without = turn.solve(rack & ~jokers, objective)
+        if without.placed > full.placed - used - joker_gain * used:
             return list(without.shapes) if without.placed else None
-    if full.placed == 1 and min(turn.others) >= FAR:
+    if full.placed == 1 and min(turn.others) >= far:
         face = next(iter(plays))
         rest = rack_faces(rack)
         rest[face] -= 1
