@@ -9,8 +9,9 @@ changes (docs/benchmarks.md, "Rummikub's levels"):
   ``danger``, ``far``, ``joker_gain``, ``objective=points``);
 * ``search:KEY=VALUE,...``: the Rummikub search (``ISMCTSBot(tiles_search=True)``)
   on its own CPU clock, ``ms`` its budget a move in milliseconds (1000),
-  ``k`` the expert turns each playout plays first (``expert_turns``, 0), ``z`` the
-  confidence it needs to leave the expert's play (``deviate_z``, 1.64);
+  ``k`` the expert turns each playout plays first (``expert_turns``, 0), ``h`` the
+  turns it plays at most (``tiles_horizon``, a whole round), ``z`` the confidence it
+  needs to leave the expert's play (``deviate_z``, 1.64);
 * any name :func:`~rummykit.bots.make_bot` knows (``medium``, ``ismcts:1cpu``).
 
 Each deal (``seed + i``) is played twice, the seats swapped; reported: the first bot's
@@ -19,6 +20,7 @@ with a 95% interval over the deals.
 
     python benchmarks/rummikub_variants.py "expert:joker_gain=4" medium --deals 100
     python benchmarks/rummikub_variants.py "search:ms=500,k=2" medium --deals 40
+    python benchmarks/rummikub_variants.py "search:ms=500,k=6,h=6" medium --deals 40
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from results_file import write_results
 from rummykit.bots import ISMCTSBot, make_bot, play_match
 from rummykit.bots.base import Bot
 from rummykit.bots.rummikub import expert_shapes, most_tiles_move, play_move, view_turn
+from rummykit.bots.rummikub_playout import TURNS
 from rummykit.moves import Move
 from rummykit.tournament import wilson_interval
 from rummykit.view import PlayerView
@@ -74,6 +77,7 @@ def build(spec: str) -> Bot:
             clock="cpu",
             tiles_search=True,
             expert_turns=int(kw.get("k", "0")),
+            tiles_horizon=int(kw.get("h", str(TURNS))),
             deviate_z=float(kw.get("z", "1.64")),
         )
     return make_bot(spec)

@@ -16,13 +16,13 @@ from helpers import build
 from rummykit.bots import make_bot, play_match
 from rummykit.bots.ismcts import ISMCTSBot
 from rummykit.bots.rummikub import candidate_moves, placed
-from rummykit.bots.rummikub_playout import TURNS, Playout, Table, quick_play, rack_of
+from rummykit.bots.rummikub_playout import TURNS, Playout, Table, quick_play, rack_of, rack_value
 from rummykit.invariants import check_state
 from rummykit.melds import MeldTable
 from rummykit.moves import ARRANGE, DRAW_STOCK, Move
 from rummykit.serialize import state_from_json, state_to_json
 from rummykit.state import GameState, Phase, new_game
-from rummykit.variants.rummikub import arrangement_shapes, shape_faces
+from rummykit.variants.rummikub import arrangement_shapes, round_deltas, shape_faces
 
 BOT_NAMES = ("random", "greedy", "expert", "easy", "medium", "ismcts:16i")
 """Every level; the search at 16 samples a move (its moves are its candidates, each
@@ -304,3 +304,33 @@ def test_an_expert_playout_hands_over_to_the_light_players() -> None:
         assert not g.is_over()
         want = Playout.of_state(g).play_move(choose("medium", g), TURNS - 1)
         assert got == want
+
+
+def test_an_expert_playout_cut_at_its_horizon_scores_the_racks_it_leaves() -> None:
+    """With its horizon at its expert turns a playout is the expert's next turns, then
+    the racks they leave scored as a blocked round (the lowest rack takes the
+    differences)."""
+    for seed in range(6):
+        g = new_game("rummikub(deals=1)", 2, 200 + seed)
+        for _ in range(6):
+            g.apply(choose("medium", g))
+        light = Playout.of_state(g)
+        k = 2 + seed % 3
+        got = light.play_move(choose("medium", g), k, expert_turns=k)
+        for _ in range(k + 1):
+            g.apply(choose("medium", g))
+        assert not g.is_over()
+        values = [rack_value(rack_of(h), g.rules.joker_points) for h in g.hands]
+        assert got == round_deltas(values, None)[1]
+
+
+def test_the_search_with_expert_turns_is_legal_and_repeatable() -> None:
+    """The search whose playouts start with the expert's turns runs its samples and
+    plays a legal move, the same one again under the same seed."""
+    g = crowded(4)
+    moves = []
+    for _ in range(2):
+        bot = ISMCTSBot(seconds=None, iterations=6, tiles_search=True, expert_turns=2)
+        moves.append(bot.choose(g.view(g.current), random.Random(5)))
+        assert bot.last_iterations == 6
+    assert moves[0] == moves[1] and g.is_legal(moves[0])

@@ -40,10 +40,10 @@ def test_a_setting_changes_the_play() -> None:
 
 
 def test_search_specs_build_the_tiles_search() -> None:
-    bot = build("search:ms=200,k=3,z=0.5")
+    bot = build("search:ms=200,k=3,h=3,z=0.5")
     assert isinstance(bot, ISMCTSBot)
     assert (bot.seconds, bot.clock, bot.tiles_search) == (0.2, "cpu", True)
-    assert (bot.expert_turns, bot.deviate_z) == (3, 0.5)
+    assert (bot.expert_turns, bot.tiles_horizon, bot.deviate_z) == (3, 3, 0.5)
     assert isinstance(build("ismcts:1cpu"), ISMCTSBot)
 
 

@@ -172,6 +172,7 @@ class ISMCTSBot(Bot):
         deviate_z: float | None = None,
         tiles_search: bool = False,
         expert_turns: int = 0,
+        tiles_horizon: int = TURNS,
     ) -> None:
         if seconds is None and iterations is None:
             raise ValueError("give a time (seconds) or an iteration budget")
@@ -209,6 +210,11 @@ class ISMCTSBot(Bot):
         """Turns after each candidate that a Rummikub playout plays by the expert's
         rule before its light players take over
         (:meth:`~rummykit.bots.rummikub_playout.Playout.play_expert`)."""
+        self.tiles_horizon = tiles_horizon
+        """Turns a Rummikub playout plays after the candidate at most; one cut short is
+        scored as a blocked round (the lowest rack takes the differences), so with
+        ``tiles_horizon == expert_turns`` a sample is the expert's next turns and the
+        racks they leave."""
         self.expert = ExpertBot()
         self._pool: ProcessPoolExecutor | None = None
         self._deadline: float | None = None
@@ -274,6 +280,7 @@ class ISMCTSBot(Bot):
             self.deviate_z,
             self.tiles_search,
             self.expert_turns,
+            self.tiles_horizon,
         )
         futures = [self._pool.submit(worker.search, view, cands, s) for s in seeds]
         total = dict.fromkeys(cands, 0.0)
@@ -327,7 +334,7 @@ class ISMCTSBot(Bot):
             if tiles:  # light playouts (bots/rummikub_playout.py)
                 light = Playout.of_state(sample)
                 for m in cands:
-                    r = rewards(sample, light.play_move(m, TURNS, self.expert_turns))
+                    r = rewards(sample, light.play_move(m, self.tiles_horizon, self.expert_turns))
                     sums[m] += r[view.player]
                     row.append(r[view.player])
             for m in cands if not tiles else ():
