@@ -26,15 +26,15 @@ fails the check (none should) gives way to the listed play placing the most tile
   (``ISMCTSBot(tiles_search=True)``) compares a few plays (:func:`candidate_moves`: the
   expert's, the solver's most tiles, the same without the rack's jokers, the easy
   play, the draw) by paired playouts on determinizations of its view (:mod:`.ismcts`),
-  on a light copy of the sample whose players place what fits without rearranging
-  (:mod:`.rummikub_playout`); it keeps the expert's play unless another beats it with
-  95% confidence, and answers within its budget, the candidates' cost included.
+  each the expert's next turns on the sample (:mod:`.rummikub_playout`), the racks
+  they leave scored; it keeps the expert's play unless another beats it with 95%
+  confidence, and answers within its budget, the candidates' cost included.
 
 How strong each level is, measured on duplicate deals (docs/bots.md, "Rummikub"):
-``medium`` beats ``easy`` in 97.5% of games; the search is not yet stronger than
-``medium`` (40% of games at one CPU-second a move), its playouts' players never
-rearranging the table as ``medium`` does, so ``hard`` does not use it; ``easy`` loses
-to ``random``.
+``medium`` beats ``easy`` in 97.5% of games; the search is not stronger than
+``medium`` (40% of games at one CPU-second a move with light playouts alone, near
+parity with the expert's turns in its samples), so ``hard`` does not use it; ``easy``
+loses to ``random``.
 
 Every level sees only its :class:`~rummykit.view.PlayerView`; the search's samples
 deal the unseen tiles at random.
