@@ -350,13 +350,15 @@ class ISMCTSBot(Bot):
             row = []
             if tiles:  # light playouts (bots/rummikub_playout.py)
                 light = Playout.of_state(sample)
+                late = deadline is not None and done
+                stop = (lambda: now() >= deadline) if late else None  # type: ignore[operator]
                 for m in cands:
-                    r = rewards(sample, light.play_move(m, self.tiles_horizon, self.expert_turns))
-                    row.append(r[view.player])
-                    if deadline is not None and done and now() >= deadline:
-                        break  # the expert's turns cost milliseconds: keep to the budget
-                if len(row) < len(cands):
-                    break  # an unfinished sample is not paired: dropped
+                    deltas = light.play_move(m, self.tiles_horizon, self.expert_turns, stop)
+                    row.append(rewards(sample, deltas)[view.player])
+                    if stop is not None and stop():
+                        break
+                if stop is not None and stop():
+                    break  # the expert's turns cost milliseconds: a sample cut short is dropped
                 for m, x in zip(cands, row, strict=True):
                     sums[m] += x
             for m in cands if not tiles else ():

@@ -24,7 +24,7 @@ taking the differences.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..cards import JOKER, bits, copy_of, face_of
@@ -357,22 +357,34 @@ class Playout:
             s.current,
         )
 
-    def play_move(self, move: Move, horizon: int, expert_turns: int = 0) -> list[int]:
+    def play_move(
+        self,
+        move: Move,
+        horizon: int,
+        expert_turns: int = 0,
+        stop: Callable[[], bool] | None = None,
+    ) -> list[int]:
         """:meth:`play` of a Rummikub move (a play, the draw or the pass)."""
         shapes = arrangement_shapes(move.a, self.t) if move.kind == ARRANGE else None
         if expert_turns:
-            return self.play_expert(shapes, horizon, expert_turns)
+            return self.play_expert(shapes, horizon, expert_turns, stop)
         return self.play(shapes, horizon)
 
     def play_expert(
-        self, shapes: Iterable[int] | None, horizon: int, expert_turns: int
+        self,
+        shapes: Iterable[int] | None,
+        horizon: int,
+        expert_turns: int,
+        stop: Callable[[], bool] | None = None,
     ) -> list[int]:
         """:meth:`play`, the first ``expert_turns`` turns after the move played by the
         expert's own rule (:func:`~rummykit.bots.rummikub.expert_shapes`: the solver's
         arrangement, which rearranges the table, with its hold-backs) on the sample's
         tiles, the rest by the light players.  The light players place fewer tiles a
         turn than the expert, so a playout of theirs alone lasts longer than the round
-        it stands for; the expert's turns play the near future as it is played."""
+        it stands for; the expert's turns play the near future as it is played.
+        ``stop`` (the searcher's deadline) cuts the playout short where it is, as at
+        its horizon: an expert's turn costs milliseconds."""
         n = len(self.cards)
         t = self.t
         hands = self.cards[:]
@@ -401,6 +413,8 @@ class Playout:
             if not hands[p]:
                 return self._deltas([rack_of(h) for h in hands], p)
         for _ in range(min(expert_turns, horizon)):
+            if stop is not None and stop():
+                return self._deltas([rack_of(h) for h in hands], None)
             p = (p + 1) % n
             others = tuple(h.bit_count() for q, h in enumerate(hands) if q != p)
             turn = Turn(t, self.rules, table, hands[p], opened[p], others, len(stock), {})
