@@ -16,13 +16,13 @@ from helpers import build
 from rummykit.bots import make_bot, play_match
 from rummykit.bots.ismcts import ISMCTSBot
 from rummykit.bots.rummikub import candidate_moves, placed
-from rummykit.bots.rummikub_playout import TURNS, Playout, Table, quick_play, rack_of
+from rummykit.bots.rummikub_playout import TURNS, Playout, Table, quick_play, rack_of, rack_value
 from rummykit.invariants import check_state
 from rummykit.melds import MeldTable
 from rummykit.moves import ARRANGE, DRAW_STOCK, Move
 from rummykit.serialize import state_from_json, state_to_json
 from rummykit.state import GameState, Phase, new_game
-from rummykit.variants.rummikub import arrangement_shapes, shape_faces
+from rummykit.variants.rummikub import arrangement_shapes, round_deltas, shape_faces
 
 BOT_NAMES = ("random", "greedy", "expert", "easy", "medium", "ismcts:16i")
 """Every level; the search at 16 samples a move (its moves are its candidates, each
@@ -220,15 +220,18 @@ def test_hard_answers_within_its_budget_on_a_crowded_table() -> None:
 
 
 def test_hard_plays_medium_s_move_until_its_search_measures_stronger() -> None:
-    """At one CPU-second a move the Rummikub search won 40.4% (31.5-50.0%) of 52
-    duplicate deals against ``medium`` (docs/bots.md, "Rummikub"): ``hard`` plays
-    ``medium``'s move, so that it is never the weaker of the two."""
+    """The Rummikub search has not measured stronger than ``medium`` on duplicate
+    deals (docs/benchmarks.md, "Rummikub's levels"): ``hard`` plays ``medium``'s move,
+    so that it is never the weaker of the two; ``tiles_search=True`` searches."""
     g = crowded(4)
     hard = make_bot("hard")
     assert isinstance(hard, ISMCTSBot)
     move = hard.choose(g.view(g.current), random.Random(1))
     assert hard.last_iterations == 0  # no search ran
     assert move == choose("medium", g)
+    search = ISMCTSBot(seconds=None, iterations=3, tiles_search=True)
+    assert g.is_legal(search.choose(g.view(g.current), random.Random(1)))
+    assert search.last_iterations == 3
 
 
 def test_a_light_playout_scores_a_going_out_as_the_engine_does() -> None:
@@ -269,3 +272,68 @@ def test_light_playouts_lay_only_valid_sets() -> None:
         # a run's jokers are counted as the numbers they stand for: compare totals
         assert sum(laid.values()) + sum(left.values()) == sum(before.values())
         assert not +(left - before)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_an_expert_playout_plays_the_round_as_medium_plays_it(seed: int) -> None:
+    """A playout whose every turn is the expert's
+    (:meth:`~rummykit.bots.rummikub_playout.Playout.play_expert`) plays the sample as
+    ``medium`` plays the real round from there, draws in the stock's order included:
+    it ends with the engine's scores."""
+    g = new_game("rummikub(deals=1)", 2, seed)
+    for _ in range(seed % 7):
+        g.apply(choose("medium", g))
+    light = Playout.of_state(g)
+    move = choose("medium", g)
+    got = light.play_move(move, TURNS, expert_turns=TURNS)
+    while not g.is_over():
+        g.apply(choose("medium", g))
+    assert got == list(g.results[-1].deltas)
+
+
+def test_an_expert_playout_hands_over_to_the_light_players() -> None:
+    """After its ``k`` expert turns a playout goes on as a light playout would from
+    the real round after those turns: the same scores, the racks, table and pool
+    carried over."""
+    for seed in range(6):
+        g = new_game("rummikub(deals=1)", 2, 100 + seed)
+        for _ in range(4):
+            g.apply(choose("medium", g))
+        light = Playout.of_state(g)
+        k = 1 + seed % 3
+        got = light.play_move(choose("medium", g), TURNS, expert_turns=k)
+        for _ in range(k):  # the candidate and k - 1 expert turns, on the real round
+            g.apply(choose("medium", g))
+        assert not g.is_over()
+        want = Playout.of_state(g).play_move(choose("medium", g), TURNS - 1)
+        assert got == want
+
+
+def test_an_expert_playout_cut_at_its_horizon_scores_the_racks_it_leaves() -> None:
+    """With its horizon at its expert turns a playout is the expert's next turns, then
+    the racks they leave scored as a blocked round (the lowest rack takes the
+    differences)."""
+    for seed in range(6):
+        g = new_game("rummikub(deals=1)", 2, 200 + seed)
+        for _ in range(6):
+            g.apply(choose("medium", g))
+        light = Playout.of_state(g)
+        k = 2 + seed % 3
+        got = light.play_move(choose("medium", g), k, expert_turns=k)
+        for _ in range(k + 1):
+            g.apply(choose("medium", g))
+        assert not g.is_over()
+        values = [rack_value(rack_of(h), g.rules.joker_points) for h in g.hands]
+        assert got == round_deltas(values, None)[1]
+
+
+def test_the_search_with_expert_turns_is_legal_and_repeatable() -> None:
+    """The search whose playouts start with the expert's turns runs its samples and
+    plays a legal move, the same one again under the same seed."""
+    g = crowded(4)
+    moves = []
+    for _ in range(2):
+        bot = ISMCTSBot(seconds=None, iterations=6, tiles_search=True, expert_turns=2)
+        moves.append(bot.choose(g.view(g.current), random.Random(5)))
+        assert bot.last_iterations == 6
+    assert moves[0] == moves[1] and g.is_legal(moves[0])

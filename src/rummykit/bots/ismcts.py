@@ -41,7 +41,10 @@ With ``workers > 1`` the iterations run in worker processes and their sums are a
 Rummikub compares its own candidates (:func:`~rummykit.bots.rummikub.candidate_moves`)
 and plays its samples out on a light copy (:mod:`.rummikub_playout`): a state lists
 its legal moves at each turn, which for Rummikub asks the solver, too slow for
-playouts.
+playouts.  Each sample plays the expert's own next turns after each candidate and
+scores the racks they leave (:data:`EXPERT_TURNS`), since light players, who never
+rearrange the table, make holding back look cheap.  The search is off unless asked
+for (:attr:`ISMCTSBot.tiles_search`): it has not measured stronger than the expert.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ from .indian import cutoff_deltas, indian_move
 from .indian import playout_move as indian_playout_move
 from .inference import card_weights
 from .rummikub import candidate_moves
-from .rummikub_playout import TURNS, Playout
+from .rummikub_playout import Playout
 from .tactics import best_layoff, best_meld, discard_choice, draw_gain, greedy_move
 
 Sums = dict[Move, float]
@@ -164,6 +167,17 @@ def playout_policy(s: GameState, solver: Solver, rng: random.Random) -> Move:
     return greedy_move(full, solver, rng, PLAYOUT_LINK_WEIGHT)
 
 
+EXPERT_TURNS = 6
+"""Turns of the expert's own play that a Rummikub sample plays after each candidate,
+the racks they leave then scored as a blocked round (:attr:`ISMCTSBot.expert_turns`,
+:attr:`ISMCTSBot.tiles_horizon`): about the next three turns of each player, at a
+few milliseconds a turn on a crowded table, with no light players (who lengthen the
+round) after them.  At half a CPU-second a move against ``medium`` it measured the
+higher of the two settings tried (two expert turns then light players to the round's
+end was the other), both within the noise of parity (docs/benchmarks.md,
+"Rummikub's levels")."""
+
+
 class ISMCTSBot(Bot):
     name = "ismcts"
 
@@ -180,6 +194,8 @@ class ISMCTSBot(Bot):
         inference: bool = True,
         deviate_z: float | None = None,
         tiles_search: bool = False,
+        expert_turns: int = EXPERT_TURNS,
+        tiles_horizon: int = EXPERT_TURNS,
     ) -> None:
         if seconds is None and iterations is None:
             raise ValueError("give a time (seconds) or an iteration budget")
@@ -209,10 +225,22 @@ class ISMCTSBot(Bot):
         """Samples the latest search took (for tests and benchmarks)."""
         self.tiles_search = tiles_search
         """Search Rummikub turns (:func:`~rummykit.bots.rummikub.candidate_moves` compared
-        by light playouts).  Off, the bot plays the expert's Rummikub move: at one
-        CPU-second a move the search won 40.4% (31.5-50.0%) of 52 duplicate deals
-        against the expert (docs/bots.md, "Rummikub"), its playouts' players never
-        rearranging the table, so ``hard`` would have played worse than ``medium``."""
+        on samples).  Off, the bot plays the expert's Rummikub move, since no setting
+        of the search has measured stronger than the expert on duplicate deals
+        (docs/benchmarks.md, "Rummikub's levels"): with light playouts alone it won
+        40.4% (31.5-50.0%) of 52 deals at one CPU-second a move, its playouts'
+        players never rearranging the table; with the expert's next turns played on
+        each sample (:data:`EXPERT_TURNS`) it came near parity at half a CPU-second,
+        short of the goal of 55%."""
+        self.expert_turns = expert_turns
+        """Turns after each candidate that a Rummikub playout plays by the expert's
+        rule before its light players take over
+        (:meth:`~rummykit.bots.rummikub_playout.Playout.play_expert`)."""
+        self.tiles_horizon = tiles_horizon
+        """Turns a Rummikub playout plays after the candidate at most; one cut short is
+        scored as a blocked round (the lowest rack takes the differences), so with
+        ``tiles_horizon == expert_turns`` a sample is the expert's next turns and the
+        racks they leave."""
         self.expert = ExpertBot()
         self._pool: ProcessPoolExecutor | None = None
         self._deadline: float | None = None
@@ -276,6 +304,9 @@ class ISMCTSBot(Bot):
             self.indifference,
             self.inference,
             self.deviate_z,
+            self.tiles_search,
+            self.expert_turns,
+            self.tiles_horizon,
         )
         futures = [self._pool.submit(worker.search, view, cands, s) for s in seeds]
         total = dict.fromkeys(cands, 0.0)
@@ -328,10 +359,17 @@ class ISMCTSBot(Bot):
             row = []
             if tiles:  # light playouts (bots/rummikub_playout.py)
                 light = Playout.of_state(sample)
+                late = deadline is not None and done
+                stop = (lambda: now() >= deadline) if late else None  # type: ignore[operator]
                 for m in cands:
-                    r = rewards(sample, light.play_move(m, TURNS))
-                    sums[m] += r[view.player]
-                    row.append(r[view.player])
+                    deltas = light.play_move(m, self.tiles_horizon, self.expert_turns, stop)
+                    row.append(rewards(sample, deltas)[view.player])
+                    if stop is not None and stop():
+                        break
+                if stop is not None and stop():
+                    break  # the expert's turns cost milliseconds: a sample cut short is dropped
+                for m, x in zip(cands, row, strict=True):
+                    sums[m] += x
             for m in cands if not tiles else ():
                 s = sample.clone()
                 s.apply(m)

@@ -26,15 +26,15 @@ fails the check (none should) gives way to the listed play placing the most tile
   (``ISMCTSBot(tiles_search=True)``) compares a few plays (:func:`candidate_moves`: the
   expert's, the solver's most tiles, the same without the rack's jokers, the easy
   play, the draw) by paired playouts on determinizations of its view (:mod:`.ismcts`),
-  on a light copy of the sample whose players place what fits without rearranging
-  (:mod:`.rummikub_playout`); it keeps the expert's play unless another beats it with
-  95% confidence, and answers within its budget, the candidates' cost included.
+  each the expert's next turns on the sample (:mod:`.rummikub_playout`), the racks
+  they leave scored; it keeps the expert's play unless another beats it with 95%
+  confidence, and answers within its budget, the candidates' cost included.
 
 How strong each level is, measured on duplicate deals (docs/bots.md, "Rummikub"):
-``medium`` beats ``easy`` in 97.5% of games; the search is not yet stronger than
-``medium`` (40% of games at one CPU-second a move), its playouts' players never
-rearranging the table as ``medium`` does, so ``hard`` does not use it; ``easy`` loses
-to ``random``.
+``medium`` beats ``easy`` in 97.5% of games; the search is not stronger than
+``medium`` (40% of games at one CPU-second a move with light playouts alone, near
+parity with the expert's turns in its samples), so ``hard`` does not use it; ``easy``
+loses to ``random``.
 
 Every level sees only its :class:`~rummykit.view.PlayerView`; the search's samples
 deal the unseen tiles at random.
@@ -269,9 +269,17 @@ def needed_by_near_set(t: MeldTable, face: int, rest: Counter[int]) -> bool:
     return False
 
 
-def expert_shapes(turn: Turn) -> list[int] | None:
+def expert_shapes(
+    turn: Turn,
+    danger: int = DANGER,
+    far: int = FAR,
+    joker_gain: int = JOKER_GAIN,
+    objective: str = TILES,
+) -> list[int] | None:
     """The expert's play: the solver's arrangement with hold-backs (module docstring);
-    None: draw (or pass)."""
+    None: draw (or pass).  The keywords are the hold-backs' thresholds and the
+    solver's objective once opened, so that other settings can be measured against
+    ``medium``'s (``benchmarks/rummikub_variants.py``)."""
     t, rack = turn.t, turn.rack
     jokers = jokers_of(rack)
     if not turn.opened:
@@ -285,18 +293,18 @@ def expert_shapes(turn: Turn) -> list[int] | None:
             if kept is not None:
                 return kept
         return opening
-    full = turn.solve(rack)
+    full = turn.solve(rack, objective)
     if not full.placed:
         return None
-    if full.placed == rack.bit_count() or min(turn.others) <= DANGER or not turn.pool:
+    if full.placed == rack.bit_count() or min(turn.others) <= danger or not turn.pool:
         return list(full.shapes)  # going out, or the end is near: hold nothing back
     plays = placed_faces(t, turn.old, full.shapes)
     used = plays[JOKER]
     if used:
-        without = turn.solve(rack & ~jokers)
-        if without.placed > full.placed - used - JOKER_GAIN * used:
+        without = turn.solve(rack & ~jokers, objective)
+        if without.placed > full.placed - used - joker_gain * used:
             return list(without.shapes) if without.placed else None
-    if full.placed == 1 and min(turn.others) >= FAR:
+    if full.placed == 1 and min(turn.others) >= far:
         face = next(iter(plays))
         rest = rack_faces(rack)
         rest[face] -= 1

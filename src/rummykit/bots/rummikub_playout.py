@@ -11,6 +11,11 @@ that extend a set; before a first meld, new sets worth the opening minimum), els
 draw, the easy level's kind of play at a fraction of its cost.  Nothing here sees more
 than the sample: the search deals the sample from the bot's view.
 
+A playout may first play a few turns by the expert's own rule on the sample's tiles
+(:meth:`Playout.play_expert`): the solver rearranges the table as ``medium`` does, at
+about a millisecond a turn or more on a crowded table, where a light turn costs tens of
+microseconds; played to the round's end it is the round ``medium`` would play.
+
 The round ends as the engine ends it (a rack emptied, or a round of passes with the
 pool empty) and is scored by :func:`~rummykit.variants.rummikub.round_deltas`; a
 playout cut at its horizon is scored as a blocked round would be, the lowest rack
@@ -19,15 +24,15 @@ taking the differences.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from ..cards import JOKER, bits, face_of
+from ..cards import JOKER, bits, copy_of, face_of
 from ..melds import RUN, SET, MeldTable
 from ..moves import ARRANGE, Move
 from ..rules import Rules
 from ..variants.rummikub import arrangement_shapes, round_deltas
-from .rummikub import placed_faces
+from .rummikub import Turn, expert_shapes, placed_faces
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -311,7 +316,10 @@ def rack_value(r: Rack, joker_points: int) -> int:
 class Playout:
     """A sampled round's light copy, from which each candidate play is played out."""
 
-    __slots__ = ("current", "jp", "minimum", "old", "opened", "racks", "stock", "t", "table")
+    __slots__ = (
+        "cards", "current", "jp", "minimum", "old", "opened", "racks", "rules", "stock",
+        "stock_cards", "t", "table",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -324,11 +332,14 @@ class Playout:
         current: int,
     ) -> None:
         self.t = t
+        self.rules = rules
         self.jp = rules.joker_points
         self.minimum = rules.opening_minimum
+        self.cards = list(racks)
         self.racks = [rack_of(r) for r in racks]
         self.old = tuple(shapes)
         self.table = Table.of_shapes(t, self.old)
+        self.stock_cards = list(stock)
         self.stock = [face_of(c) for c in stock]
         self.opened = opened[:]
         self.current = current
@@ -346,25 +357,100 @@ class Playout:
             s.current,
         )
 
-    def play_move(self, move: Move, horizon: int) -> list[int]:
+    def play_move(
+        self,
+        move: Move,
+        horizon: int,
+        expert_turns: int = 0,
+        stop: Callable[[], bool] | None = None,
+    ) -> list[int]:
         """:meth:`play` of a Rummikub move (a play, the draw or the pass)."""
         shapes = arrangement_shapes(move.a, self.t) if move.kind == ARRANGE else None
+        if expert_turns:
+            return self.play_expert(shapes, horizon, expert_turns, stop)
         return self.play(shapes, horizon)
+
+    def play_expert(
+        self,
+        shapes: Iterable[int] | None,
+        horizon: int,
+        expert_turns: int,
+        stop: Callable[[], bool] | None = None,
+    ) -> list[int]:
+        """:meth:`play`, the first ``expert_turns`` turns after the move played by the
+        expert's own rule (:func:`~rummykit.bots.rummikub.expert_shapes`: the solver's
+        arrangement, which rearranges the table, with its hold-backs) on the sample's
+        tiles, the rest by the light players.  The light players place fewer tiles a
+        turn than the expert, so a playout of theirs alone lasts longer than the round
+        it stands for; the expert's turns play the near future as it is played.
+        ``stop`` (the searcher's deadline) cuts the playout short where it is, as at
+        its horizon: an expert's turn costs milliseconds."""
+        n = len(self.cards)
+        t = self.t
+        hands = self.cards[:]
+        stock = self.stock_cards[:]
+        opened = self.opened[:]
+        p = self.current
+        table = tuple(sorted(self.old))
+        passes = 0
+
+        def lay(p: int, new: Iterable[int]) -> None:
+            nonlocal table
+            new = tuple(sorted(new))
+            for face, k in placed_faces(t, table, new).items():
+                for _ in range(k):
+                    hands[p] &= ~(1 << copy_of(hands[p], face))
+            table = new
+
+        if shapes is None:
+            if stock:
+                hands[p] |= 1 << stock.pop()
+            else:
+                passes = 1
+        else:
+            lay(p, shapes)
+            opened[p] = True
+            if not hands[p]:
+                return self._deltas([rack_of(h) for h in hands], p)
+        for _ in range(min(expert_turns, horizon)):
+            if stop is not None and stop():
+                return self._deltas([rack_of(h) for h in hands], None)
+            p = (p + 1) % n
+            others = tuple(h.bit_count() for q, h in enumerate(hands) if q != p)
+            turn = Turn(t, self.rules, table, hands[p], opened[p], others, len(stock), {})
+            new = expert_shapes(turn)
+            if new is not None and sorted(new) != list(table):
+                lay(p, new)
+                opened[p] = True
+                passes = 0
+                if not hands[p]:
+                    return self._deltas([rack_of(h) for h in hands], p)
+            elif stock:
+                hands[p] |= 1 << stock.pop()
+            else:
+                passes += 1
+                if passes >= n:
+                    return self._deltas([rack_of(h) for h in hands], None)
+        light = [rack_of(h) for h in hands]
+        faces = [face_of(c) for c in stock]
+        left = horizon - min(expert_turns, horizon)
+        return self._play_on(light, Table.of_shapes(t, table), faces, opened, p, passes, left)
 
     def play(self, shapes: Iterable[int] | None, horizon: int) -> list[int]:
         """Score deltas of the round after the player to act ends the turn with the
         table as ``shapes`` (None: draw or pass), played on for at most ``horizon``
         turns."""
-        n = len(self.racks)
         racks = [r[:] for r in self.racks]
         stock = self.stock[:]
         opened = self.opened[:]
         p = self.current
+        passes = 0
         if shapes is None:
             table = self.table.copy()
             if stock:
                 add(racks[p], stock.pop())
-            passes = 0 if stock else 1
+            else:
+                passes = 1
         else:
             shapes = list(shapes)
             table = Table.of_shapes(self.t, shapes)
@@ -376,9 +462,23 @@ class Playout:
                     else:
                         take(r, 1 << face)
             opened[p] = True
-            passes = 0
             if not tiles(r):
                 return self._deltas(racks, p)
+        return self._play_on(racks, table, stock, opened, p, passes, horizon)
+
+    def _play_on(
+        self,
+        racks: list[Rack],
+        table: Table,
+        stock: list[int],
+        opened: list[bool],
+        p: int,
+        passes: int,
+        horizon: int,
+    ) -> list[int]:
+        """The light players' turns after player ``p``'s, at most ``horizon`` of them
+        (the arguments are changed in place); the round's score deltas."""
+        n = len(racks)
         for _ in range(horizon):
             p = (p + 1) % n
             r = racks[p]
