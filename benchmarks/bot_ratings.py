@@ -3,10 +3,9 @@
 A signed-in player sees "easy", "medium" and "hard" next to a rating that means
 something on the scale their own rating is on: this measures it.  For each game
 (a preset, two players), every pair of levels plays duplicate deals: each deal once
-from each seat (``rummykit.tournament.play_one``, the same seed), the levels
-interleaved so that a run stopped by ``--budget`` has played every pairing equally
-often.  Each level plays as the server plays it (``web/thinking.server_bot``:
-``hard`` searches ``--hard-cpu`` CPU seconds a move, the server's ``bot_cpu``).
+from each seat (``rummykit.tournament.play_one``, the same seed).  Each level plays as
+the server plays it (``web/thinking.server_bot``: ``hard`` searches ``--hard-cpu``
+CPU seconds a move, the server's ``bot_cpu``).
 
 The results are then rated as ``web/ratings.py`` rates people: the places come from
 the final totals (:func:`rummykit.web.ratings.places`) and one openskill
@@ -16,16 +15,35 @@ people.  Its 95% interval comes from ``--bootstrap`` replays of the ratings over
 deals drawn again with replacement, in a random order (a sequential rating depends on
 the order of the games; the interval says by how much).
 
-A match here is ``--deals`` rounds (1, the default: one hand of Gin, one deal of
-basic; 0: the preset's own length).  A rated ``gin`` table plays one hand, so there
-the two are the same game; a rated ``basic`` match runs to 100 points over several
-deals, which a single deal's luck decides more often than a whole match, so the gaps
-measured between levels at basic are, if anything, narrower than at full length.
+A match here is the game a rated table plays: the preset at its own length (``--deals
+0``, the default), so a ``basic`` or ``gin_match`` match runs to 100 points over
+several deals and a ``gin`` match is one hand.  The rating is of whole matches
+because people's are (one update per rated match), and because the levels differ in
+what a match adds up: over single deals of basic medium wins about half, as easy
+does, yet it wins about two matches in three to 100 points; at ``gin`` the same
+levels win one hand each equally often while medium takes more points a hand, which
+only a match to 100 (``gin_match``) turns into wins.  ``--deals N`` plays N rounds a
+match instead, to look at one deal's luck.
 
-``python benchmarks/bot_ratings.py --games gin,basic --budget 2400 --workers 2``
+The pairings are not played equally often.  ``hard`` costs up to ``--hard-cpu`` a move
+where ``easy`` and ``medium`` cost milliseconds, so a pairing without ``hard`` may play
+up to ``--cheap-pairs`` deals where the pairings with it play up to ``--pairs``: the
+same run measures the cheap levels far more closely at little cost.  The two classes
+are interleaved in that proportion (deal k of every ``hard`` pairing, then the cheap
+deals that fall before deal k + 1 at ``--cheap-pairs / --pairs`` a deal), so a run
+stopped by ``--budget`` has played the pairings of each class equally often and has
+spent most of its time on the ``hard`` pairings, shared equally between them.  The
+cost is in what ``mu - 3 sigma`` shows: a level that played fewer matches keeps a
+larger ``sigma``, so ``hard``'s shown rating is the more cautious, as a person's is
+after fewer games.
 
-prints a table and writes ``benchmarks/results/bot_ratings.json``; the figures shipped
-in ``src/rummykit/web/bot_ratings.json`` are copied from it (``--ship`` writes them).
+``python benchmarks/bot_ratings.py --games basic,gin_match,gin --budget 1500 --workers 2``
+
+prints a table and writes ``benchmarks/results/<--out>.json`` with, per pairing, the
+share of matches the first level won and its mean lead in points, each with a 95%
+interval over the deals.  The figures shipped in ``src/rummykit/web/bot_ratings.json``
+are copied from it (``--ship`` writes them; ``--ship-from`` ships one or more results
+files, their games together, and plays nothing).
 """
 
 from __future__ import annotations
@@ -46,7 +64,7 @@ from results_file import write_results
 from rich.console import Console
 from rich.table import Table
 
-from rummykit.rules import Rules
+from rummykit.rules import Rules, Scoring
 from rummykit.tournament import MatchRecord, play_one
 from rummykit.web import ratings
 from rummykit.web.thinking import server_bot
@@ -61,17 +79,52 @@ def _play(spec: str, lineup: tuple[str, ...], seed: int, hard_cpu: float) -> Mat
     return MatchRecord(rec.seed, lineup, rec.scores, rec.winners, rec.round_winners)
 
 
-def jobs(game: str, deals: int, levels: Sequence[str], count: int, seed: int) -> list[Any]:
-    """``count`` deals per pairing of ``levels``, each from both seats, interleaved:
-    deal k of every pairing before deal k + 1 of any."""
+COSTLY = frozenset({"hard"})
+"""The levels whose pairings are capped by ``--pairs`` (the others by ``--cheap-pairs``)."""
+
+
+def jobs(
+    game: str, deals: int, levels: Sequence[str], count: int, seed: int, cheap: int | None = None
+) -> list[Any]:
+    """Up to ``count`` deals per pairing of ``levels`` with a :data:`COSTLY` level and
+    ``cheap`` (default ``count``) per other pairing, each deal from both seats,
+    interleaved: deal k of every costly pairing, then the cheap pairings' deals up to
+    ``ceil((k + 1) * cheap / count)`` each, deal j of every cheap pairing before deal
+    j + 1 of any; a class that has played all its deals leaves the rest to the other.
+
+    >>> [(a, b, k) for _, (a, b), _, k in jobs("gin", 0, LEVELS, 2, 1, 4)][::2]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('easy', 'hard', 0), ('medium', 'hard', 0), ('easy', 'medium', 0),
+     ('easy', 'medium', 1), ('easy', 'hard', 1), ('medium', 'hard', 1),
+     ('easy', 'medium', 2), ('easy', 'medium', 3)]
+    """
+    cheap = count if cheap is None else cheap
     spec = f"{game}(deals={deals})" if deals else game
-    master = random.Random(f"{seed}:{game}")
-    out = []
-    for k in range(count):
-        for a, b in combinations(levels, 2):
-            s = master.getrandbits(63)
-            out.append((spec, (a, b), s, k))
-            out.append((spec, (b, a), s, k))
+    pairings = list(combinations(levels, 2))
+    costly = [p for p in pairings if COSTLY & set(p)]
+    others = [p for p in pairings if not COSTLY & set(p)]
+    streams = {p: random.Random(f"{seed}:{game}:{p[0]}:{p[1]}") for p in pairings}
+    out: list[Any] = []
+
+    def deal(pairing: tuple[str, str], k: int) -> None:
+        a, b = pairing
+        s = streams[pairing].getrandbits(63)
+        out.append((spec, (a, b), s, k))
+        out.append((spec, (b, a), s, k))
+
+    made = 0
+    rounds = count if costly else 0
+    for k in range(rounds):
+        for p in costly:
+            deal(p, k)
+        upto = min(cheap, -(-(k + 1) * cheap // count))
+        for j in range(made, upto):
+            for p in others:
+                deal(p, j)
+        made = max(made, upto)
+    for j in range(made, cheap):
+        for p in others:
+            deal(p, j)
     return out
 
 
@@ -132,8 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", default="gin,basic", help="comma list of two-player presets")
     ap.add_argument("--levels", default=",".join(LEVELS))
-    ap.add_argument("--deals", type=int, default=1, help="rounds a match (0: the preset's)")
-    ap.add_argument("--pairs", type=int, default=400, help="deals per pairing, at most")
+    ap.add_argument("--deals", type=int, default=0, help="rounds a match (0: the preset's)")
+    ap.add_argument("--pairs", type=int, default=400, help="deals per hard pairing, at most")
+    ap.add_argument(
+        "--cheap-pairs", type=int, default=8000, help="deals per pairing without hard, at most"
+    )
     ap.add_argument("--budget", type=float, default=0, help="seconds per game (0: no limit)")
     ap.add_argument("--hard-cpu", type=float, default=1.0, help="the server's bot_cpu")
     ap.add_argument("--workers", type=int, default=2)
@@ -141,10 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default="bot_ratings", help="results/<OUT>.json")
     ap.add_argument("--ship", action="store_true", help="write the package's bot_ratings.json")
-    ap.add_argument("--ship-from", type=Path, help="ship this results file; play nothing")
+    ap.add_argument(
+        "--ship-from", type=Path, nargs="+", help="ship these results files; play nothing"
+    )
     args = ap.parse_args(argv)
     if args.ship_from:
-        ship(json.loads(args.ship_from.read_text()))
+        ship(*(json.loads(path.read_text()) for path in args.ship_from))
         return 0
     levels = args.levels.split(",")
     console = Console()
@@ -157,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         rules.check_players(2)
         t0 = time.monotonic()
         played = play_all(
-            jobs(game, args.deals, levels, args.pairs, args.seed),
+            jobs(game, args.deals, levels, args.pairs, args.seed, args.cheap_pairs),
             args.workers,
             args.budget,
             args.hard_cpu,
@@ -166,12 +224,10 @@ def main(argv: list[str] | None = None) -> int:
         records = [rec for job, rec in played]
         final = rate(rules, records)
         boot = bootstrap(rules, records, args.bootstrap, args.seed)
-        per_pairing: dict[str, list[float]] = {}
-        for rec in records:
-            key = "-".join(sorted(rec.lineup, key=levels.index))
-            first = min(rec.lineup, key=levels.index)
-            won = [rec.lineup[w] for w in rec.winners]
-            per_pairing.setdefault(key, []).append(won.count(first) / len(won))
+        pairings = {
+            "-".join(sorted(pair, key=levels.index)): pairing(rules, levels, pair, records, args)
+            for pair in combinations(levels, 2)
+        }
         rows = {}
         for level in levels:
             mu, sigma = final.get(level, ratings.fresh())
@@ -195,12 +251,23 @@ def main(argv: list[str] | None = None) -> int:
         games[game] = {
             "spec": played[0][0][0] if played else game,
             "levels": rows,
-            "first_wins": {k: round(sum(v) / len(v), 3) for k, v in per_pairing.items()},
+            "pairings": {k: v for k, v in pairings.items() if v["matches"]},
             "matches": len(records),
             "seconds": round(wall, 1),
         }
         console.print(f"{game}: {len(records)} matches in {wall:.0f} s")
     console.print(table)
+    wins = Table(title="each pairing: the first level's wins and lead, 95% over the deals")
+    for col in ("game", "pairing", "matches", "first wins", "95%", "lead", "95% "):
+        wins.add_column(col, justify="left" if col in ("game", "pairing") else "right")
+    for game, result in games.items():
+        for key, p in result["pairings"].items():
+            wins.add_row(
+                game, key, str(p["matches"]), f"{p['first_wins']:.1%}",
+                f"{p['wins_low']:.1%} to {p['wins_high']:.1%}", f"{p['lead']:+.1f}",
+                f"{p['lead_low']:+.1f} to {p['lead_high']:+.1f}",
+            )  # fmt: skip
+    console.print(wins)
     given = sys.argv[1:] if argv is None else argv
     payload = {
         "command": "python benchmarks/bot_ratings.py " + " ".join(given),
@@ -215,16 +282,63 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def ship(payload: dict[str, Any]) -> None:
-    """Write the package's ``bot_ratings.json`` from a run's results: per game and
-    level the shown rating (the bootstrap's median) and its 95% interval."""
+def pairing(
+    rules: Rules,
+    levels: Sequence[str],
+    pair: tuple[str, str],
+    records: Sequence[MatchRecord],
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    """What the first of ``pair`` (in ``levels``' order) won against the second: the
+    share of matches (a tie shared) and the mean lead in final points (positive: the
+    first is ahead, whichever way the game scores), each with a 95% interval from
+    ``args.bootstrap`` draws of the deals with replacement."""
+    first = min(pair, key=levels.index)
+    better = 1 if rules.scoring is Scoring.WINNER_COLLECTS else -1
+    by_deal: dict[int, list[tuple[float, float]]] = {}
+    for rec in records:
+        if set(rec.lineup) != set(pair):
+            continue
+        me = rec.lineup.index(first)
+        won = [rec.lineup[w] for w in rec.winners]
+        lead = better * (2 * rec.scores[me] - sum(rec.scores))
+        by_deal.setdefault(rec.seed, []).append((won.count(first) / len(won), lead))
+    deals = list(by_deal.values())
+    out: dict[str, Any] = {"matches": sum(len(d) for d in deals)}
+    if not deals:
+        return out
+    rng = random.Random(f"{args.seed}:{pair}")
+    boots: list[tuple[float, float]] = []
+    for _ in range(args.bootstrap):
+        drawn = [m for _ in deals for m in rng.choice(deals)]
+        boots.append(_means(drawn))
+    out["first_wins"], out["lead"] = (round(x, 3) for x in _means([m for d in deals for m in d]))
+    for i, name in enumerate(("wins", "lead")):
+        values = sorted(b[i] for b in boots)
+        out[f"{name}_low"] = round(values[int(0.025 * (len(values) - 1))], 3)
+        out[f"{name}_high"] = round(values[int(0.975 * (len(values) - 1))], 3)
+    return out
+
+
+def _means(matches: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    return statistics.fmean(m[0] for m in matches), statistics.fmean(m[1] for m in matches)
+
+
+def ship(*payloads: dict[str, Any]) -> None:
+    """Write the package's ``bot_ratings.json`` from one or more runs' results: per
+    game and level the shown rating (the bootstrap's median) and its 95% interval.  A
+    game in several runs is taken from the last."""
     keep = ("rating", "low", "high", "matches")
+    cpus = {p["args"]["hard_cpu"] for p in payloads}
+    if len(cpus) != 1:
+        raise SystemExit(f"the runs' --hard-cpu differ: {sorted(cpus)}")
     shipped = {
-        "measured": payload["command"],
-        "hard_cpu": payload["args"]["hard_cpu"],
+        "measured": "; ".join(p["command"] for p in payloads),
+        "hard_cpu": cpus.pop(),
         "games": {
             g: {lv: {k: r[k] for k in keep} for lv, r in v["levels"].items()}
-            for g, v in payload["games"].items()
+            for p in payloads
+            for g, v in p["games"].items()
         },
     }
     SHIPPED.write_text(json.dumps(shipped, indent=1, sort_keys=True) + "\n")
