@@ -324,10 +324,19 @@ def _means(matches: Sequence[tuple[float, float]]) -> tuple[float, float]:
     return statistics.fmean(m[0] for m in matches), statistics.fmean(m[1] for m in matches)
 
 
+SHIP_MATCHES = 100
+"""Matches a level needs before its rating is shipped.  A level rated over a few
+matches keeps a wide ``sigma``, and the shown ``mu - 3 sigma`` would put it below a
+weaker level measured longer (``hard`` over 16 whole matches of basic showed 15.2
+with the highest ``mu``): a player would read that as the weaker bot.  Such a level
+is left out of the game's figures, shown as not measured."""
+
+
 def ship(*payloads: dict[str, Any]) -> None:
     """Write the package's ``bot_ratings.json`` from one or more runs' results: per
-    game and level the shown rating (the bootstrap's median) and its 95% interval.  A
-    game in several runs is taken from the last."""
+    game and level the shown rating (the bootstrap's median) and its 95% interval, for
+    the levels with :data:`SHIP_MATCHES` matches or more.  A game in several runs is
+    taken from the last."""
     keep = ("rating", "low", "high", "matches")
     cpus = {p["args"]["hard_cpu"] for p in payloads}
     if len(cpus) != 1:
@@ -336,7 +345,11 @@ def ship(*payloads: dict[str, Any]) -> None:
         "measured": "; ".join(p["command"] for p in payloads),
         "hard_cpu": cpus.pop(),
         "games": {
-            g: {lv: {k: r[k] for k in keep} for lv, r in v["levels"].items()}
+            g: {
+                lv: {k: r[k] for k in keep}
+                for lv, r in v["levels"].items()
+                if r["matches"] >= SHIP_MATCHES
+            }
             for p in payloads
             for g, v in p["games"].items()
         },

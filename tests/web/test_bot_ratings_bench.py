@@ -87,11 +87,12 @@ def test_a_pairing_reports_the_first_levels_wins_and_lead(game: str, sign: int) 
 
 
 def payload(command: str, game: str, hard_cpu: float = 1.0) -> dict[str, Any]:
-    row = {"rating": 20.0, "low": 18.0, "high": 22.0, "matches": 10, "mu": 26.0}
+    row = {"rating": 20.0, "low": 18.0, "high": 22.0, "matches": 120, "mu": 26.0}
+    few = {"rating": 15.0, "low": 9.0, "high": 20.0, "matches": 16, "mu": 31.0}
     return {
         "command": command,
         "args": {"hard_cpu": hard_cpu},
-        "games": {game: {"levels": {"easy": row}}},
+        "games": {game: {"levels": {"easy": row, "hard": few}}},
     }
 
 
@@ -101,8 +102,10 @@ def test_runs_are_shipped_together(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     shipped = json.loads((tmp_path / "bot_ratings.json").read_text())
     assert shipped["measured"] == "run gin; run basic"
     assert shipped["hard_cpu"] == 1.0
+    # hard's 16 matches are too few to place it (SHIP_MATCHES): left out, not shown
+    # below a weaker level measured longer
     assert shipped["games"] == {
-        g: {"easy": {"rating": 20.0, "low": 18.0, "high": 22.0, "matches": 10}}
+        g: {"easy": {"rating": 20.0, "low": 18.0, "high": 22.0, "matches": 120}}
         for g in ("gin", "basic")
     }
     with pytest.raises(SystemExit, match="--hard-cpu differ"):
