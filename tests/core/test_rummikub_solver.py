@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 
 import pytest
 from hypothesis import given, settings
@@ -168,3 +168,61 @@ def test_every_arrangement_is_valid_and_keeps_the_table(
     placed = check_arrangement(table, rack, sol.shapes)
     assert sol.placed == sum(placed.values())
     assert sol.value == sum(30 if f == JOKER else f % 13 + 1 for f in placed.elements())
+
+
+def test_three_groups_of_one_number_stay_on_the_table() -> None:
+    """Both copies of every colour of a number and a joker make three groups (the
+    official rules: a group is three or four tiles of one number in different colours),
+    as a four-handed deal of the legality soak left on the table (seed 971): the table
+    is an arrangement, so the solver keeps it and places what the rack adds."""
+    kings = [12 + 13 * colour for colour in range(4)]
+    c, d, h, s = kings
+    table = [
+        T.find(1, 12, (c, h, s), 0),
+        T.find(1, 12, (c, d, s), 0),
+        T.find(1, 12, (c, d, h), 1),  # the joker stands for the second K of one colour
+    ]
+    assert min(table) >= 0
+    sol = solve(T, table, 0)
+    assert sol.placed == 0 and faces_of(T, sol.shapes) == faces_of(T, table)
+    rack = mask_of(parse_cards("QH JH 2C"))
+    sol = solve(T, table, rack)
+    placed = check_arrangement(table, rack, sol.shapes)
+    assert placed == rack_faces(mask_of(parse_cards("QH JH")))  # J-Q-K of hearts
+
+
+def _splits_by_brute_force(ones: int, twos: int, jokers: int) -> bool:
+    """Whether the tiles (two of each of ``twos`` colours, one of each of ``ones``, and
+    ``jokers``) can be dealt into groups of three or four distinct colours with a
+    natural tile each: every way of dealing them into up to four groups tried."""
+    tiles = [c for c in range(twos) for _ in range(2)] + list(range(twos, twos + ones))
+    total = len(tiles) + jokers
+    for n in range(0 if total == 0 else 1, 5):
+        for deal in product(range(n), repeat=len(tiles)):
+            groups = [[t for t, g in zip(tiles, deal, strict=True) if g == i] for i in range(n)]
+            if any(not g or len(set(g)) < len(g) or len(g) > 4 for g in groups):
+                continue
+            lo = sum(max(0, 3 - len(g)) for g in groups)
+            hi = sum(4 - len(g) for g in groups)
+            if lo <= jokers <= hi:
+                return True
+    return total == 0
+
+
+def test_group_splits_agree_with_brute_force() -> None:
+    from rummykit.variants.rummikub_solver import _group_split
+
+    for twos in range(5):
+        for ones in range(5 - twos):
+            for jokers in range(5):
+                split = _group_split(ones, twos, jokers)
+                assert (split is not None) == _splits_by_brute_force(ones, twos, jokers)
+                if split is None:
+                    continue
+                used = Counter(i for taken, _ in split for i in taken)
+                assert used == Counter(
+                    {i: 2 for i in range(twos)} | {twos + i: 1 for i in range(ones)}
+                )
+                assert sum(j for _, j in split) == jokers
+                for taken, j in split:
+                    assert taken and len(set(taken)) == len(taken) and 3 <= len(taken) + j <= 4

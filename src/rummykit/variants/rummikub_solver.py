@@ -38,7 +38,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -127,22 +127,78 @@ def _colour_options(
     return tuple(out.values())
 
 
+Split = tuple[tuple[tuple[int, ...], int], ...]
+"""A value's groups: each as the colours it takes, by index into the colours with two
+tiles there and then those with one, and its jokers."""
+
+
 @cache
-def _group_split(ones: int, twos: int, jokers: int) -> tuple[int, int, int] | None:
-    """How the value's group tiles form groups: ``(groups, colours of one tile that go
-    to the first group, jokers of the first group)``, or None if they cannot.  Each
-    group holds distinct colours, a natural tile at least, three or four tiles."""
+@cache
+def _group_split(ones: int, twos: int, jokers: int) -> Split | None:
+    """How the value's group tiles form groups (:data:`Split`), or None if they cannot:
+    ``twos`` colours give two tiles, ``ones`` colours one, and ``jokers`` are wild.
+    Each group holds distinct colours, a natural tile at least, three or four tiles,
+    so a colour's two tiles go to two groups; the fewest groups are used, and more
+    than two only when the tiles are too many for two (nine or more: both copies of
+    every colour and a joker).
+
+    >>> _group_split(1, 2, 1)  # two colours twice, one once, a joker: two groups of three
+    (((0, 1), 1), ((0, 1, 2), 0))
+    >>> _group_split(0, 4, 1)  # every colour twice and a joker: nine tiles, three groups
+    (((0, 1, 2), 0), ((0, 1, 3), 0), ((2, 3), 1))
+    """
+    both = tuple(range(twos))
+    one = tuple(range(twos, twos + ones))
     if ones == twos == jokers == 0:
-        return (0, 0, 0)
+        return ()
     if twos == 0 and ones >= 1 and 3 <= ones + jokers <= 4:
-        return (1, ones, jokers)
+        return ((one, jokers),)
     for x in range(ones + 1):
         for ja in range(jokers + 1):
             na, nb = twos + x, twos + ones - x
             jb = jokers - ja
             if na >= 1 and nb >= 1 and 3 <= na + ja <= 4 and 3 <= nb + jb <= 4:
-                return (2, x, ja)
+                return ((both + one[:x], ja), (both + one[x:], jb))
+    for n in range(3, (2 * twos + ones + jokers) // 3 + 1):
+        found = _split_into(n, twos, ones, jokers)
+        if found is not None:
+            return found
     return None
+
+
+def _split_into(n: int, twos: int, ones: int, jokers: int) -> Split | None:
+    """:func:`_group_split` into exactly ``n`` groups, by trying each colour's groups
+    in turn (a handful of colours, so the search is tiny; its answers are cached)."""
+    cols: list[list[int]] = [[] for _ in range(n)]
+
+    def jokers_for() -> list[int] | None:
+        need = [3 - len(c) for c in cols]
+        if any(not c or len(c) > 4 for c in cols) or sum(max(0, k) for k in need) > jokers:
+            return None
+        given = [max(0, k) for k in need]
+        spare = jokers - sum(given)
+        for i, c in enumerate(cols):
+            more = min(spare, 4 - len(c) - given[i])
+            given[i] += more
+            spare -= more
+        return given if spare == 0 else None
+
+    def place(colour: int) -> Split | None:
+        if colour == twos + ones:
+            given = jokers_for()
+            return None if given is None else tuple(zip(map(tuple, cols), given, strict=True))
+        choices = combinations(range(n), 2) if colour < twos else ((g,) for g in range(n))
+        for groups in choices:
+            for g in groups:
+                cols[g].append(colour)
+            found = place(colour + 1)
+            for g in groups:
+                cols[g].pop()
+            if found is not None:
+                return found
+        return None
+
+    return place(0)
 
 
 def _counts(t: MeldTable, shapes: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
@@ -243,7 +299,7 @@ def solve(
                     ]
                 used = state >> used_at & 3
                 ones = state >> ones_at & 7
-                twos = state >> twos_at & 3
+                twos = state >> twos_at & 7
                 base_state = state & keep
                 for i, new, nat, fj, short, groups in opts:
                     jokers_left = free - used - fj
@@ -276,7 +332,7 @@ def solve(
         for state, score in layer.items():
             used = state >> used_at & 3
             ones = state >> ones_at & 7
-            twos = state >> twos_at & 3
+            twos = state >> twos_at & 7
             base_state = state & runs_mask
             for fg in range(free - used + 1):
                 if _group_split(ones, twos, gw + fg) is None:
@@ -361,12 +417,9 @@ def _rebuild(
         twos = [c for c, g in group_tiles if g == 2]
         split = _group_split(len(ones), len(twos), jokers)
         assert split is not None
-        groups, x, ja = split
-        if groups == 1:
-            shapes.append(_group_shape(t, v, ones, jokers))
-        elif groups == 2:
-            shapes.append(_group_shape(t, v, twos + ones[:x], ja))
-            shapes.append(_group_shape(t, v, twos + ones[x:], jokers - ja))
+        colours = twos + ones
+        for taken, j in split:
+            shapes.append(_group_shape(t, v, [colours[i] for i in taken], j))
     for c in range(4):
         for run in slots[c]:
             if run:
