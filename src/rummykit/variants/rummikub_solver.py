@@ -133,7 +133,6 @@ tiles there and then those with one, and its jokers."""
 
 
 @cache
-@cache
 def _group_split(ones: int, twos: int, jokers: int) -> Split | None:
     """How the value's group tiles form groups (:data:`Split`), or None if they cannot:
     ``twos`` colours give two tiles, ``ones`` colours one, and ``jokers`` are wild.
