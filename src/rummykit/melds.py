@@ -197,6 +197,7 @@ class MeldTable:
         self._natural_masks: list[int] | None = None
         """Per shape, its natural faces as a mask (:meth:`opening_reaches`; built on first use)."""
         self._opening_memo: dict[tuple[int, ...], int] = {}
+        self._opening_left = 0
 
     def _add(self, kind: int, key: int, positions: tuple[int, ...], jm: int) -> None:
         if kind == RUN:
@@ -257,7 +258,13 @@ class MeldTable:
         >>> t.opening_reaches(hand, 30), t.opening_reaches(hand, 31)
         (True, False)
         """
-        return target <= 0 or self._opening_best(hand, target) >= target
+        if target <= 0:
+            return True
+        self._opening_left = OPENING_NODES
+        try:
+            return self._opening_best(hand, target) >= target
+        except _OutOfNodes:
+            return True  # not shown out of reach: the caller's own search decides
 
     def _opening_best(self, hand: HandCounts, target: int) -> int:
         """The most points melds of ``hand`` can total if that is under ``target``;
@@ -271,6 +278,9 @@ class MeldTable:
         got = memo.get(hand)
         if got is not None:
             return got
+        self._opening_left -= 1
+        if self._opening_left < 0:
+            raise _OutOfNodes
         masks = self._natural_masks
         if masks is None:
             masks = self._natural_masks = [
@@ -428,6 +438,16 @@ def meld_table(rules: Rules) -> MeldTable:
 OPENING_MEMO = 1 << 14
 """Sub-hands :meth:`MeldTable.opening_reaches` remembers per catalogue before it starts
 again (about 3 MB)."""
+
+
+OPENING_NODES = 20_000
+"""Sub-hands one :meth:`MeldTable.opening_reaches` question may search (a few tens of
+milliseconds): a long hand (500 Rum's deep draws under an opening minimum) would
+otherwise take minutes, and past it the answer is "not shown out of reach"."""
+
+
+class _OutOfNodes(Exception):
+    """:data:`OPENING_NODES` spent (only exact answers are remembered)."""
 
 
 def _without_face(hand: HandCounts, bit: int) -> HandCounts:

@@ -92,3 +92,19 @@ def test_combinations_of_a_set_and_a_run_share_no_card() -> None:
     hand = mask_of(parse_cards("KS KH KD QS JS"))
     assert t.opening_reaches(HandCounts.of(hand), 30)
     assert not t.opening_reaches(HandCounts.of(hand), 31)
+
+
+def test_a_long_hand_is_answered_within_the_search_bound() -> None:
+    """500 Rum accepts an opening minimum and lets a deep draw make a long hand: the
+    question is answered within :data:`OPENING_NODES` sub-hands, and a hand the bound
+    cuts short is "not out of reach", so the turn's own search decides."""
+    from rummykit.melds import OPENING_NODES
+
+    rules = Rules.parse("rum500(opening_minimum=50)")
+    t = MeldTable(rules)
+    pack = list(new_game("rum500(opening_minimum=50)", players=2, seed=0).game.pack)
+    hand = 0
+    for c in random.Random(1).sample(pack, 40):
+        hand |= 1 << c
+    assert t.opening_reaches(HandCounts.of(hand), 10**6)  # cut short: not out of reach
+    assert len(t._opening_memo) <= OPENING_NODES
