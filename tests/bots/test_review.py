@@ -175,6 +175,27 @@ def test_same_seed_same_review_from_state_record_or_workers() -> None:
     assert c.to_dict() != a.to_dict()  # the seed matters: the samples differ
 
 
+def test_a_limit_grades_a_spread_of_the_decisions_in_one_process_or_two() -> None:
+    """The web server grades at most ``review_max_decisions`` decisions of a round,
+    spread over it; ``review_round(limit=)`` reproduces that review from the record,
+    graded in one process or two."""
+    g = played_round()
+    n = count_decisions(g, 0, 1)
+    assert n > 4
+    a = review_round(g, 0, 1, seed=7, budget=4, limit=4)
+    b = review_round(export_record(g), 0, 1, seed=7, budget=4, limit=4, workers=2)
+    assert a == b and len(a.decisions) == 4
+    every = [d.index for d in review_round(g, 0, 1, seed=7, budget=4).decisions]
+    kept = [d.index for d in a.decisions]
+    assert set(kept) <= set(every) and kept[0] == every[0] and kept[-1] == every[-1]
+    assert (
+        review_round(g, 0, 1, seed=7, budget=4, limit=n).to_dict()
+        == review_round(g, 0, 1, seed=7, budget=4).to_dict()
+    )
+    with pytest.raises(ValueError, match="limit"):
+        review_round(g, 0, 1, budget=4, limit=0)
+
+
 def test_review_summary_is_consistent() -> None:
     g = played_round()
     seen: list[tuple[int, int]] = []

@@ -826,12 +826,12 @@ _worker_points: list[DecisionPoint] = []
 """A review worker process's decision points (:func:`_start_worker`)."""
 
 
-def _start_worker(state_json: str, player: int, round_no: int) -> None:
+def _start_worker(state_json: str, player: int, round_no: int, limit: int | None) -> None:
     """Replay the match once in a review worker: its decisions then share one game
     (rules, meld tables and the solver's memo, warm from one decision to the next),
     and a task is an index rather than a pickled state of a couple of megabytes."""
     final = state_from_json(state_json)
-    _worker_points[:] = decision_points(final, player, round_no)[0]
+    _worker_points[:] = decision_points(final, player, round_no, limit)[0]
 
 
 def _grade_nth(args: tuple[int, int, int, bool]) -> Decision:
@@ -849,6 +849,7 @@ def review_round(
     progress: Progress | None = None,
     workers: int = 1,
     unicode: bool = True,
+    limit: int | None = None,
 ) -> RoundReview:
     """Review ``player``'s decisions (seat from 0) in round ``round_no`` (from 1).
 
@@ -858,7 +859,9 @@ def review_round(
     at most 15 CPU-seconds for 40 decisions); ``workers > 1`` grades decisions
     in that many processes, with the same result.  ``progress(done, total)`` is
     called as decisions are graded; an exception it raises stops the review (and
-    propagates), which is how a front end cancels one.
+    propagates), which is how a front end cancels one.  With ``limit``, at most that
+    many decisions are graded, spread evenly over the round (:func:`decision_points`):
+    the web server's cap, so its review of a long round can be reproduced.
 
     Raises :class:`~rummykit.notation.NotationError` for a malformed record and
     ``ValueError`` for a seat or round the record does not have.
@@ -869,7 +872,9 @@ def review_round(
         budget = default_budget(final.rules, final.num_players)
     if budget < 1:
         raise ValueError(f"budget must be at least 1, not {budget}")
-    points, last = decision_points(final, player, round_no)
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit must be at least 1, not {limit}")
+    points, last = decision_points(final, player, round_no, limit)
     tasks = [(p, seed, budget, unicode) for p in points]
     total = len(tasks)
     if progress is not None:
@@ -882,7 +887,7 @@ def review_round(
             min(workers, total),
             mp_context=get_context("spawn"),
             initializer=_start_worker,
-            initargs=(state_to_json(final), player, round_no),
+            initargs=(state_to_json(final), player, round_no, limit),
         )
         try:
             jobs = [(n, seed, budget, unicode) for n in range(total)]
