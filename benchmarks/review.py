@@ -53,6 +53,8 @@ CASES = [
     ("indian_pool101", 4),
     ("indian_pool201", 3),
     ("indian_deals", 2),
+    ("rummikub", 2),
+    ("rummikub", 4),
 ]
 """(preset, players): every preset family, Indian Rummy's pool and deals formats, and
 the four-handed games at four."""
