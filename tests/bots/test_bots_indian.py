@@ -1,4 +1,5 @@
-"""The bots' Indian Rummy policy: hard looks one draw ahead (bots/indian.py).
+"""The bots' Indian Rummy policy: hard looks one draw ahead (bots/indian.py) and
+compares that move with the other draws or the least costly discards on samples.
 
 Sets in Indian Rummy have distinct suits (RC: "a set ... of the same rank but different
 suits"; tests/variants/test_rules_indian.py::test_a_set_has_distinct_suits), so with two decks a
@@ -15,9 +16,19 @@ from helpers import build
 from rummykit import Move
 from rummykit.bots import make_bot, play_match
 from rummykit.bots.hints import suggest
-from rummykit.bots.indian import best_discard, lookahead_discard, solver_of
-from rummykit.cards import parse_card
-from rummykit.moves import DISCARD, KNOCK
+from rummykit.bots.indian import (
+    SEARCH_TURNS,
+    best_discard,
+    indian_move,
+    lookahead_discard,
+    search_candidates,
+    solver_of,
+)
+from rummykit.bots.ismcts import ISMCTSBot
+from rummykit.bots.review import evaluate
+from rummykit.cards import copy_of, parse_card
+from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, DROP, KNOCK
+from rummykit.phase import Phase
 from rummykit.position import position_from_text, position_to_text
 from rummykit.results import RoundEnd
 from rummykit.state import GameState
@@ -107,3 +118,54 @@ def test_the_hint_never_suggests_a_wrong_show() -> None:
     g.apply(Move(KNOCK))
     hint = suggest(g.view(0), budget=4)
     assert hint.move == Move(DISCARD, parse_card("4D")) and "valid declaration" in hint.reason
+
+
+def test_the_search_compares_the_lookahead_move_with_the_cheapest_discards() -> None:
+    """Hard's Indian candidates: its lookahead move first, then the ``top_k`` discards
+    leaving the lowest soft count; in the draw phase both draws, never a drop the
+    heuristic did not choose; a valid declaration alone.  Its playouts stop after
+    SEARCH_TURNS turns each; the review grades the same candidates."""
+    g = build(
+        "indian(first_drop=0, middle_drop=0)",
+        hands=[
+            "5H TH QS JK 3C 4C 5C 9C KC 7D 8D 4H 4S QS",
+            "2D 3D 4D 5D 6D 7S 8S 9S TS JS KS QD AD",
+        ],
+    )
+    g = position_from_text(f"{position_to_text(g)} wild=6C")
+    view = g.view(0)
+    solver = solver_of(view)
+    wild = declare_fields(view).wild
+    cands = search_candidates(view, random.Random(0), top_k=4)
+    assert cands[0] == indian_move(view, random.Random(0), careful=True, lookahead=True)
+    assert 2 <= len(cands) <= 5 and len(set(cands)) == len(cands)
+    assert all(m.kind == DISCARD for m in cands)
+
+    def left(m: Move) -> int:
+        return solver.soft(view.hand & ~(1 << copy_of(view.hand, m.a)), wild)
+
+    fourth = sorted(left(m) for m in view.legal if m.kind == DISCARD)[3]
+    assert all(left(m) <= fourth for m in cands[1:])
+    bot = ISMCTSBot(seconds=None, iterations=8)
+    assert bot.candidates(view, random.Random(0)) == cands
+    assert bot.playout_horizon(view.rules, 2) == SEARCH_TURNS * 2 * 2
+    move = bot.choose(view, random.Random(0))
+    assert move in cands and bot.last_iterations == 8
+    assert evaluate(view, 8, 0).moves == tuple(cands)
+
+    g.apply(Move(DISCARD, parse_card("QS")))  # the other player's draw phase
+    view = g.view(1)
+    assert view.phase is Phase.DRAW
+    draws = search_candidates(view, random.Random(0), top_k=4)
+    assert {Move(DRAW_STOCK), Move(DRAW_DISCARD)} <= set(draws)
+    assert Move(DROP) not in draws[1:]
+
+
+def test_a_valid_declaration_is_played_without_a_search() -> None:
+    """Holding a valid show, hard declares at once: the search has nothing to compare."""
+    g = build("indian", hands=["AH 2H 3H 5S 6S 7S 8S 9C 9D 9H KC KD JK 4D", "KS"])
+    g = position_from_text(f"{position_to_text(g)} wild=JC")
+    assert search_candidates(g.view(0), random.Random(0), top_k=4) == [Move(KNOCK)]
+    bot = ISMCTSBot(seconds=None, iterations=8)
+    assert bot.choose(g.view(0), random.Random(0)) == Move(KNOCK)
+    assert bot.last_iterations == 0

@@ -59,7 +59,7 @@ from typing import Any
 from ..cards import bits
 from ..knock import deadwood_shown
 from ..moves import DISCARD, DRAW_STOCK_MOVE, KNOCK, PASS, Move
-from ..rules import Family, Scoring
+from ..rules import Family, Rules, Scoring
 from ..scoring import hand_value, margins
 from ..solver import LARGE_HAND, Solver
 from ..state import GameState, Phase
@@ -69,8 +69,10 @@ from ..view import CardWeights, PlayerView, determinize
 from .base import Bot
 from .contract import down_cost
 from .expert import ExpertBot
-from .indian import cutoff_deltas, indian_move
+from .indian import SEARCH_TURNS as INDIAN_TURNS
+from .indian import cutoff_deltas
 from .indian import playout_move as indian_playout_move
+from .indian import search_candidates as indian_candidates
 from .inference import card_weights
 from .rummikub import candidate_moves
 from .rummikub_playout import Playout
@@ -242,13 +244,27 @@ class ISMCTSBot(Bot):
         ``tiles_horizon == expert_turns`` a sample is the expert's next turns and the
         racks they leave."""
         self.expert = ExpertBot()
+        self._steps = horizon
+        """The running search's playout horizon (:meth:`playout_horizon`)."""
         self._pool: ProcessPoolExecutor | None = None
         self._deadline: float | None = None
         """When the running search stops (None: no time budget)."""
 
+    def playout_horizon(self, rules: Rules, players: int) -> int:
+        """Actions a playout plays before it scores the round as it stands:
+        :attr:`horizon`, or in Indian Rummy at most
+        :data:`~rummykit.bots.indian.SEARCH_TURNS` turns of each player (a draw and a
+        discard each), as its own cheap player is a rough one and a declaration's
+        check is costly."""
+        if rules.family is Family.INDIAN:
+            return min(self.horizon, INDIAN_TURNS * 2 * players)
+        return self.horizon
+
     def candidates(self, view: PlayerView, rng: random.Random) -> list[Move]:
         """The expert's choice first, then the other moves worth comparing."""
         legal = view.legal
+        if view.rules.family is Family.INDIAN:  # no melds in play: its own (bots/indian.py)
+            return indian_candidates(view, rng, self.top_k)
         first = self.expert.choose(view, rng)
         if view.phase is not Phase.PLAY:
             return [first, *(m for m in legal if m != first)]
@@ -271,8 +287,6 @@ class ISMCTSBot(Bot):
             if not self.tiles_search:
                 return self.expert.choose(view, rng)
             cands = candidate_moves(view)
-        elif view.rules.family is Family.INDIAN:  # one draw of lookahead (bots/indian.py)
-            return indian_move(view, rng, careful=True, lookahead=True)
         elif view.hand.bit_count() > LARGE_HAND:
             # Every step of a playout from such a hand (deep draws) costs the solver
             # hundreds of bounded searches: the expert's move keeps to the budget.
@@ -329,6 +343,7 @@ class ISMCTSBot(Bot):
         the time spent choosing the candidates is in it."""
         rng = random.Random(seed)
         solver = view.game.solver
+        self._steps = self.playout_horizon(view.rules, len(view.hand_sizes))
         tiles = view.rules.family is Family.RUMMIKUB
         # Rummikub has no discards or takes for the opponent model to read: its
         # samples deal the unseen tiles uniformly.
@@ -391,7 +406,7 @@ class ISMCTSBot(Bot):
         step is slow (hands of fifty cards, which 500 Rum's deep draws can make)."""
         steps = 0
         deadline, now = self._deadline, CLOCKS[self.clock]
-        while s.phase is not Phase.OVER and s.round_no == round_no and steps < self.horizon:
+        while s.phase is not Phase.OVER and s.round_no == round_no and steps < self._steps:
             s.apply_unchecked(playout_policy(s, solver, rng))
             steps += 1
             if deadline is not None and now() >= deadline:

@@ -95,13 +95,8 @@ FAMILY_BUDGETS: dict[str, int] = {
 (``python benchmarks/review.py``, docs/bots.md "Game review"): a 40-decision round
 reviewed within 15 CPU-seconds in every family.  A 500 Rum sample plays long hands
 with deep draws and a Rami 51 one fourteen cards a hand with jokers, several times a
-basic sample; Indian Rummy's playouts are cut after :data:`INDIAN_TURNS` turns."""
-
-INDIAN_TURNS = 4
-"""Turns of each player a review playout of Indian Rummy plays before it scores the
-hands as the round's scoring counts them (:func:`~rummykit.bots.indian.cutoff_deltas`):
-the finish search that checks a declaration made a playout to the round's end cost
-about 30 ms, eight times one to this depth."""
+basic sample; Indian Rummy's playouts are cut after
+:data:`~rummykit.bots.indian.SEARCH_TURNS` turns."""
 
 
 def family(rules: Rules) -> str:
@@ -131,15 +126,6 @@ def default_budget(rules: Rules, players: int) -> int:
     heavy = rules.decks > 1 or rules.jokers > 0
     two = FAMILY_BUDGETS.get(family(rules), HEAVY_BUDGET if heavy else DEFAULT_BUDGET)
     return max(16, two * 2 // max(2, players))
-
-
-def horizon(rules: Rules, players: int) -> int:
-    """Actions a review playout plays before it scores the round as it stands: the
-    hard bot's own horizon, or :data:`INDIAN_TURNS` turns of each player (a draw and
-    a discard each) in Indian Rummy."""
-    if rules.family is Family.INDIAN:
-        return INDIAN_TURNS * 2 * players
-    return ISMCTSBot().horizon
 
 
 INDIFFERENCE = 0.5
@@ -272,6 +258,7 @@ class PointsSearch(ISMCTSBot):
         """
         rng = random.Random(seed)
         solver = view.game.solver
+        self._steps = self.playout_horizon(view.rules, len(view.hand_sizes))
         weights: CardWeights | None = card_weights(view) if self.inference else None
         cols: list[list[float]] = [[] for _ in cands]
         alive = list(range(len(cands)))
@@ -736,7 +723,6 @@ def evaluate(view: PlayerView, budget: int, seed: int, played: Move | None = Non
         return placed_evaluation(view, played)
     rng = random.Random(seed)
     search = PointsSearch(budget)
-    search.horizon = horizon(view.rules, len(view.hand_sizes))
     cands = search.candidates(view, rng)
     if played is not None and played not in cands:
         cands.append(played)
