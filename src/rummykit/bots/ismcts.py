@@ -38,6 +38,11 @@ idle one (``make_bot("ismcts:1cpu")``).
 
 With ``workers > 1`` the iterations run in worker processes and their sums are added.
 
+Indian Rummy, whose hands are never laid, compares its own candidates too
+(:func:`~rummykit.bots.indian.search_candidates`: the lookahead policy's move, the
+other draws or the discards that leave the lowest count), with playouts of a few turns
+by its cheap player (:meth:`ISMCTSBot.playout_horizon`).
+
 Rummikub compares its own candidates (:func:`~rummykit.bots.rummikub.candidate_moves`)
 and plays its samples out on a light copy (:mod:`.rummikub_playout`): a state lists
 its legal moves at each turn, which for Rummikub asks the solver, too slow for
