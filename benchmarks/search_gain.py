@@ -14,6 +14,7 @@ iteration budget (``ismcts:100i``) makes a run independent of the machine's load
     python benchmarks/search_gain.py --bot ismcts:100i --against medium --deals 200 \\
         --seed 1000 --rules "gin(deals=1)"
     python benchmarks/search_gain.py --suite --bot ismcts:0.2cpu --deals 20 --out hard_strength
+    python benchmarks/search_gain.py --merge results/a.json results/b.json   # one run
 
 ``--suite`` runs every family (:data:`SUITE`: basic, Gin, Rami 51, 500 Rum, Kalooki,
 Indian Rummy, Contract Rummy) on single rounds and prints one table; Contract Rummy's
@@ -111,21 +112,59 @@ def measure(
     else:
         pairs = [_play(j) for j in jobs]
     seconds = time.perf_counter() - start
-    ours = [float(p[0]) for p in pairs]
-    total = [float(p[0] + p[1]) for p in pairs]
-    share, low, high = share_interval(ours, total)
-    margins = [(p[0] - p[1]) / players for p in pairs]  # a round, per seating
-    half = Z95 * statistics.stdev(margins) / len(margins) ** 0.5 if len(margins) > 1 else 0.0
     return {
         "rules": rules, "players": players, "bot": bot, "against": against,
         "deals": deals, "rounds": deals * players, "seed": seed,
-        "share": share, "share_ci95": [low, high],
-        "margin": statistics.fmean(margins), "margin_ci95": [statistics.fmean(margins) - half,
-                                                             statistics.fmean(margins) + half],
+        **summary([(p[0], p[1]) for p in pairs], players),
         "round_wins": sum(int(p[2]) for p in pairs), "round_losses": sum(int(p[3]) for p in pairs),
-        "points": [sum(ours), sum(total) - sum(ours)], "seconds": seconds,
-        "per_deal": [[p[0], p[1]] for p in pairs],
+        "seconds": seconds, "per_deal": [[p[0], p[1]] for p in pairs],
     }  # fmt: skip
+
+
+def summary(per_deal: list[tuple[float, float]], players: int) -> dict[str, object]:
+    """The share of the points and the margin a round, each with its 95% interval, of
+    deals given as (our points, the others' points)."""
+    ours = [float(a) for a, _b in per_deal]
+    total = [float(a + b) for a, b in per_deal]
+    share, low, high = share_interval(ours, total)
+    margins = [(a - b) / players for a, b in per_deal]  # a round, per seating
+    mean = statistics.fmean(margins)
+    half = Z95 * statistics.stdev(margins) / len(margins) ** 0.5 if len(margins) > 1 else 0.0
+    return {
+        "share": share, "share_ci95": [low, high],
+        "margin": mean, "margin_ci95": [mean - half, mean + half],
+        "points": [sum(ours), sum(total) - sum(ours)],
+    }  # fmt: skip
+
+
+def merge(runs: list[dict[str, Any]]) -> list[dict[str, object]]:
+    """Runs of the same bots and rules on different deals (results files of
+    :func:`main`, say a first run and its continuation from a later seed), rule set by
+    rule set, summarized as one run over all their deals.  Refuses runs of different
+    bots, rules or players, and runs that share a deal."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for run in runs:
+        for row in run.get("rows", [run]):
+            groups.setdefault(row.get("label", row["rules"]), []).append(row)
+    out: list[dict[str, object]] = []
+    for label, rows in groups.items():
+        first = rows[0]
+        same = ("rules", "players", "bot", "against")
+        if any(tuple(r[k] for k in same) != tuple(first[k] for k in same) for r in rows):
+            raise SystemExit(f"{label}: the runs differ in {', '.join(same)}")
+        seeds = [s for r in rows for s in range(r["seed"], r["seed"] + r["deals"])]
+        if len(seeds) != len(set(seeds)):
+            raise SystemExit(f"{label}: the runs share deals")
+        per_deal = [(x[0], x[1]) for r in rows for x in r["per_deal"]]
+        out.append({
+            "label": label, "rules": first["rules"], "players": first["players"],
+            "bot": first["bot"], "against": first["against"], "deals": len(per_deal),
+            "seeds": sorted((r["seed"], r["seed"] + r["deals"] - 1) for r in rows),
+            **summary(per_deal, first["players"]),
+            "round_wins": sum(r["round_wins"] for r in rows),
+            "round_losses": sum(r["round_losses"] for r in rows),
+        })  # fmt: skip
+    return out
 
 
 def compare(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, object]]:
@@ -173,7 +212,24 @@ def main(argv: list[str] | None = None) -> int:
         metavar=("BEFORE", "AFTER"),
         help="two results files: the paired gain of the second, play nothing",
     )
+    ap.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="RUN",
+        help="results files of one bot on different deals: their union, play nothing",
+    )
     args = ap.parse_args(argv)
+    if args.merge:
+        for row in merge([json.loads(Path(f).read_text()) for f in args.merge]):
+            low, high = row["share_ci95"]  # type: ignore[misc]
+            mlow, mhigh = row["margin_ci95"]  # type: ignore[misc]
+            print(
+                f"{row['label']}: {row['bot']} vs {row['against']}, {row['deals']} deals "
+                f"(seeds {row['seeds']}), share {row['share']:.1%} ({low:.1%}-{high:.1%}), "
+                f"margin a round {row['margin']:+.1f} ({mlow:+.1f} to {mhigh:+.1f}), "
+                f"rounds won {row['round_wins']}, lost {row['round_losses']}"
+            )
+        return 0
     if args.compare:
         before, after = (json.loads(Path(f).read_text()) for f in args.compare)
         for row in compare(before, after):

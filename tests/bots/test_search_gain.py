@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from paired import share_interval
-from search_gain import SUITE, compare, main, measure, play_deal, play_pair, round_rules
+from search_gain import SUITE, compare, main, measure, merge, play_deal, play_pair, round_rules
 
 
 def test_share_interval_narrows_with_more_deals_and_holds_the_share() -> None:
@@ -89,3 +89,20 @@ def test_two_runs_on_the_same_deals_compare_deal_by_deal(tmp_path: Path) -> None
     assert row["deals"] == 3 and row["margin_gain"] == 0
     (row,) = compare(a, b)
     assert row["margin_gain"] > 0 and row["share_after"] > row["share_before"]
+
+
+def test_a_run_and_its_continuation_merge_into_the_run_over_all_their_deals() -> None:
+    """``--merge``: a run on deals 40-42 and its continuation on 43-44 summarize as the
+    run on all five; runs of other bots, or sharing a deal, are refused."""
+    whole = measure("gin(deals=1)", 2, "greedy", "random", 5, 40, workers=1)
+    first = measure("gin(deals=1)", 2, "greedy", "random", 3, 40, workers=1)
+    rest = measure("gin(deals=1)", 2, "greedy", "random", 2, 43, workers=1)
+    (row,) = merge([first, rest])
+    for key in ("share", "share_ci95", "margin", "margin_ci95", "points", "round_wins"):
+        assert row[key] == pytest.approx(whole[key]), key
+    assert row["deals"] == 5 and row["seeds"] == [(40, 42), (43, 44)]
+    with pytest.raises(SystemExit, match="share deals"):
+        merge([first, whole])
+    other = measure("gin(deals=1)", 2, "random", "random", 2, 43, workers=1)
+    with pytest.raises(SystemExit, match="differ"):
+        merge([first, other])
