@@ -35,11 +35,8 @@ from rummykit.state import GameState
 from rummykit.variants.indian import declare_fields
 
 
-def test_hard_drops_the_second_copy_of_a_card_among_equal_counts() -> None:
-    """Throwing the ten of hearts, the king of clubs or one of the two queens of spades
-    leaves the same count (medium's measure, which then takes any of them); hard counts
-    what the next draw can bring, and a queen of spades the hand already holds once
-    brings least."""
+def two_queens_of_spades() -> GameState:
+    """Seat 0 to discard, holding both queens of spades, with the six of clubs wild."""
     g = build(
         "indian(first_drop=0, middle_drop=0)",
         hands=[
@@ -47,7 +44,15 @@ def test_hard_drops_the_second_copy_of_a_card_among_equal_counts() -> None:
             "2D 3D 4D 5D 6D 7S 8S 9S TS JS KS QD AD",
         ],
     )
-    g = position_from_text(f"{position_to_text(g)} wild=6C")
+    return position_from_text(f"{position_to_text(g)} wild=6C")
+
+
+def test_hard_drops_the_second_copy_of_a_card_among_equal_counts() -> None:
+    """Throwing the ten of hearts, the king of clubs or one of the two queens of spades
+    leaves the same count (medium's measure, which then takes any of them); hard counts
+    what the next draw can bring, and a queen of spades the hand already holds once
+    brings least."""
+    g = two_queens_of_spades()
     view = g.view(0)
     solver = solver_of(view)
     discards = [m for m in view.legal if m.kind == DISCARD]
@@ -125,14 +130,7 @@ def test_the_search_compares_the_lookahead_move_with_the_cheapest_discards() -> 
     leaving the lowest soft count; in the draw phase both draws, never a drop the
     heuristic did not choose; a valid declaration alone.  Its playouts stop after
     SEARCH_TURNS turns each; the review grades the same candidates."""
-    g = build(
-        "indian(first_drop=0, middle_drop=0)",
-        hands=[
-            "5H TH QS JK 3C 4C 5C 9C KC 7D 8D 4H 4S QS",
-            "2D 3D 4D 5D 6D 7S 8S 9S TS JS KS QD AD",
-        ],
-    )
-    g = position_from_text(f"{position_to_text(g)} wild=6C")
+    g = two_queens_of_spades()
     view = g.view(0)
     solver = solver_of(view)
     wild = declare_fields(view).wild
