@@ -9,7 +9,7 @@ matches between bots, run tournaments and review rounds.
     rummy rules "basic(multiple_melds=true)" [--json]
     rummy simulate --rules rami51 --players 4 --games 10 --bots random --seed 1 [--json]
     rummy tournament --bots expert,greedy --games 20 [--records DIR] [--json]
-    rummy review RECORD [--player NAME] [--round N] [--seed S] [--json]
+    rummy review RECORD [--player NAME] [--round N] [--seed S] [--limit K] [--json]
     rummy db upgrade|current [--database URL]
 
 This module is outside the pure core: it prints, reads the clock and reads the
@@ -445,6 +445,12 @@ def _parser() -> _Parser:
         default=None,
         help="paired samples per decision at most (default: at most 15 CPU-s for 40 decisions)",
     )
+    p_rev.add_argument(
+        "--limit",
+        type=int,
+        default=None,
+        help="grade at most this many decisions, spread over the round (as the web server)",
+    )
     p_rev.add_argument("--workers", type=int, default=2, help="worker processes (default: 2)")
     p_rev.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -590,13 +596,17 @@ def _cmd_review(args: argparse.Namespace, out: Console) -> int:
         raise UsageError(f"--workers must be at least 1, not {args.workers}")
     if args.budget is not None and args.budget < 1:
         raise UsageError(f"--budget must be at least 1, not {args.budget}")
+    if args.limit is not None and args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, not {args.limit}")
     try:
         total = review.count_decisions(final, player, round_no)  # checks the round
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.limit is not None:
+        total = min(total, args.limit)
     run = functools.partial(
         review.review_round, final, player, round_no,
-        seed=args.seed, budget=args.budget, workers=args.workers,
+        seed=args.seed, budget=args.budget, workers=args.workers, limit=args.limit,
     )  # fmt: skip
     if args.json:
         print(json.dumps(run(unicode=False).to_dict(), indent=2))

@@ -276,6 +276,14 @@ def test_review_of_a_terminal_game_record(
     assert code == 0, err
     assert f"Review of {g.names[1]}, round 1" in out and "accuracy" in out
     assert "expected points" in out
+    # --limit: the web server's capped review, reproduced from the record
+    argv = ("review", str(path), "--budget", "4", "--workers", "1", "--limit", "3", "--json")
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert json.loads(out) == review_round(g, 1, 1, budget=4, unicode=False, limit=3).to_dict()
+    assert len(json.loads(out)["decisions"]) == 3
+    code, out, err = run(capsys, "review", str(path), "--limit", "0")
+    assert code == 2 and "--limit must be at least 1" in err
 
 
 def test_review_of_a_web_game_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
