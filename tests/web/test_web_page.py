@@ -41,6 +41,19 @@ AXE = Path(__file__).resolve().parent / "fixtures" / "axe.min.js.gz"
 NOTATION_CARD = re.compile(r"\b(10|[2-9TJQKA])[CDHS]\b")
 
 
+def wait_listed_under_way(server: ServerThread, table: str, timeout: float = 30.0) -> None:
+    """Wait until the public list shows a move played at ``table`` (its version above
+    0), so a refresh of the lobby is sure to show the game as under way: a bots' table
+    plays its first move on the server's own time, which a busy machine delays."""
+    deadline = time.monotonic() + timeout
+    while True:
+        listed = {t["id"]: t for t in httpx.get(server.base + "/api/tables").json()}
+        if listed.get(table, {}).get("version", 0) > 0:
+            return
+        assert time.monotonic() < deadline, f"no move at table {table} in {timeout} s"
+        time.sleep(0.05)
+
+
 def open_seat(browser: Any, server: ServerThread, t: dict[str, Any], **kw: Any) -> Any:
     page = new_page(browser, **kw)
     page.goto(server.base + t["seats"][0]["link"])
@@ -127,7 +140,7 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     assert page.locator(".seat-diff").is_visible()
     # a game under way and one not started look different
     page.wait_for_function("document.querySelectorAll('.table-entry').length >= 1")
-    page.wait_for_timeout(300)  # the bots have played a move or more by now
+    wait_listed_under_way(server, playing["id"])
     page.click("text=Refresh")
     page.wait_for_selector(f'[data-table="{playing["id"]}"] .badge.playing')
     entry = page.inner_text(f'[data-table="{waiting["id"]}"]')
