@@ -36,7 +36,7 @@ from rummykit.state import GameState
 from rummykit.web import Settings
 from rummykit.web.store import EXPIRED, FAILED, Store, StoredTable
 from rummykit.web.thinking import Thinker
-from web_helpers import Client, ServerThread, postgres_cluster
+from web_helpers import Client, ServerThread, postgres_cluster, wait_for
 
 TWO_PEOPLE = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -82,14 +82,6 @@ def hello(base: str, t: dict[str, Any], seat: int | None = None) -> Client:
     c.send(msg)
     c.until(lambda m: m["type"] == "state")
     return c
-
-
-def wait_for(done: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > end:
-            raise AssertionError(f"gave up waiting for {what}")
-        time.sleep(0.05)
 
 
 def errors_about(caplog: pytest.LogCaptureFixture, table_id: str) -> list[str]:

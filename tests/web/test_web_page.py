@@ -30,7 +30,7 @@ from test_web_browser import (
     state,
     wait_version,
 )
-from web_helpers import ServerThread
+from web_helpers import ServerThread, wait_for
 
 pytestmark = test_web_browser.pytestmark
 # the same module-scoped fixtures: this module gets a server and a browser of its own
@@ -41,17 +41,12 @@ AXE = Path(__file__).resolve().parent / "fixtures" / "axe.min.js.gz"
 NOTATION_CARD = re.compile(r"\b(10|[2-9TJQKA])[CDHS]\b")
 
 
-def wait_listed_under_way(server: ServerThread, table: str, timeout: float = 30.0) -> None:
-    """Wait until the public list shows a move played at ``table`` (its version above
-    0), so a refresh of the lobby is sure to show the game as under way: a bots' table
-    plays its first move on the server's own time, which a busy machine delays."""
-    deadline = time.monotonic() + timeout
-    while True:
-        listed = {t["id"]: t for t in httpx.get(server.base + "/api/tables").json()}
-        if listed.get(table, {}).get("version", 0) > 0:
-            return
-        assert time.monotonic() < deadline, f"no move at table {table} in {timeout} s"
-        time.sleep(0.05)
+def listed_under_way(server: ServerThread, table: str) -> bool:
+    """Whether the public list shows a move played at ``table`` (its version above 0),
+    so that a refresh of the lobby shows the game as under way: a bots' table plays its
+    first move on the server's own time, which a busy machine delays."""
+    listed = {t["id"]: t for t in httpx.get(server.base + "/api/tables").json()}
+    return bool(listed.get(table, {}).get("version", 0) > 0)
 
 
 def open_seat(browser: Any, server: ServerThread, t: dict[str, Any], **kw: Any) -> Any:
@@ -140,7 +135,7 @@ def test_lobby_target_seats_tables_and_play_now(server: ServerThread, browser: A
     assert page.locator(".seat-diff").is_visible()
     # a game under way and one not started look different
     page.wait_for_function("document.querySelectorAll('.table-entry').length >= 1")
-    wait_listed_under_way(server, playing["id"])
+    wait_for(lambda: listed_under_way(server, playing["id"]), "a move at the bots' table")
     page.click("text=Refresh")
     page.wait_for_selector(f'[data-table="{playing["id"]}"] .badge.playing')
     entry = page.inner_text(f'[data-table="{waiting["id"]}"]')

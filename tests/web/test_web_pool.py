@@ -24,8 +24,6 @@ import os
 import random
 import signal
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +36,7 @@ from rummykit.serialize import state_from_json, state_to_json
 from rummykit.web import Settings
 from rummykit.web.reviews import plan_review
 from rummykit.web.thinking import BOTS, BOTS_TURN, NORMAL, PEOPLE, FairQueue, Thinker, _Request
-from web_helpers import Client, ServerProcess, ServerThread
+from web_helpers import Client, ServerProcess, ServerThread, wait_for
 
 STRANGER = "127.0.0.2"
 """Another client's address (the tests' own is 127.0.0.1)."""
@@ -100,14 +98,6 @@ def to_act_at(base: str, t: dict[str, Any]) -> int:
     current: int = watcher.until(lambda m: m["type"] == "state")["game"]["current"]
     watcher.close()
     return current
-
-
-def wait_for(done: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > end:
-            raise AssertionError(f"gave up waiting for {what}")
-        time.sleep(0.02)
 
 
 def play(c: Client, rng: random.Random) -> None:
