@@ -24,7 +24,7 @@ from rummykit.bots.ismcts import CHECK_EVERY, MIN_ITERATIONS, settled
 from rummykit.cards import FACES_PER_DECK, display_face, face_of, parse_cards
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, MELD, Move
 from rummykit.rules import Rules, Scoring
-from rummykit.state import GameState
+from rummykit.state import GameState, Phase
 from rummykit.tournament import (
     Journal,
     JournalError,
@@ -330,6 +330,49 @@ def test_ismcts_compares_the_experts_candidates() -> None:
     sums = bot.search(v, cands, seed=1)
     # two samples of a margin in units of 100 points (a Rami margin stays under 300)
     assert set(sums) == set(cands) and all(-6.0 <= x <= 6.0 for x in sums.values())
+
+
+def _gin_play_view() -> PlayerView:
+    """A Gin player with a card to discard (the search's richest decision)."""
+    g = new_game("gin(deals=1)", players=2, seed=4)
+    while g.phase is not Phase.PLAY:
+        g.apply(ExpertBot().choose(g.view(g.current), random.Random(0)))
+    return g.view(g.current)
+
+
+def test_a_leaf_value_that_plays_on_changes_nothing() -> None:
+    """A leaf evaluation that always answers None leaves every playout as it was."""
+    v = _gin_play_view()
+    plain = ISMCTSBot(seconds=None, iterations=16)
+    asked: list[int] = []
+
+    def play_on(s: GameState, steps: int) -> list[float] | None:
+        asked.append(steps)
+        return None
+
+    hooked = ISMCTSBot(seconds=None, iterations=16, leaf_value=play_on)
+    cands = plain.candidates(v, random.Random(0))
+    assert plain.search(v, cands, seed=3) == hooked.search(v, cands, seed=3)
+    assert asked and asked.count(0) == 16 * len(cands)  # asked before every playout step
+
+
+def test_a_leaf_value_decides_the_search() -> None:
+    """Where the leaf evaluation answers, the playout stops and its rewards are what
+    the search ranks: an evaluation that favours one discard gets that discard."""
+    v = _gin_play_view()
+    bot = ISMCTSBot(seconds=None, iterations=40)
+    cands = bot.candidates(v, random.Random(0))
+    wanted = [m for m in cands if m.kind == DISCARD][-1]
+    assert wanted != cands[0]
+
+    def favour(s: GameState, steps: int) -> list[float]:
+        out = [0.0, 0.0]
+        out[v.player] = 1.0 if s.discard[-1] == wanted.a else 0.0
+        return out
+
+    hooked = ISMCTSBot(seconds=None, iterations=40, leaf_value=favour)
+    assert bot.choose(v, random.Random(0)) != wanted  # the playouts prefer another
+    assert hooked.choose(v, random.Random(0)) == wanted
 
 
 def test_playout_cutoff_charges_unopened_hands_in_full() -> None:

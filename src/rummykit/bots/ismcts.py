@@ -86,6 +86,11 @@ from .tactics import best_layoff, best_meld, discard_choice, draw_gain, greedy_m
 Sums = dict[Move, float]
 """Per candidate move, the total reward over the iterations run."""
 
+LeafValue = Callable[[GameState, int], list[float] | None]
+"""An evaluation of a playout's state, given the actions the playout has played so far
+(:attr:`ISMCTSBot.leaf_value`): each player's reward in the units of
+:func:`rewards`, or None to play on."""
+
 
 class _StateView:
     """The few view fields the greedy tactics read, taken from a sampled state.
@@ -203,6 +208,7 @@ class ISMCTSBot(Bot):
         tiles_search: bool = False,
         expert_turns: int = EXPERT_TURNS,
         tiles_horizon: int = EXPERT_TURNS,
+        leaf_value: LeafValue | None = None,
     ) -> None:
         if seconds is None and iterations is None:
             raise ValueError("give a time (seconds) or an iteration budget")
@@ -248,6 +254,13 @@ class ISMCTSBot(Bot):
         scored as a blocked round (the lowest rack takes the differences), so with
         ``tiles_horizon == expert_turns`` a sample is the expert's next turns and the
         racks they leave."""
+        self.leaf_value = leaf_value
+        """Asked before each step of a playout; where it gives rewards the playout
+        stops and scores them.  The way in for a learned evaluation of the positions
+        the playouts reach, as OpenSpiel's MCTS takes an evaluator.  None (the
+        default) plays every playout out: a network trained on ``medium``'s Gin hands
+        measured weaker than the playouts (``benchmarks/gin_value.py``, docs/bots.md,
+        "A learned evaluation at Gin")."""
         self.expert = ExpertBot()
         self._steps = horizon
         """The running search's playout horizon (:meth:`playout_horizon`)."""
@@ -326,6 +339,7 @@ class ISMCTSBot(Bot):
             self.tiles_search,
             self.expert_turns,
             self.tiles_horizon,
+            self.leaf_value,
         )
         futures = [self._pool.submit(worker.search, view, cands, s) for s in seeds]
         total = dict.fromkeys(cands, 0.0)
@@ -411,7 +425,10 @@ class ISMCTSBot(Bot):
         step is slow (hands of fifty cards, which 500 Rum's deep draws can make)."""
         steps = 0
         deadline, now = self._deadline, CLOCKS[self.clock]
+        leaf = self.leaf_value
         while s.phase is not Phase.OVER and s.round_no == round_no and steps < self._steps:
+            if leaf is not None and (value := leaf(s, steps)) is not None:
+                return value
             s.apply_unchecked(playout_policy(s, solver, rng))
             steps += 1
             if deadline is not None and now() >= deadline:
