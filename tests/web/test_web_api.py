@@ -29,6 +29,7 @@ from rummykit.web import driver as web_driver
 from rummykit.web import server as web_server
 from rummykit.web.protocol import MoveIntent, resolve
 from rummykit.web.store import Store
+from web_helpers import wait_for
 
 WS = Any
 
@@ -524,8 +525,11 @@ def test_timer_and_absence_play_the_turn_automatically(db: Path) -> None:
             assert s2["log"][-1]["auto"] and s2["version"] >= 2
         # both leave: after the grace period their turns are played for them
         v = s2["version"]
-        time.sleep(1.0)
-        assert c.get(f"/api/tables/{t['id']}").json()["version"] > v
+
+        def moved_on() -> bool:
+            return int(c.get(f"/api/tables/{t['id']}").json()["version"]) > v
+
+        wait_for(moved_on, "a turn played for the absent players", timeout=20)
 
 
 def test_record_only_after_the_match_and_rematch(client: TestClient) -> None:
