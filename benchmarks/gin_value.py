@@ -19,8 +19,9 @@ Issue #31 asks whether a small network scoring the positions the playouts reach 
 
     python benchmarks/gin_value.py --hands 60000 --deals 200 --turns 0,1
 
-Writes ``benchmarks/results/gin_value.json``; the weights go to ``--weights`` (outside
-the package: the network did not measure stronger, so none is shipped).
+Writes ``benchmarks/results/gin_value.json``; the weights go to ``--weights`` (by
+default in the temporary directory, not the package: the network did not measure
+stronger, so none is shipped).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import argparse
 import itertools
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -228,7 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=200, help="duplicate deals of the search")
     ap.add_argument("--seed", type=int, default=1000, help="the first deal of the search")
     ap.add_argument("--iterations", type=int, default=100, help="samples a move")
-    ap.add_argument("--weights", type=Path, default=Path("gin_value_weights.npz"))
+    ap.add_argument(
+        "--weights", type=Path, default=Path(tempfile.gettempdir()) / "gin_value_weights.npz"
+    )
     ap.add_argument("--out", default="gin_value")
     args = ap.parse_args(argv)
     console = Console(width=120)
