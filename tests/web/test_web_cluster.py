@@ -126,10 +126,7 @@ def test_a_move_sent_to_another_process_is_played_by_the_owner(pg: str) -> None:
             # Once Ann leaves, Bob's process takes the table (ownership follows the
             # players who are still there).
             ann.close()
-            end = time.monotonic() + 10
-            while owner(pg, t["id"]) != "beta":
-                assert time.monotonic() < end, "the table did not follow Bob"
-                drain(bob, 0.1)
+            wait_owner(pg, t["id"], "beta", bob)
         finally:
             ann.close()
             bob.close()
@@ -142,18 +139,9 @@ def test_a_table_goes_to_the_process_where_its_player_sits(pg: str) -> None:
     person connected to beta, the table is handed to beta, which then plays it
     (its bot too) without forwarding anything."""
     with ServerThread(settings(pg, "alpha")) as a, ServerThread(settings(pg, "beta")) as b:
-        body = {"rules": "basic", "seats": [{"name": "Ann"}, {"kind": "bot"}]}
-        t = httpx.post(a.base + "/api/tables", json=body).json()
-        assert owner(pg, t["id"]) == "alpha"
-        c = hello(b.base, t["id"], 0, t["seats"][0]["secret"])
+        t, c = made_here_played_there(pg, a, b, [{"name": "Ann"}, {"kind": "bot"}])
         try:
-            # Within seconds on a quiet machine; once, beside the whole suite on two
-            # cores, not within 10 s, so the wait is a generous one.
-            end = time.monotonic() + 30
-            while owner(pg, t["id"]) != "beta":
-                lease = sql(pg, "SELECT * FROM leases WHERE table_id = :t", t=t["id"])
-                assert time.monotonic() < end, f"the table was not handed over: {lease}"
-                drain(c, 0.1)
+            wait_owner(pg, t["id"], "beta", c)
             made = play_own_turns(c, 6, random.Random(3))
             assert len(made) == 6 and owner(pg, t["id"]) == "beta"
         finally:
@@ -182,15 +170,9 @@ def test_a_table_is_handed_over_by_an_owner_that_answers_late(
     monkeypatch.setattr(cluster.Cluster, "hand_over", busy)
     monkeypatch.setattr(cluster, "CALL_TIMEOUT", 0.2)
     with ServerThread(settings(pg, "alpha")) as a, ServerThread(settings(pg, "beta")) as b:
-        body = {"rules": "basic", "seats": [{"name": "Ann"}, {"name": "Bob"}]}
-        t = httpx.post(a.base + "/api/tables", json=body).json()
-        assert owner(pg, t["id"]) == "alpha"
-        c = hello(b.base, t["id"], 0, t["seats"][0]["secret"])
+        t, c = made_here_played_there(pg, a, b, [{"name": "Ann"}, {"name": "Bob"}])
         try:
-            end = time.monotonic() + 20
-            while owner(pg, t["id"]) != "beta":
-                assert time.monotonic() < end, "the table was not handed over"
-                drain(c, 0.1)
+            wait_owner(pg, t["id"], "beta", c)
         finally:
             c.close()
         tokens = sql(pg, "SELECT token FROM leases WHERE table_id = :t", t=t["id"])
@@ -324,6 +306,28 @@ def test_leases_are_taken_once_and_fence_the_old_owner(pg: str) -> None:
         assert a.acquire("t-lease") == second + 1  # tokens never repeat
     finally:
         store.close()
+
+
+def made_here_played_there(
+    url: str, a: ServerThread, b: ServerThread, seats: list[dict[str, str]]
+) -> tuple[dict[str, Any], Client]:
+    """A basic table made on ``a`` (the node alpha, which owns it), and its first
+    seat's player connected through ``b``."""
+    t = httpx.post(a.base + "/api/tables", json={"rules": "basic", "seats": seats}).json()
+    assert owner(url, t["id"]) == "alpha"
+    return t, hello(b.base, t["id"], 0, t["seats"][0]["secret"])
+
+
+def wait_owner(url: str, table_id: str, node: str, c: Client, timeout: float = 30) -> None:
+    """Wait until ``node`` holds the table's lease, reading what ``c`` is sent
+    meanwhile; past ``timeout`` seconds fail, naming the lease row.  A handover takes
+    seconds on a quiet machine; once, beside the whole suite on two cores, it took
+    more than 10, so the wait is a generous one."""
+    end = time.monotonic() + timeout
+    while owner(url, table_id) != node:
+        lease = sql(url, "SELECT * FROM leases WHERE table_id = :t", t=table_id)
+        assert time.monotonic() < end, f"the table did not go to {node}: {lease}"
+        drain(c, 0.1)
 
 
 def drain(c: Client, seconds: float = 0.2) -> None:
