@@ -38,10 +38,10 @@ import numpy as np
 from results_file import write_results
 from rich.console import Console
 from rich.table import Table
-from search_gain import summary
+from search_gain import play_deal, summary
 
 from rummykit import new_game
-from rummykit.bots import make_bot, play_match
+from rummykit.bots import make_bot
 from rummykit.bots.ismcts import REWARD_SCALE, ISMCTSBot, LeafValue
 from rummykit.state import GameState, Phase
 from rummykit.variants.gin import deadwood_shown, knock_fields
@@ -200,17 +200,14 @@ def leaf_value(w: Weights, turns: int) -> LeafValue:
 
 def measure(w: Weights, turns: int, deals: int, seed: int, iterations: int) -> dict[str, object]:
     """The search with the network against ``medium``, each deal from both seats."""
-    per_deal = []
+
+    def searcher() -> ISMCTSBot:
+        return ISMCTSBot(seconds=None, iterations=iterations, leaf_value=leaf_value(w, turns))
+
     start = time.process_time()
-    for deal in range(seed, seed + deals):
-        mine = theirs = 0.0
-        for seat in range(2):
-            bot = ISMCTSBot(seconds=None, iterations=iterations, leaf_value=leaf_value(w, turns))
-            bots = [bot if p == seat else make_bot("medium") for p in range(2)]
-            g, _ = play_match(RULES, 2, bots, seed=deal)
-            mine += g.scores[seat]
-            theirs += g.scores[1 - seat]
-        per_deal.append((mine, theirs))
+    per_deal = [
+        play_deal(RULES, 2, searcher, "medium", deal)[:2] for deal in range(seed, seed + deals)
+    ]
     row = summary(per_deal, 2)
     row.update(
         turns=turns, deals=deals, seed=seed, iterations=iterations,

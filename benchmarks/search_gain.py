@@ -28,6 +28,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ from results_file import write_results
 from rich.console import Console
 from rich.table import Table
 
-from rummykit.bots import make_bot, play_match
+from rummykit.bots import Bot, make_bot, play_match
 from rummykit.rules import Rules, Scoring
 
 SUITE: tuple[tuple[str, str, int], ...] = (
@@ -65,16 +66,21 @@ def round_rules(rules: str, seed: int) -> str:
     return f"contract(deals=1,contracts={contract},deal_sizes={size})"
 
 
-def play_deal(rules: str, players: int, ours: str, theirs: str, seed: int) -> tuple[float, ...]:
+def play_deal(
+    rules: str, players: int, ours: str | Callable[[], Bot], theirs: str, seed: int
+) -> tuple[float, ...]:
     """One deal with ``ours`` in each seat in turn, ``theirs`` in the others: our
     points, the mean opponent's (both in the share's sense, see the module), our round
-    wins and our losses (a round whose best score another seat beats)."""
+    wins and our losses (a round whose best score another seat beats).  ``ours`` is a
+    bot's name, or a function that makes a new bot (one built in code, as
+    ``gin_value.py`` builds its search with a network)."""
+    make_ours = (lambda: make_bot(ours)) if isinstance(ours, str) else ours
     spec = round_rules(rules, seed)
     sign = 1 if Rules.parse(spec).scoring is Scoring.WINNER_COLLECTS else -1
     mine = total_theirs = 0.0
     wins = losses = 0
     for seat in range(players):
-        bots = [make_bot(ours if p == seat else theirs) for p in range(players)]
+        bots = [make_ours() if p == seat else make_bot(theirs) for p in range(players)]
         g, _ = play_match(spec, players, bots, seed=seed)
         others = [g.scores[p] for p in range(players) if p != seat]
         if sign > 0:

@@ -257,10 +257,11 @@ class ISMCTSBot(Bot):
         self.leaf_value = leaf_value
         """Asked before each step of a playout; where it gives rewards the playout
         stops and scores them.  The way in for a learned evaluation of the positions
-        the playouts reach, as OpenSpiel's MCTS takes an evaluator.  None (the
-        default) plays every playout out: a network trained on ``medium``'s Gin hands
-        measured weaker than the playouts (``benchmarks/gin_value.py``, docs/bots.md,
-        "A learned evaluation at Gin")."""
+        the playouts reach, as OpenSpiel's MCTS takes an evaluator; with ``workers >
+        1`` it goes to the worker processes, so it must pickle (a module-level
+        function or object).  None (the default) plays every playout out: a network
+        trained on ``medium``'s Gin hands measured weaker than the playouts
+        (``benchmarks/gin_value.py``, docs/bots.md, "A learned evaluation at Gin")."""
         self.expert = ExpertBot()
         self._steps = horizon
         """The running search's playout horizon (:meth:`playout_horizon`)."""
