@@ -13,11 +13,12 @@ import random
 import pytest
 
 from helpers import build
-from rummykit.bots import ExpertBot, gin
+from rummykit.bots import ExpertBot, ISMCTSBot, gin
 from rummykit.cards import parse_face
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD, PASS, Move
 from rummykit.state import GameState, Phase
 from rummykit.variants.gin import knock_fields
+from rummykit.view import unseen_faces
 
 # 2H 3H 4H, 7S 7D 7C, 9C 9D 9S melded; 2C and KD loose: 2 points once KD goes.
 LOW = "2H 3H 4H 7S 7D 7C 9C 9D 9S 2C KD"
@@ -130,18 +131,54 @@ def test_first_upcard_taken_only_if_it_melds(upcard: str, take: bool) -> None:
     assert expert_move(g) == (Move(DRAW_DISCARD) if take else Move(PASS))
 
 
-def test_gin_draws_by_the_gin_margin_only_in_knock_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    """DRAW_MARGIN decides a Gin draw that only improves the outs; basic keeps 1.0."""
+def test_gin_draws_by_the_gin_margin_only_in_knock_games() -> None:
+    """The style's draw margin decides a Gin draw that only improves the outs; basic
+    keeps 1.0."""
     hands = ["2H 3H 7S 7D 9C 9D JH QD KH 5C", OTHER]
     g = build("gin", hands=hands, discard="8C", phase=Phase.DRAW)
     b = build("basic", hands=hands, discard="8C", phase=Phase.DRAW)
-    monkeypatch.setattr(gin, "DRAW_MARGIN", -1000.0)
-    assert expert_move(g) == Move(DRAW_DISCARD)
-    monkeypatch.setattr(gin, "DRAW_MARGIN", 1000.0)
-    assert expert_move(g) == Move(DRAW_STOCK)
-    before = expert_move(b)
-    monkeypatch.setattr(gin, "DRAW_MARGIN", -1000.0)
-    assert expert_move(b) == before
+
+    def move(state: GameState, margin: float) -> Move:
+        bot = ExpertBot(gin_style=gin.GinStyle(draw_margin=margin))
+        return bot.choose(state.view(state.current), random.Random(0))
+
+    assert move(g, -1000.0) == Move(DRAW_DISCARD)
+    assert move(g, 1000.0) == Move(DRAW_STOCK)
+    assert move(b, -1000.0) == move(b, 1000.0) == expert_move(b)
+
+
+def test_hard_waits_longer_than_medium_for_gin() -> None:
+    """``gin.HARD`` (the moves ``hard``'s search starts from; docs/bots.md, "The search
+    against medium at Gin") plays on with 8 points early, where ``medium`` knocks; late
+    in the stock both knock."""
+    hand = "2H 3H 4H 7S 7D 7C 9C 9D 9S 8C KD"
+    hard = ExpertBot(gin_style=gin.HARD)
+    g = build("gin", hands=[hand, OTHER])
+    assert expert_move(g) == Move(KNOCK)
+    assert hard.choose(g.view(0), random.Random(0)) == Move(DISCARD, parse_face("KD"))
+    g = late(hand, "5C 6C 8D")
+    assert hard.choose(g.view(0), random.Random(0)) == Move(KNOCK)
+
+
+def test_hard_s_outs_weight_reaches_gin_only() -> None:
+    """``gin.HARD`` weighs the outs 2.0 in Gin; in basic the expert's own 1.5 holds."""
+    hard = ExpertBot(gin_style=gin.HARD)
+    hands = ["2H 3H 7S 7D 9C 9D JH QD KH 5C", OTHER]
+    for preset, weight in (("gin", 2.0), ("basic", 1.5)):
+        g = build(preset, hands=hands, discard="8C", phase=Phase.DRAW)
+        v = g.view(0)
+        live = unseen_faces(v)
+        scaled = ExpertBot(outs_weight=weight)
+        assert hard._value(v, v.game.solver, v.hand, live) == scaled._value(
+            v, v.game.solver, v.hand, live
+        )
+    assert gin.HARD.outs_weight == 2.0 and gin.MEDIUM.outs_weight is None
+
+
+def test_the_search_starts_from_hard_s_gin() -> None:
+    """``hard`` keeps ``gin.HARD``'s move unless another measures better."""
+    assert ISMCTSBot().expert.gin_style == gin.HARD
+    assert ExpertBot().gin_style == gin.MEDIUM
 
 
 @pytest.mark.parametrize(("queen_taken", "thrown"), [(False, "QC"), (True, "JD")])

@@ -69,8 +69,12 @@ class ExpertBot(Bot):
         danger_weight: float = 1.0,
         opening_weight: float = OPENING_WEIGHT,
         contract_aware: bool = True,
+        gin_style: gin.GinStyle = gin.MEDIUM,
     ) -> None:
         self.outs_weight = outs_weight
+        self.gin_style = gin_style
+        """How it knocks and draws in Gin (``gin.MEDIUM``; ``hard`` searches from
+        ``gin.HARD``)."""
         self.danger_weight = danger_weight
         self.opening_weight = opening_weight
         self.contract_aware = contract_aware
@@ -113,7 +117,10 @@ class ExpertBot(Bot):
             improvement = base + v - solver.deadwood(hand | probe)
             if improvement > 0:
                 gain += improvement * copies
-        return base - self.outs_weight * gain / total_live
+        weight = self.outs_weight
+        if self.gin_style.outs_weight is not None and gin.is_knock_game(view):
+            weight = self.gin_style.outs_weight
+        return base - weight * gain / total_live
 
     def _danger(self, view: PlayerView) -> dict[int, float]:
         """Per face, points of help a discard would give an opponent."""
@@ -153,7 +160,7 @@ class ExpertBot(Bot):
             if chosen is not None:
                 return chosen
         if gin.is_knock_game(view):
-            decided = gin.knock_game_choice(view, solver)
+            decided = gin.knock_game_choice(view, solver, self.gin_style)
             if decided is not None:
                 return decided
             if view.phase is Phase.FIRST_UPCARD:
@@ -205,7 +212,7 @@ class ExpertBot(Bot):
             self._value(view, solver, hand & ~(1 << c), live) for c in bits(hand) if c != card
         )
         now = self._value(view, solver, view.hand, live)
-        margin = gin.DRAW_MARGIN if gin.is_knock_game(view) else 1.0
+        margin = self.gin_style.draw_margin if gin.is_knock_game(view) else 1.0
         return take if best_after < now - margin else stock
 
     def _resolve_pending(self, view: PlayerView, solver: Solver, legal: tuple[Move, ...]) -> Move:

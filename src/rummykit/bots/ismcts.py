@@ -71,6 +71,7 @@ from ..state import GameState, Phase
 from ..variants.gin import knock_fields
 from ..variants.indian import HandSolver
 from ..view import CardWeights, PlayerView, determinize
+from . import gin
 from .base import Bot
 from .contract import down_cost
 from .expert import ExpertBot
@@ -262,7 +263,10 @@ class ISMCTSBot(Bot):
         function or object).  None (the default) plays every playout out: a network
         trained on ``medium``'s Gin hands measured weaker than the playouts
         (``benchmarks/gin_value.py``, docs/bots.md, "A learned evaluation at Gin")."""
-        self.expert = ExpertBot()
+        self.expert = ExpertBot(gin_style=gin.HARD)
+        """The moves the search starts from and keeps unless another measures better:
+        ``medium``'s, with Gin's knock and draw tuned against ``medium``
+        (``gin.HARD``)."""
         self._steps = horizon
         """The running search's playout horizon (:meth:`playout_horizon`)."""
         self._pool: ProcessPoolExecutor | None = None
