@@ -20,7 +20,7 @@ from rummykit.bots import (
     play_match,
 )
 from rummykit.bots.hints import suggest
-from rummykit.bots.ismcts import CHECK_EVERY, MIN_ITERATIONS, settled
+from rummykit.bots.ismcts import CHECK_EVERY, GIN_SAMPLES, MIN_ITERATIONS, settled
 from rummykit.cards import FACES_PER_DECK, display_face, face_of, parse_cards
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, MELD, Move
 from rummykit.rules import Rules, Scoring
@@ -497,6 +497,18 @@ def test_the_hard_bot_stops_early_on_a_clear_move() -> None:
     full = ISMCTSBot(seconds=None, iterations=40, early_stop=False)
     full.choose(v, random.Random(1))
     assert full.last_iterations == 40
+
+
+def test_gin_s_search_stops_at_its_sample_cap_within_a_time_budget() -> None:
+    """More samples made Gin's search weaker (docs/bots.md, "The search against medium
+    at Gin"), so a time budget takes at most GIN_SAMPLES there; an iteration budget
+    is the caller's, and other games search as long as the time allows."""
+    v = _gin_play_view()
+    timed = ISMCTSBot(seconds=60.0, early_stop=False)
+    timed.choose(v, random.Random(1))
+    assert timed.last_iterations == GIN_SAMPLES
+    assert ISMCTSBot(seconds=None, iterations=GIN_SAMPLES + 8).sample_limit(v.rules) == 108
+    assert timed.sample_limit(Rules.parse("basic")) is None
 
 
 def test_the_hard_bot_can_count_cpu_seconds() -> None:
