@@ -211,20 +211,28 @@ def test_hard_answers_within_its_budget_on_a_crowded_table() -> None:
     """The search counts the candidates' cost in its budget and returns a legal move
     within it (one sample's playouts at most beyond, a few milliseconds).  The
     collector is held off while it is timed, so that collecting garbage that earlier
-    tests left in this worker is not charged to the search."""
+    tests left in this worker is not charged to the search.  The overshoot allowed is
+    twice what the candidates and one sample cost on this machine, timed beside it
+    (samples differ), and at least 0.1 s: a fixed 0.1 s failed on a machine running
+    three times slower than usual."""
     g = crowded(4)
+
+    def timed(bot: ISMCTSBot) -> tuple[Move, float]:
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.process_time()
+            move = bot.choose(g.view(g.current), random.Random(2))
+            return move, time.process_time() - start
+        finally:
+            gc.enable()
+
+    _move, one = timed(ISMCTSBot(seconds=None, iterations=1, tiles_search=True))
     bot = ISMCTSBot(seconds=0.3, clock="cpu", tiles_search=True)
-    gc.collect()
-    gc.disable()
-    try:
-        start = time.process_time()
-        move = bot.choose(g.view(g.current), random.Random(2))
-        spent = time.process_time() - start
-    finally:
-        gc.enable()
+    move, spent = timed(bot)
     assert g.is_legal(move)
     assert bot.last_iterations > 1
-    assert spent < 0.3 + 0.1
+    assert spent < 0.3 + max(0.1, 2 * one)
 
 
 def test_hard_plays_medium_s_move_until_its_search_measures_stronger() -> None:
