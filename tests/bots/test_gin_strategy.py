@@ -164,14 +164,13 @@ def test_hard_s_outs_weight_reaches_gin_only() -> None:
     """``gin.HARD`` weighs the outs 2.0 in Gin; in basic the expert's own 1.5 holds."""
     hard = ExpertBot(gin_style=gin.HARD)
     hands = ["2H 3H 7S 7D 9C 9D JH QD KH 5C", OTHER]
-    for preset, weight in (("gin", 2.0), ("basic", 1.5)):
+    for preset, weight, other in (("gin", 2.0, 1.5), ("basic", 1.5, 2.0)):
         g = build(preset, hands=hands, discard="8C", phase=Phase.DRAW)
         v = g.view(0)
-        live = unseen_faces(v)
-        scaled = ExpertBot(outs_weight=weight)
-        assert hard._value(v, v.game.solver, v.hand, live) == scaled._value(
-            v, v.game.solver, v.hand, live
-        )
+        args = (v, v.game.solver, v.hand, unseen_faces(v))
+        # the hand has outs, so the weight shows: the other weight values it otherwise
+        assert hard._value(*args) == ExpertBot(outs_weight=weight)._value(*args)
+        assert hard._value(*args) != ExpertBot(outs_weight=other)._value(*args)
     assert gin.HARD.outs_weight == 2.0 and gin.MEDIUM.outs_weight is None
 
 
