@@ -20,6 +20,12 @@ over all points scored, with a 95% interval from the paired deals by the delta
 method), the hand win, loss and void rates, and how our hands ended (gin, knock,
 undercut).
 
+**Resuming.**  ``--journal`` appends every finished deal to
+``benchmarks/results/journal/<OUT>.jsonl`` at once, and the same command run again
+plays only the deals the journal does not hold yet, so a run of hours can be spread
+over several sittings; a larger ``--hands`` extends it.  ``--report`` tabulates the
+journal's first ``--hands`` without playing.
+
 ``python benchmarks/gin_strength.py --bot medium --hands 2000 --workers 2``
 """
 
@@ -30,8 +36,9 @@ import random
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from gin_crosscheck import (
@@ -51,6 +58,7 @@ from rich.table import Table
 
 from rummykit.bots import make_bot
 from rummykit.bots.base import Bot
+from rummykit.journal import Journal
 from rummykit.melds import RUN
 from rummykit.moves import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD, PASS, Move
 from rummykit.results import RoundEnd
@@ -194,6 +202,70 @@ def play_pair(args: tuple[str, int, int]) -> tuple[HandResult, HandResult]:
     )
 
 
+Pair = tuple[HandResult, HandResult]
+
+
+class PairJournal(Journal[tuple[int, Pair]]):
+    """Finished deals of one run, by index (:mod:`rummykit.journal`): the header pins
+    the bot and the seed, so a journal is never resumed by another run."""
+
+    kind, item = "gin strength run", "deal"
+
+    def encode(self, rec: tuple[int, Pair]) -> dict[str, Any]:
+        index, pair = rec
+        return {"index": index, "hands": [asdict(h) for h in pair]}
+
+    def decode(self, d: Any) -> tuple[int, Pair]:
+        first, second = (self._hand(h) for h in d["hands"])
+        return int(d["index"]), (first, second)
+
+    @staticmethod
+    def _hand(d: dict[str, Any]) -> HandResult:
+        h = HandResult(**d)
+        if h.reason in RoundEnd.__members__.values():
+            h.reason = RoundEnd(h.reason)  # :func:`ending` tells them apart by identity
+        return h
+
+
+JOURNALS = Path(__file__).parent / "results" / "journal"
+
+
+def play_pairs(
+    bot: str, seed: int, pairs: int, workers: int, journal: PairJournal | None = None
+) -> list[Pair]:
+    """Deals ``0 .. pairs - 1`` of the run, each played twice (:func:`play_pair`).
+    With a journal, the deals it holds are taken from it and every deal played is
+    written to it as soon as it ends."""
+    held = dict(journal.records) if journal else {}
+    todo = [(bot, seed, i) for i in range(pairs) if i not in held]
+    done: dict[int, Pair] = {i: held[i] for i in range(pairs) if i in held}
+
+    def record(index: int, pair: Pair) -> None:
+        done[index] = pair
+        if journal is not None:
+            journal.append((index, pair))
+
+    if workers > 1 and todo:
+        with ProcessPoolExecutor(workers) as ex:
+            running: dict[Future[Pair], int] = {}
+            queue = iter(todo)
+            for job in queue:
+                running[ex.submit(play_pair, job)] = job[2]
+                if len(running) >= 2 * workers:
+                    break
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    record(running.pop(fut), fut.result())
+                    following = next(queue, None)
+                    if following is not None:
+                        running[ex.submit(play_pair, following)] = following[2]
+    else:
+        for job in todo:
+            record(job[2], play_pair(job))
+    return [done[i] for i in range(pairs)]
+
+
 @dataclass
 class Summary:
     hands: int = 0
@@ -229,7 +301,7 @@ def ending(h: HandResult) -> str:
     return f"{side} knock" if knocker_won else f"{side} undercut"
 
 
-def summarise(pairs: list[tuple[HandResult, HandResult]]) -> Summary:
+def summarise(pairs: list[Pair]) -> Summary:
     """Totals, and the points share's 95% interval over paired deals
     (:func:`paired.share_interval`)."""
     s = Summary()
@@ -265,16 +337,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default="gin_strength", help="results/<OUT>.json")
+    ap.add_argument("--journal", action="store_true", help="keep and resume from a journal")
+    ap.add_argument("--report", action="store_true", help="tabulate the journal, play nothing")
     args = ap.parse_args(argv)
     console = Console()
     n_pairs = max(1, args.hands // 2)
-    jobs = [(args.bot, args.seed, i) for i in range(n_pairs)]
+    journal = None
+    if args.journal or args.report:
+        head = {"bench": "gin_strength", "bot": args.bot, "seed": args.seed}
+        journal = PairJournal(JOURNALS / f"{args.out}.jsonl", head)
     t0 = time.perf_counter()
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as ex:
-            pairs = list(ex.map(play_pair, jobs, chunksize=4))
+    if args.report:
+        assert journal is not None
+        held = dict(journal.records)
+        pairs = [held[i] for i in range(n_pairs) if i in held]
+        if len(pairs) < n_pairs:
+            console.print(f"the journal holds {len(pairs)} of the first {n_pairs} deals")
+        if not pairs:
+            return 1
     else:
-        pairs = [play_pair(j) for j in jobs]
+        pairs = play_pairs(args.bot, args.seed, n_pairs, args.workers, journal)
     wall = time.perf_counter() - t0
     s = summarise(pairs)
     table = Table(title=f"{args.bot} vs OpenSpiel SimpleGinRummyBot (gin_rummy referee)")

@@ -28,7 +28,6 @@ writes its game record, the format the terminal game saves, so ``rummy review`` 
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import random
@@ -41,6 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from .bots import Bot, make_bot, play_match
+from .journal import Journal as JsonLines
+from .journal import JournalError as JournalError
 from .notation import export_record
 from .rules import Rules, Scoring
 from .state import GameState
@@ -105,18 +106,11 @@ class MatchRecord:
     round_winners: tuple[int | None, ...]
 
 
-class JournalError(ValueError):
-    """A journal that belongs to another tournament, or is not a journal at all."""
+class Journal(JsonLines[MatchRecord]):
+    """A tournament's journal: finished matches, for resuming (:mod:`rummykit.journal`).
 
-
-class Journal:
-    """An append-only file of finished matches (JSON lines), for resuming.
-
-    The first line names the tournament (rules, players, bots, deals, seed); each
-    further line is one :class:`MatchRecord`.  Opening a journal of a different
-    tournament raises :class:`JournalError` rather than mixing results.  A last line
-    cut short by a crash is dropped (that match is simply played again); any other
-    unreadable line is an error naming its line number.
+    The header names the tournament (rules, players, bots, deals, seed); each further
+    line is one :class:`MatchRecord`.
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "t.jsonl")
@@ -128,68 +122,28 @@ class Journal:
     >>> Journal(path, dict(head, seed=1))
     Traceback (most recent call last):
     ...
-    rummykit.tournament.JournalError: ... was written for another tournament: seed 0, not 1
+    rummykit.journal.JournalError: ... was written for another tournament: seed 0, not 1
     """
 
-    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
-        self.path = Path(path)
-        self.header = header
-        self.records: list[MatchRecord] = []
-        if self.path.exists() and self.path.stat().st_size > 0:
-            self._load()
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    kind, item = "tournament", "match record"
 
-    def _load(self) -> None:
-        lines = self.path.read_text(encoding="utf-8").split("\n")
-        try:
-            head = json.loads(lines[0])
-        except json.JSONDecodeError:
-            raise JournalError(f"{self.path}: line 1 is not a tournament header") from None
-        for key, want in self.header.items():
-            if head.get(key) != want:
-                raise JournalError(
-                    f"{self.path} was written for another tournament: "
-                    f"{key} {head.get(key)!r}, not {want!r}"
-                )
-        complete = len(lines) - 1  # the text after the last newline, if any, was cut short
-        for no, line in enumerate(lines[1:complete], start=2):
-            if not line.strip():
-                continue
-            try:
-                d = json.loads(line)
-                rec = MatchRecord(
-                    int(d["seed"]),
-                    tuple(d["lineup"]),
-                    tuple(d["scores"]),
-                    tuple(d["winners"]),
-                    tuple(d["round_winners"]),
-                )
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-                raise JournalError(f"{self.path}: line {no} is not a match record") from None
-            self.records.append(rec)
-        if lines[-1]:
-            # drop a torn last line so the next append starts on a fresh line
-            with self.path.open("w", encoding="utf-8") as f:
-                f.write("\n".join(lines[:complete]) + "\n")
+    def encode(self, rec: MatchRecord) -> dict[str, Any]:
+        return {
+            "seed": rec.seed,
+            "lineup": rec.lineup,
+            "scores": rec.scores,
+            "winners": rec.winners,
+            "round_winners": rec.round_winners,
+        }
 
-    def append(self, rec: MatchRecord) -> None:
-        """Add one finished match, flushed to disk before returning."""
-        self.records.append(rec)
-        line = json.dumps(
-            {
-                "seed": rec.seed,
-                "lineup": rec.lineup,
-                "scores": rec.scores,
-                "winners": rec.winners,
-                "round_winners": rec.round_winners,
-            }
+    def decode(self, d: Any) -> MatchRecord:
+        return MatchRecord(
+            int(d["seed"]),
+            tuple(d["lineup"]),
+            tuple(d["scores"]),
+            tuple(d["winners"]),
+            tuple(d["round_winners"]),
         )
-        with self.path.open("a", encoding="utf-8") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
 
 
 @dataclass
@@ -207,10 +161,10 @@ class TournamentResult:
     def from_journal(cls, path: str | os.PathLike[str]) -> TournamentResult:
         """The results so far of the tournament whose journal is ``path`` (whole
         deals only; see :func:`tally`)."""
+        head = Journal.read_header(path)
         try:
-            head = json.loads(Path(path).read_text(encoding="utf-8").split("\n", 1)[0])
             keys = (head["rules"], head["players"], head["bots"], head["deals"], head["seed"])
-        except (OSError, json.JSONDecodeError, KeyError, TypeError):
+        except KeyError:
             raise JournalError(f"{path}: not a tournament journal") from None
         rules, players, bots, _deals, seed = keys
         return tally(rules, players, bots, seed, Journal(path, head).records)
