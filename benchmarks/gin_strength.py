@@ -345,7 +345,11 @@ def main(argv: list[str] | None = None) -> int:
     journal = None
     if args.journal or args.report:
         head = {"bench": "gin_strength", "bot": args.bot, "seed": args.seed}
-        journal = PairJournal(JOURNALS / f"{args.out}.jsonl", head)
+        path = JOURNALS / f"{args.out}.jsonl"
+        if args.report and not path.exists():
+            console.print(f"no journal at {path}")
+            return 1
+        journal = PairJournal(path, head)
     t0 = time.perf_counter()
     if args.report:
         assert journal is not None
@@ -375,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     console.print(table)
     console.print(
         "endings: " + ", ".join(f"{k} {v}" for k, v in sorted(s.endings.items())),
-        f"| {wall:.0f} s wall",
+        "| from the journal" if args.report else f"| {wall:.0f} s wall",
     )
     payload: dict[str, Any] = {
         "command": "python benchmarks/gin_strength.py " + " ".join(argv or sys.argv[1:]),

@@ -68,8 +68,11 @@ def test_the_report_tabulates_the_journal_without_playing(tmp_path: Path) -> Non
     written = json.loads((tmp_path / "run.json").read_text())
     assert written["hands"] == 4 and written["points_ours"] == 0 + 1
     assert written["points_theirs"] == 2 * 25
+    PairJournal(tmp_path / "empty.jsonl", HEAD)
     assert gin_strength.main([*argv, str(tmp_path / "empty")]) == 1
+    assert gin_strength.main([*argv, str(tmp_path / "missing")]) == 1
     assert not (tmp_path / "empty.json").exists()
+    assert not (tmp_path / "missing.jsonl").exists()  # a report creates no journal
 
 
 def test_a_journal_of_another_run_or_a_torn_line(tmp_path: Path) -> None:
