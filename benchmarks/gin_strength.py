@@ -24,7 +24,8 @@ undercut).
 ``benchmarks/results/journal/<OUT>.jsonl`` at once, and the same command run again
 plays only the deals the journal does not hold yet, so a run of hours can be spread
 over several sittings; a larger ``--hands`` extends it.  ``--report`` tabulates the
-journal's first ``--hands`` without playing.
+journal's first ``--hands`` without playing.  A journal pins the bot and the seed, not
+the code: a bot that changes starts a new ``--out``.
 
 ``python benchmarks/gin_strength.py --bot medium --hands 2000 --workers 2``
 """
