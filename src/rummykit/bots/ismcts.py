@@ -503,10 +503,16 @@ def confident_choice(rows: Sequence[Sequence[float]], z: float) -> int:
     0
     >>> confident_choice([[0.0, 0.5], [0.0, -0.4], [0.0, 0.2]], 0.0)
     1
+
+    One sample has no spread to be confident with: a search cut to one sample by a
+    slow machine keeps the expert's choice (``z = 0`` still plays the best mean).
+
+    >>> confident_choice([[0.0, 0.5]], 1.64), confident_choice([[0.0, 0.5]], 0.0)
+    (0, 1)
     """
     n = len(rows)
     best, best_mean = 0, 0.0
-    if n == 0:
+    if n == 0 or (n == 1 and z > 0):
         return 0
     for c in range(1, len(rows[0])):
         d = [r[c] - r[0] for r in rows]
