@@ -261,11 +261,8 @@ def seat_at(server: ServerThread, browser: Any, position: GameState) -> tuple[An
             "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
         },
     )
+    assert ann_draws(server, t), "the deal ended before Ann's turn"
     live = server.server.config.app.state.manager.tables[t["id"]]  # type: ignore[attr-defined]
-    deadline = time.monotonic() + 30
-    while not (live.state.current == 0 and live.state.phase is Phase.DRAW):
-        assert time.monotonic() < deadline, "the bot never passed the turn to Ann"
-        time.sleep(0.01)
     position.names = list(live.state.names)
     live.state = position
     live.cache.clear()
