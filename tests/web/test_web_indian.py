@@ -146,7 +146,7 @@ def test_drop_by_click_marks_the_seat(server: ServerThread, browser: Any) -> Non
         "rules": "indian",
         "seats": [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "difficulty": "easy"}] * 2,
     }
-    t = next(t for t in (create(server, body) for _ in range(10)) if ann_draws(server, t))
+    t = table_where_ann_draws(server, body)
     page = new_page(browser)
     page.goto(server.base + t["seats"][0]["link"])
     page.wait_for_function("window.rummy.state !== null")
@@ -248,6 +248,16 @@ def ann_draws(server: ServerThread, table: dict[str, Any]) -> bool:
     return True
 
 
+def table_where_ann_draws(server: ServerThread, body: dict[str, Any]) -> dict[str, Any]:
+    """A table made from ``body`` where Ann's first turn to draw came (:func:`ann_draws`):
+    up to 10 tables, since the bots before her may end the deal without her."""
+    for _ in range(10):
+        table = create(server, body)
+        if ann_draws(server, table):
+            return table
+    raise AssertionError("in 10 tables the deal ended before Ann's turn")
+
+
 def seat_at(server: ServerThread, browser: Any, position: GameState) -> tuple[Any, GameState]:
     """A page for Ann at a two-seat Indian table that plays from ``position`` (Ann to
     draw): the table is created as any other, and once it is Ann's turn to draw, the
@@ -255,18 +265,11 @@ def seat_at(server: ServerThread, browser: Any, position: GameState) -> tuple[An
     table is made without drops, so that the bot cannot end the deal by dropping before
     Ann's turn comes.  A bot that plays first may still declare on its first turn (a
     valid show from the deal: 8 of 3,000 deals tried), so up to 10 tables are made."""
-    for _ in range(10):
-        t = create(
-            server,
-            {
-                "rules": "indian(first_drop=0, middle_drop=0)",
-                "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
-            },
-        )
-        if ann_draws(server, t):
-            break
-    else:
-        raise AssertionError("in 10 tables the deal ended before Ann's turn")
+    body = {
+        "rules": "indian(first_drop=0, middle_drop=0)",
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "difficulty": "easy"}],
+    }
+    t = table_where_ann_draws(server, body)
     live = server.server.config.app.state.manager.tables[t["id"]]  # type: ignore[attr-defined]
     position.names = list(live.state.names)
     live.state = position
